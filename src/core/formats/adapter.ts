@@ -1,0 +1,38 @@
+import type { FormatId, Trajectory, TrajectoryMeta, Warning } from '../model';
+
+export interface JsonlRecord {
+  value: unknown;
+  /** 1-based line number in the file. */
+  line: number;
+}
+
+/** A file after the loader has read it; adapters work on parsed values, never on raw bytes. */
+export type ParsedInput =
+  | { shape: 'json'; value: unknown }
+  | { shape: 'jsonl'; records: JsonlRecord[] }
+  | { shape: 'text'; text: string }
+  | { shape: 'folder'; files: { name: string; value: unknown }[] };
+
+export interface ParseContext {
+  fileName: string;
+  /** Warnings the loader already collected (bad lines, truncation); adapters append theirs. */
+  warnings: Warning[];
+}
+
+/** What an adapter returns; the loader adds the source, and the warnings it passed in. */
+export interface ParsedTrajectory {
+  title: string;
+  steps: Trajectory['steps'];
+  runs?: ParsedTrajectory[];
+  meta?: TrajectoryMeta;
+}
+
+export interface FormatAdapter {
+  /** Stable lowercase id, e.g. `openhands-v0`. */
+  readonly id: FormatId;
+  /** Human name for messages and the UI. */
+  readonly label: string;
+  /** Confidence 0..1 that the input is this format. Must be cheap: look at a few fields only. */
+  sniff(input: ParsedInput, fileName: string): number;
+  parse(input: ParsedInput, ctx: ParseContext): ParsedTrajectory;
+}

@@ -1,0 +1,86 @@
+import type { SourceLocation, StepKind } from '../model';
+import { argsOf, isRecord, StepBuilder, textOf } from '../steps';
+
+// OpenAI chat-completions messages. Several formats embed them (plain message lists, SWE-agent
+// `history`, mini-swe-agent `messages`, Inspect samples), so the mapping lives here once.
+
+export const CHAT_ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
+
+export function isChatMessage(value: unknown): value is Record<string, unknown> {
+  return isRecord(value) && typeof value.role === 'string' && CHAT_ROLES.has(value.role)
+    && ('content' in value || 'tool_calls' in value);
+}
+
+/** Share of the first items of a list that look like chat messages. */
+export function chatMessageShare(items: readonly unknown[]): number {
+  const sample = items.slice(0, 20);
+  if (sample.length === 0) return 0;
+  return sample.filter(isChatMessage).length / sample.length;
+}
+
+export interface ChatMessageOptions {
+  location?: SourceLocation;
+  /** Override the kind a `user` message maps to (SWE-agent feeds observations back as user messages). */
+  userKind?: StepKind;
+  label?: string;
+}
+
+/** Adds the steps one chat message makes: its text, its reasoning, and one step per tool call. */
+export function addChatMessage(b: StepBuilder, msg: Record<string, unknown>, opts: ChatMessageOptions = {}): void {
+  const role = String(msg.role);
+  const text = textOf(msg.content);
+  const base = { location: opts.location, label: opts.label ?? role, timestamp: stringOrUndefined(msg.timestamp) };
+  const toolCalls = Array.isArray(msg.tool_calls) ? msg.tool_calls.filter(isRecord) : [];
+  switch (role) {
+    case 'system':
+    case 'developer':
+      b.add({ ...base, kind: 'system', text });
+      return;
+    case 'user': {
+      const kind = opts.userKind ?? 'user';
+      if (kind === 'user') b.closeOpenCalls();
+      b.add({ ...base, kind, text });
+      return;
+    }
+    case 'tool':
+    case 'function':
+      b.add({
+        ...base,
+        kind: 'tool_result',
+        text,
+        toolName: stringOrUndefined(msg.name),
+        tool: typeof msg.tool_call_id === 'string' ? { name: '', args: '', callId: msg.tool_call_id } : undefined,
+      });
+      return;
+    default: {
+      const reasoning = textOf(msg.reasoning_content ?? msg.reasoning);
+      if (reasoning) b.add({ ...base, kind: 'thought', text: reasoning, label: 'reasoning' });
+      if (text) b.add({ ...base, kind: toolCalls.length > 0 ? 'thought' : 'assistant', text });
+      for (const call of toolCalls) {
+        const fn = isRecord(call.function) ? call.function : call;
+        const name = String(fn.name ?? 'tool');
+        const args = argsOf(fn.arguments);
+        b.add({
+          ...base,
+          kind: 'tool_call',
+          text: args,
+          label: 'tool_call',
+          tool: { name, args, callId: stringOrUndefined(call.id) },
+        });
+      }
+      if (!text && !reasoning && toolCalls.length === 0) b.add({ ...base, kind: 'assistant', text: '' });
+    }
+  }
+}
+
+export function stringOrUndefined(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
+}
+
+/** First line of the first real user message, as a trajectory title. */
+export function titleFromSteps(steps: readonly { kind: StepKind; text: string }[], fallback: string): string {
+  const first = steps.find((s) => s.kind === 'user' && s.text.trim() !== '');
+  if (!first) return fallback;
+  const line = first.text.trim().split('\n')[0];
+  return line.length > 80 ? line.slice(0, 79) + '…' : line;
+}

@@ -1,0 +1,45 @@
+import { pointerOf } from '../io/jsonScan';
+import { isRecord, StepBuilder } from '../steps';
+import type { FormatAdapter, ParsedInput } from './adapter';
+import { addChatMessage, chatMessageShare, isChatMessage, titleFromSteps } from './chatMessages';
+
+/** A list of messages and where it sits: a bare array, `{messages: [...]}`, or one message per line. */
+function messagesOf(input: ParsedInput): { items: unknown[]; pointer?: (i: number) => string; lines?: number[] } | undefined {
+  if (input.shape === 'json') {
+    if (Array.isArray(input.value)) return { items: input.value, pointer: (i) => pointerOf(i) };
+    if (isRecord(input.value) && Array.isArray(input.value.messages)) {
+      return { items: input.value.messages, pointer: (i) => pointerOf('messages', i) };
+    }
+  }
+  if (input.shape === 'jsonl') return { items: input.records.map((r) => r.value), lines: input.records.map((r) => r.line) };
+  return undefined;
+}
+
+export const openAiChatAdapter: FormatAdapter = {
+  id: 'openai-chat',
+  label: 'OpenAI chat-completions messages',
+  sniff(input) {
+    const found = messagesOf(input);
+    if (!found || found.items.length === 0) return 0;
+    const share = chatMessageShare(found.items);
+    if (share < 0.8) return 0;
+    // `{messages}` with other top-level keys is probably a richer format that embeds messages.
+    if (input.shape === 'json' && isRecord(input.value)) {
+      const extra = Object.keys(input.value).filter((k) => !['messages', 'model', 'tools', 'metadata', 'id'].includes(k));
+      return extra.length === 0 ? 0.85 : 0.4;
+    }
+    return 0.8;
+  },
+  parse(input, ctx) {
+    const found = messagesOf(input)!;
+    const b = new StepBuilder();
+    found.items.forEach((item, i) => {
+      const location = found.lines ? { line: found.lines[i] } : { pointer: found.pointer!(i) };
+      if (isChatMessage(item)) addChatMessage(b, item, { location });
+      else ctx.warnings.push({ message: `item ${i + 1} is not a chat message and was skipped.`, line: found.lines?.[i] });
+    });
+    const steps = b.finish();
+    const model = input.shape === 'json' && isRecord(input.value) && typeof input.value.model === 'string' ? input.value.model : undefined;
+    return { title: titleFromSteps(steps, ctx.fileName), steps, meta: { model } };
+  },
+};

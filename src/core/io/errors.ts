@@ -1,0 +1,21 @@
+export type LoadErrorCode =
+  | 'not-found'
+  | 'empty'
+  | 'binary'
+  | 'not-json'
+  | 'too-large'
+  | 'unrecognized'
+  | 'ambiguous'
+  | 'invalid';
+
+/** A file we cannot show. The message always names the file and says what is wrong with it. */
+export class TrajectoryLoadError extends Error {
+  constructor(
+    readonly file: string,
+    readonly code: LoadErrorCode,
+    readonly reason: string,
+  ) {
+    super(`${file}: ${reason}`);
+    this.name = 'TrajectoryLoadError';
+  }
+}

@@ -1,0 +1,122 @@
+// The one normalized shape that every log format maps into and every strategy reads.
+// Plain data only: it crosses worker threads, the CLI's JSON and the webview unchanged.
+
+export type StepKind =
+  | 'system'
+  | 'user'
+  | 'assistant'
+  | 'thought'
+  | 'tool_call'
+  | 'tool_result'
+  | 'compaction'
+  | 'other';
+
+export const STEP_KINDS: readonly StepKind[] = [
+  'system', 'user', 'assistant', 'thought', 'tool_call', 'tool_result', 'compaction', 'other',
+];
+
+export interface ToolCall {
+  name: string;
+  /** Arguments as the model wrote them: usually a JSON string, sometimes plain text (bash blocks). */
+  args: string;
+  callId?: string;
+}
+
+/** Usage as the provider recorded it in the log; never computed by us. */
+export interface RecordedUsage {
+  model?: string;
+  inputTokens?: number;
+  outputTokens?: number;
+  cachedInputTokens?: number;
+  cost?: number;
+}
+
+/** Where a step came from in the file, for "Reveal in Source". */
+export interface SourceLocation {
+  /** 1-based line of a JSONL record or a text block. */
+  line?: number;
+  /** JSON Pointer (RFC 6901) to the element inside a single JSON document, resolved lazily. */
+  pointer?: string;
+}
+
+export interface CompactionInfo {
+  /** Source ids of the events the compaction says it forgot, when the log lists them. */
+  forgottenIds?: string[];
+  /** Inclusive range of source ids (OpenHands `forgotten_events_start_id`/`end_id`). */
+  forgottenRange?: [string, string];
+  summary?: string;
+  trigger?: string;
+  tokensBefore?: number;
+}
+
+export interface Step {
+  /** Position in `Trajectory.steps`, 0-based. */
+  index: number;
+  /** The id the log itself gives the event or message, if any. */
+  sourceId?: string;
+  kind: StepKind;
+  /** What the model saw, as text. */
+  text: string;
+  /** A short label for the event type as the log names it (`run`, `CmdRunAction`, `function_call`). */
+  label?: string;
+  /** Set on `tool_call` steps. */
+  tool?: ToolCall;
+  /** On `tool_result` steps: the index of the tool_call step this answers. */
+  answers?: number;
+  /** Tool name on results too, so per-tool accounting needs no lookup. */
+  toolName?: string;
+  /** Index of the turn this step belongs to; derived by `deriveTurns`. */
+  turn: number;
+  timestamp?: string;
+  usage?: RecordedUsage;
+  location?: SourceLocation;
+  compaction?: CompactionInfo;
+  /** True for observations the log marks as errors. */
+  isError?: boolean;
+  /** Name of the side branch (a subagent) the step belongs to; absent for the main line. */
+  branch?: string;
+}
+
+export interface Warning {
+  message: string;
+  line?: number;
+  offset?: number;
+}
+
+export interface TrajectorySource {
+  path: string;
+  size: number;
+  modified?: number;
+}
+
+export interface TrajectoryMeta {
+  agent?: string;
+  model?: string;
+  instanceId?: string;
+  /** Usage and cost the log records for the whole run. */
+  recorded?: RecordedUsage;
+  [key: string]: unknown;
+}
+
+/** Stable lowercase format ids; they appear in `stats --json` and must never change. */
+export type FormatId = string;
+
+export interface Trajectory {
+  format: FormatId;
+  title: string;
+  source: TrajectorySource;
+  steps: Step[];
+  /** For files that hold many runs (evaluation outputs): each run is a trajectory of its own. */
+  runs?: Trajectory[];
+  meta: TrajectoryMeta;
+  warnings: Warning[];
+  /** Top-level records in the file: lines, array items, event files, or runs. */
+  records: number;
+}
+
+export interface Turn {
+  index: number;
+  /** Inclusive step range. */
+  start: number;
+  end: number;
+}

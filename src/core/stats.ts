@@ -1,0 +1,55 @@
+import type { Step, StepKind, Trajectory } from './model';
+import { STEP_KINDS } from './model';
+import { turnsOf } from './steps';
+
+export interface TrajectoryStats {
+  file: string;
+  format: string;
+  title: string;
+  /** Records in the file: runs for multi-run files, else events, messages or lines. */
+  records: number;
+  steps: number;
+  turns: number;
+  byKind: Record<StepKind, number>;
+  tools: Record<string, number>;
+  chars: number;
+  warnings: string[];
+}
+
+/** Every trajectory of a file: the runs of a multi-run file, or the file itself. */
+export function runsOf(t: Trajectory): Trajectory[] {
+  return t.runs && t.runs.length > 0 ? t.runs : [t];
+}
+
+export function allSteps(t: Trajectory): Step[] {
+  return runsOf(t).flatMap((run) => run.steps);
+}
+
+export function computeStats(t: Trajectory): TrajectoryStats {
+  const byKind = Object.fromEntries(STEP_KINDS.map((k) => [k, 0])) as Record<StepKind, number>;
+  const tools: Record<string, number> = {};
+  let chars = 0;
+  let steps = 0;
+  let turns = 0;
+  for (const run of runsOf(t)) {
+    turns += turnsOf(run.steps).length;
+    for (const step of run.steps) {
+      steps++;
+      byKind[step.kind]++;
+      chars += step.text.length;
+      if (step.kind === 'tool_call' && step.tool) tools[step.tool.name] = (tools[step.tool.name] ?? 0) + 1;
+    }
+  }
+  return {
+    file: t.source.path,
+    format: t.format,
+    title: t.title,
+    records: t.records,
+    steps,
+    turns,
+    byKind,
+    tools,
+    chars,
+    warnings: t.warnings.map((w) => w.message),
+  };
+}

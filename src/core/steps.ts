@@ -1,0 +1,108 @@
+import type { Step, Turn } from './model';
+
+type NewStep = Omit<Step, 'index' | 'turn'>;
+
+/**
+ * Collects steps in order, numbers them and links tool results to the call they answer.
+ * Every format adapter builds its steps through this so linking and turns behave the same everywhere.
+ */
+export class StepBuilder {
+  readonly steps: Step[] = [];
+  private readonly callsById = new Map<string, number>();
+  private readonly openCalls: number[] = [];
+
+  add(step: NewStep): Step {
+    const full: Step = { ...step, index: this.steps.length, turn: 0 };
+    if (full.kind === 'tool_call' && full.tool) {
+      if (full.tool.callId) this.callsById.set(full.tool.callId, full.index);
+      this.openCalls.push(full.index);
+    } else if (full.kind === 'tool_result' && full.answers === undefined) {
+      this.link(full, step.tool?.callId);
+    }
+    this.steps.push(full);
+    return full;
+  }
+
+  /** Links a result to its call: by call id when the log has one, else to the oldest unanswered call. */
+  private link(result: Step, callId: string | undefined): void {
+    let callIndex: number | undefined;
+    if (callId !== undefined) callIndex = this.callsById.get(callId);
+    if (callIndex === undefined && callId === undefined) callIndex = this.openCalls[0];
+    if (callIndex === undefined) return;
+    const open = this.openCalls.indexOf(callIndex);
+    if (open >= 0) this.openCalls.splice(open, 1);
+    result.answers = callIndex;
+    const call = this.steps[callIndex];
+    if (call?.tool && !result.toolName) result.toolName = call.tool.name;
+    // The result carries the id only to be linked; keep the model free of a half-filled `tool`.
+    delete result.tool;
+  }
+
+  /** Forget unanswered calls, e.g. at a new user message, so a later result cannot link across turns. */
+  closeOpenCalls(): void {
+    this.openCalls.length = 0;
+  }
+
+  finish(): Step[] {
+    assignTurns(this.steps);
+    return this.steps;
+  }
+}
+
+/**
+ * A turn starts at a real user message. System steps and consecutive user messages before any
+ * agent activity stay in the same turn, so a system prompt plus the task make turn 0.
+ */
+export function assignTurns(steps: Step[]): void {
+  let turn = 0;
+  let agentActedInTurn = false;
+  for (const step of steps) {
+    if (step.kind === 'user' && agentActedInTurn) {
+      turn++;
+      agentActedInTurn = false;
+    } else if (step.kind !== 'user' && step.kind !== 'system') {
+      agentActedInTurn = true;
+    }
+    step.turn = turn;
+  }
+}
+
+export function turnsOf(steps: readonly Step[]): Turn[] {
+  const turns: Turn[] = [];
+  for (const step of steps) {
+    const last = turns[turns.length - 1];
+    if (last && last.index === step.turn) last.end = step.index;
+    else turns.push({ index: step.turn, start: step.index, end: step.index });
+  }
+  return turns;
+}
+
+/** Text of any JSON-ish value, for steps whose content is structured. */
+export function textOf(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) {
+    // Content-part arrays (`[{type:'text', text}]`) read as their text, joined.
+    const parts = value.map((part) => {
+      if (part && typeof part === 'object') {
+        const p = part as Record<string, unknown>;
+        if (typeof p.text === 'string') return p.text;
+        if (p.type === 'image_url' || p.type === 'image') return '[image]';
+      }
+      return typeof part === 'string' ? part : JSON.stringify(part);
+    });
+    return parts.join('\n');
+  }
+  if (typeof value === 'object') return JSON.stringify(value, null, 2);
+  return String(value);
+}
+
+/** Arguments as a string: JSON objects are stringified, strings kept as the model wrote them. */
+export function argsOf(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

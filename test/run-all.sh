@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The README's test command runs this: installs what is missing, builds, runs every suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+[ -d node_modules ] || npm ci --no-audit --no-fund
+npm run build
+npm run test:unit
+if [ "${ATL_SKIP_E2E:-}" = "1" ]; then
+  echo "ATL_SKIP_E2E=1: the real-VS-Code suite was NOT run."
+else
+  bash test/e2e/run.sh
+fi
