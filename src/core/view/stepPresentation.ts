@@ -1,0 +1,135 @@
+import type { Step, StepKind } from '../model';
+
+// How a step reads in a one-line list: shared by the tree, the CLI and the report so that a step
+// is named the same way everywhere.
+
+const KIND_LABELS: Record<StepKind, string> = {
+  system: 'system',
+  user: 'user',
+  assistant: 'assistant',
+  thought: 'thought',
+  tool_call: 'tool call',
+  tool_result: 'observation',
+  compaction: 'compaction',
+  other: 'other',
+};
+
+export function kindLabel(kind: StepKind): string {
+  return KIND_LABELS[kind];
+}
+
+/** `tool call · bash`, `observation · bash`, `user`, `other · agent_state_changed`. */
+export function stepLabel(step: Step): string {
+  const base = KIND_LABELS[step.kind];
+  if (step.kind === 'tool_call' && step.tool) return `${base} · ${step.tool.name}`;
+  if (step.kind === 'tool_result' && step.toolName) return `${base} · ${step.toolName}`;
+  if (step.kind === 'other' && step.label) return `${base} · ${step.label}`;
+  return base;
+}
+
+/** Argument keys that say most about a call, in the order we prefer to show them. */
+const TELLING_ARGS = ['command', 'cmd', 'path', 'file_path', 'file', 'url', 'query', 'pattern', 'code', 'content', 'message', 'thought'];
+
+/** One line that says what a step is about, at most `max` characters. */
+export function stepPreview(step: Step, max = 80): string {
+  let text = step.text;
+  if (step.kind === 'tool_call' && step.tool) text = argsPreview(step.tool.args);
+  else if (step.kind === 'compaction' && step.compaction?.summary) text = step.compaction.summary;
+  return oneLine(text, max);
+}
+
+export function argsPreview(args: string): string {
+  const trimmed = args.trim();
+  if (!trimmed.startsWith('{')) return trimmed;
+  try {
+    const parsed = JSON.parse(trimmed) as Record<string, unknown>;
+    const key = TELLING_ARGS.find((k) => typeof parsed[k] === 'string' && parsed[k] !== '');
+    if (key) {
+      const rest = Object.keys(parsed).filter((k) => k !== key && typeof parsed[k] !== 'object');
+      const extra = rest.slice(0, 2).map((k) => `${k}=${String(parsed[k])}`).join(' ');
+      return `${String(parsed[key])}${extra ? '  ' + extra : ''}`;
+    }
+    return Object.entries(parsed).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join(' ');
+  } catch {
+    return trimmed;
+  }
+}
+
+export function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
+}
+
+export function formatCount(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 10_000) return (n / 1000).toFixed(1).replace(/\.0$/, '') + 'k';
+  if (n < 1_000_000) return Math.round(n / 1000) + 'k';
+  return (n / 1_000_000).toFixed(1).replace(/\.0$/, '') + 'M';
+}
+
+export interface StepDocument {
+  /** File extension that picks the editor's language: json, diff, md, txt. */
+  extension: string;
+  content: string;
+}
+
+/** The full content of a step, as a read-only document: JSON pretty-printed, diffs as diffs. */
+export function stepDocument(step: Step): StepDocument {
+  if (step.kind === 'tool_call' && step.tool) {
+    const pretty = prettyJson(step.tool.args);
+    if (pretty !== undefined) return { extension: 'json', content: pretty };
+    return { extension: looksLikeDiff(step.tool.args) ? 'diff' : 'txt', content: step.tool.args };
+  }
+  if (step.kind === 'compaction') {
+    const c = step.compaction;
+    const lines = [step.text];
+    if (c?.forgottenRange) lines.push(`Forgotten events: ${c.forgottenRange[0]}–${c.forgottenRange[1]}`);
+    if (c?.forgottenIds?.length) lines.push(`Forgotten events: ${c.forgottenIds.join(', ')}`);
+    if (c?.trigger) lines.push(`Trigger: ${c.trigger}`);
+    if (c?.tokensBefore !== undefined) lines.push(`Tokens before: ${c.tokensBefore}`);
+    if (c?.summary && c.summary !== step.text) lines.push('', c.summary);
+    return { extension: 'md', content: lines.filter((l, i) => l !== '' || i > 0).join('\n') };
+  }
+  const pretty = step.text.trimStart().startsWith('{') || step.text.trimStart().startsWith('[') ? prettyJson(step.text) : undefined;
+  if (pretty !== undefined) return { extension: 'json', content: pretty };
+  if (looksLikeDiff(step.text)) return { extension: 'diff', content: step.text };
+  return { extension: step.kind === 'tool_result' ? 'txt' : 'md', content: step.text };
+}
+
+function prettyJson(text: string): string | undefined {
+  const t = text.trim();
+  if (!(t.startsWith('{') || t.startsWith('['))) return undefined;
+  try {
+    return JSON.stringify(JSON.parse(t), null, 2);
+  } catch {
+    return undefined;
+  }
+}
+
+function looksLikeDiff(text: string): boolean {
+  return /^(diff --git |--- .*\n\+\+\+ |@@ -\d)/m.test(text) && /^@@ /m.test(text);
+}
+
+/**
+ * The order a turn is listed in: each tool result right after the call it answers, so parallel
+ * calls read call, result, call, result. Results whose call is elsewhere keep their place.
+ */
+export function displayOrder(steps: readonly Step[]): Step[] {
+  const inTurn = new Set(steps.map((s) => s.index));
+  const resultsByCall = new Map<number, Step[]>();
+  for (const s of steps) {
+    if (s.kind === 'tool_result' && s.answers !== undefined && inTurn.has(s.answers)) {
+      const list = resultsByCall.get(s.answers) ?? [];
+      list.push(s);
+      resultsByCall.set(s.answers, list);
+    }
+  }
+  const ordered: Step[] = [];
+  for (const s of steps) {
+    if (s.kind === 'tool_result' && s.answers !== undefined && inTurn.has(s.answers)) continue;
+    ordered.push(s);
+    const results = resultsByCall.get(s.index);
+    if (results) ordered.push(...results);
+  }
+  return ordered;
+}

@@ -1,0 +1,65 @@
+import * as vscode from 'vscode';
+import { TrajectoryLoadError } from '../core/io/errors';
+import type { OpenTrajectory, TrajectoryStore } from './trajectoryStore';
+
+export interface OpenDeps {
+  store: TrajectoryStore;
+  log: vscode.LogOutputChannel;
+  reveal(entry: OpenTrajectory): Promise<void>;
+}
+
+export function maxBytesSetting(): number {
+  const mb = vscode.workspace.getConfiguration('agentTraceLens').get<number>('maxFileSizeMB', 512);
+  return Math.max(1, mb) * 1024 * 1024;
+}
+
+/**
+ * Loads a file into the view. Shows a cancellable progress notification only when loading takes
+ * longer than half a second, and turns every failure into a message that names the file.
+ * With `quiet`, failures are logged but not shown (used when merely following the active editor).
+ */
+export async function openTrajectory(deps: OpenDeps, uri: vscode.Uri, quiet = false): Promise<OpenTrajectory | undefined> {
+  const abort = new AbortController();
+  const load = deps.store.load(uri, maxBytesSetting(), abort.signal);
+  let done = false;
+  const timer = setTimeout(() => {
+    if (done || quiet) return;
+    void vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Opening ${vscode.workspace.asRelativePath(uri)}…`, cancellable: true },
+      (_progress, token) => {
+        token.onCancellationRequested(() => abort.abort());
+        return load.catch(() => undefined);
+      },
+    );
+  }, 500);
+  try {
+    const entry = await load;
+    deps.log.info(`Opened ${uri.fsPath} as ${entry.trajectory.format}: ${entry.trajectory.steps.length} steps, ${entry.trajectory.warnings.length} warnings`);
+    for (const w of entry.trajectory.warnings) deps.log.warn(`${uri.fsPath}: ${w.message}`);
+    await deps.reveal(entry);
+    if (!quiet && entry.trajectory.warnings.length > 0) {
+      void vscode.window.showWarningMessage(`${vscode.workspace.asRelativePath(uri)}: ${entry.trajectory.warnings[0].message}${entry.trajectory.warnings.length > 1 ? ` (and ${entry.trajectory.warnings.length - 1} more warnings; see the tree)` : ''}`);
+    }
+    return entry;
+  } catch (e) {
+    if (e instanceof vscode.CancellationError) return undefined;
+    const message = e instanceof TrajectoryLoadError ? e.message : `${uri.fsPath}: ${(e as Error).message}`;
+    deps.log.warn(message);
+    if (!quiet) void vscode.window.showErrorMessage(`Agent Trace Lens could not open ${message}`);
+    return undefined;
+  } finally {
+    done = true;
+    clearTimeout(timer);
+  }
+}
+
+export async function pickAndOpen(deps: OpenDeps): Promise<void> {
+  const picked = await vscode.window.showOpenDialog({
+    canSelectMany: false,
+    canSelectFolders: false,
+    openLabel: 'Open Trajectory',
+    title: 'Open an agent trajectory',
+    filters: { 'Agent trajectories': ['json', 'jsonl', 'traj', 'txt', 'log', 'eval'], 'All files': ['*'] },
+  });
+  if (picked?.[0]) await openTrajectory(deps, picked[0]);
+}

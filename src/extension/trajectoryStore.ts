@@ -1,0 +1,58 @@
+import * as vscode from 'vscode';
+import { loadTrajectory } from '../core/io/load';
+import type { Step, Trajectory } from '../core/model';
+import { runsOf } from '../core/stats';
+
+export interface OpenTrajectory {
+  /** The file's path: one entry per file. */
+  key: string;
+  uri: vscode.Uri;
+  trajectory: Trajectory;
+}
+
+/**
+ * The trajectories open in the view, most recent first. Files are read from disk by the core
+ * loader (not through TextDocuments, which VS Code refuses to hand over above 50 MB).
+ */
+export class TrajectoryStore implements vscode.Disposable {
+  private readonly open = new Map<string, OpenTrajectory>();
+  private readonly changed = new vscode.EventEmitter<OpenTrajectory | undefined>();
+  readonly onDidChange = this.changed.event;
+
+  all(): OpenTrajectory[] {
+    return [...this.open.values()].reverse();
+  }
+
+  get(key: string): OpenTrajectory | undefined {
+    return this.open.get(key);
+  }
+
+  has(uri: vscode.Uri): boolean {
+    return this.open.has(uri.fsPath);
+  }
+
+  async load(uri: vscode.Uri, maxBytes: number, signal?: AbortSignal): Promise<OpenTrajectory> {
+    const trajectory = await loadTrajectory(uri.fsPath, { maxBytes });
+    if (signal?.aborted) throw new vscode.CancellationError();
+    const entry: OpenTrajectory = { key: uri.fsPath, uri, trajectory };
+    this.open.delete(entry.key); // re-insert so it moves to the top
+    this.open.set(entry.key, entry);
+    this.changed.fire(undefined);
+    return entry;
+  }
+
+  close(key: string): void {
+    if (this.open.delete(key)) this.changed.fire(undefined);
+  }
+
+  /** The step a (key, run, index) address names, or undefined if the file was closed. */
+  step(key: string, run: number, index: number): Step | undefined {
+    const entry = this.open.get(key);
+    if (!entry) return undefined;
+    return runsOf(entry.trajectory)[run]?.steps[index];
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,63 @@
+import type { Step, Trajectory, Turn } from '../../core/model';
+import type { OpenTrajectory } from '../trajectoryStore';
+
+// The tree's nodes are plain records; children are built only when a node is expanded, so a
+// trajectory with 50,000 steps costs nothing until someone opens it.
+
+interface NodeBase {
+  id: string;
+  parent?: TreeNode;
+  doc: OpenTrajectory;
+}
+
+export interface TrajectoryNode extends NodeBase { type: 'trajectory' }
+export interface RunNode extends NodeBase { type: 'run'; run: Trajectory; runIndex: number }
+export interface TurnNode extends NodeBase { type: 'turn'; run: Trajectory; runIndex: number; turn: Turn; steps: Step[] }
+/** A slice of a long list (turns or steps), so no level ever lists more than a few hundred rows. */
+export interface GroupNode extends NodeBase {
+  type: 'group';
+  runIndex: number;
+  label: string;
+  children: () => TreeNode[];
+}
+/** A subagent's steps inside a turn (Claude Code sidechains). */
+export interface BranchNode extends NodeBase { type: 'branch'; runIndex: number; name: string; steps: Step[] }
+export interface StepNode extends NodeBase { type: 'step'; runIndex: number; step: Step }
+export interface WarningsNode extends NodeBase { type: 'warnings' }
+export interface MessageNode extends NodeBase { type: 'message'; label: string; detail?: string }
+
+export type TreeNode = TrajectoryNode | RunNode | TurnNode | GroupNode | BranchNode | StepNode | WarningsNode | MessageNode;
+
+/** Most rows one level shows before it is split into groups. */
+export const GROUP_SIZE = 200;
+
+/**
+ * Splits a long list into groups of GROUP_SIZE (groups of groups when needed). `make` builds
+ * the node for one item; `name` names a group from its first and last item.
+ */
+export function chunked<T>(
+  items: readonly T[],
+  parent: TreeNode,
+  make: (item: T, parent: TreeNode) => TreeNode,
+  name: (first: T, last: T) => string,
+  runIndex: number,
+): TreeNode[] {
+  if (items.length <= GROUP_SIZE) return items.map((item) => make(item, parent));
+  let span = GROUP_SIZE;
+  while (items.length / span > GROUP_SIZE) span *= GROUP_SIZE;
+  const groups: TreeNode[] = [];
+  for (let start = 0; start < items.length; start += span) {
+    const slice = items.slice(start, start + span);
+    const group: GroupNode = {
+      type: 'group',
+      id: `${parent.id}/g${start}`,
+      parent,
+      doc: parent.doc,
+      runIndex,
+      label: name(slice[0], slice[slice.length - 1]),
+      children: () => chunked(slice, group, make, name, runIndex),
+    };
+    groups.push(group);
+  }
+  return groups;
+}

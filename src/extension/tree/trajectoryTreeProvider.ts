@@ -1,0 +1,218 @@
+import * as vscode from 'vscode';
+import type { Step } from '../../core/model';
+import { runsOf } from '../../core/stats';
+import { turnsOf } from '../../core/steps';
+import { displayOrder, kindLabel, oneLine, stepLabel, stepPreview } from '../../core/view/stepPresentation';
+import type { OpenTrajectory, TrajectoryStore } from '../trajectoryStore';
+import { chunked, type StepNode, type TreeNode, type TurnNode } from './nodes';
+import { stepIcon } from './icons';
+
+/** How sizes are written in descriptions and tooltips; token accounting swaps in its own. */
+export interface SizeLabels {
+  step(doc: OpenTrajectory, runIndex: number, step: Step): string;
+  total(doc: OpenTrajectory, runIndex: number | undefined, steps: readonly Step[]): string;
+  /** Extra tooltip lines for a step (token details, recorded usage). */
+  stepDetails?(doc: OpenTrajectory, runIndex: number, step: Step): string[];
+}
+
+export const charSizeLabels: SizeLabels = {
+  step: (_d, _r, step) => `${step.text.length.toLocaleString('en-US')} chars`,
+  total: (_d, _r, steps) => `${steps.reduce((n, s) => n + s.text.length, 0).toLocaleString('en-US')} chars`,
+};
+
+export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly roots = new Map<string, TreeNode>();
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly store: TrajectoryStore, public sizes: SizeLabels = charSizeLabels) {
+    this.subscription = store.onDidChange(() => this.refresh());
+  }
+
+  refresh(): void {
+    this.roots.clear();
+    this.changed.fire(undefined);
+  }
+
+  /** The root node of an open trajectory, for `TreeView.reveal`. */
+  rootFor(key: string): TreeNode | undefined {
+    if (this.roots.size === 0) this.getChildren();
+    return this.roots.get(key);
+  }
+
+  getParent(node: TreeNode): TreeNode | undefined {
+    return node.parent;
+  }
+
+  getChildren(node?: TreeNode): TreeNode[] {
+    if (!node) {
+      return this.store.all().map((doc) => {
+        const root: TreeNode = this.roots.get(doc.key) ?? { type: 'trajectory', id: `t:${doc.key}:${doc.trajectory.source.modified ?? 0}`, doc };
+        this.roots.set(doc.key, root);
+        return root;
+      });
+    }
+    const doc = node.doc;
+    switch (node.type) {
+      case 'trajectory': {
+        const t = doc.trajectory;
+        const warnings: TreeNode[] = t.warnings.length > 0 ? [{ type: 'warnings', id: `${node.id}/w`, parent: node, doc }] : [];
+        if (t.runs && t.runs.length > 0) {
+          return [...warnings, ...chunked(t.runs.map((run, runIndex) => ({ run, runIndex })), node,
+            ({ run, runIndex }, parent) => ({ type: 'run', id: `${node.id}/r${runIndex}`, parent, doc, run, runIndex }),
+            (a, b) => `Runs ${a.runIndex + 1}–${b.runIndex + 1}`, 0)];
+        }
+        return [...warnings, ...this.turnNodes(node, 0)];
+      }
+      case 'run':
+        return this.turnNodes(node, node.runIndex);
+      case 'turn':
+        return this.stepNodes(node, node.runIndex, node.steps);
+      case 'branch':
+        return this.stepNodes(node, node.runIndex, node.steps, false);
+      case 'group':
+        return node.children();
+      case 'warnings':
+        return doc.trajectory.warnings.map((w, i) => ({
+          type: 'message', id: `${node.id}/${i}`, parent: node, doc, label: w.message, detail: w.line ? `line ${w.line}` : undefined,
+        }));
+      default:
+        return [];
+    }
+  }
+
+  private turnNodes(parent: TreeNode, runIndex: number): TreeNode[] {
+    const run = runsOf(parent.doc.trajectory)[runIndex];
+    const turns = turnsOf(run.steps);
+    return chunked(turns, parent,
+      (turn, p): TurnNode => ({ type: 'turn', id: `${parent.id}/u${turn.index}`, parent: p, doc: parent.doc, run, runIndex, turn, steps: run.steps.slice(turn.start, turn.end + 1) }),
+      (a, b) => `Turns ${a.index + 1}–${b.index + 1}`, runIndex);
+  }
+
+  /** Steps in display order; a subagent's consecutive steps fold into one branch node. */
+  private stepNodes(parent: TreeNode, runIndex: number, steps: Step[], foldBranches = true): TreeNode[] {
+    const items: ({ kind: 'step'; step: Step } | { kind: 'branch'; name: string; steps: Step[] })[] = [];
+    for (const step of displayOrder(steps)) {
+      const last = items[items.length - 1];
+      if (foldBranches && step.branch) {
+        if (last?.kind === 'branch' && last.name === step.branch) last.steps.push(step);
+        else items.push({ kind: 'branch', name: step.branch, steps: [step] });
+      } else {
+        items.push({ kind: 'step', step });
+      }
+    }
+    return chunked(items, parent, (item, p): TreeNode => item.kind === 'step'
+      ? { type: 'step', id: `${parent.id}/s${item.step.index}`, parent: p, doc: parent.doc, runIndex, step: item.step }
+      : { type: 'branch', id: `${parent.id}/b${item.steps[0].index}`, parent: p, doc: parent.doc, runIndex, name: item.name, steps: item.steps },
+    (a, b) => `Steps ${firstIndex(a)}–${lastIndex(b)}`, runIndex);
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    const Collapsed = vscode.TreeItemCollapsibleState.Collapsed;
+    const doc = node.doc;
+    switch (node.type) {
+      case 'trajectory': {
+        const t = doc.trajectory;
+        const item = new vscode.TreeItem(t.title || doc.uri.path.split('/').pop() || 'trajectory', vscode.TreeItemCollapsibleState.Expanded);
+        const steps = runsOf(t).flatMap((r) => r.steps);
+        item.description = `${t.format} · ${steps.length} steps · ${this.sizes.total(doc, undefined, steps)}`;
+        item.tooltip = new vscode.MarkdownString().appendText(`${doc.uri.fsPath}\nFormat: ${t.format}\n${t.runs ? `${t.runs.length} runs, ` : ''}${steps.length} steps${t.warnings.length ? `\n${t.warnings.length} warning(s)` : ''}`);
+        item.iconPath = new vscode.ThemeIcon('list-tree');
+        item.contextValue = 'trajectory';
+        item.resourceUri = doc.uri;
+        return withId(item, node.id);
+      }
+      case 'run': {
+        const item = new vscode.TreeItem(node.run.title, Collapsed);
+        item.description = `${node.run.steps.length} steps · ${this.sizes.total(doc, node.runIndex, node.run.steps)}`;
+        item.iconPath = new vscode.ThemeIcon('run-all');
+        item.contextValue = 'run';
+        return withId(item, node.id);
+      }
+      case 'turn': {
+        const item = new vscode.TreeItem(`Turn ${node.turn.index + 1}`, node.turn.index === 0 ? vscode.TreeItemCollapsibleState.Expanded : Collapsed);
+        const firstUser = node.steps.find((s) => s.kind === 'user');
+        item.description = `${node.steps.length} steps · ${this.sizes.total(doc, node.runIndex, node.steps)}${firstUser ? ' · ' + oneLine(firstUser.text, 60) : ''}`;
+        item.iconPath = new vscode.ThemeIcon('comment-discussion');
+        item.contextValue = 'turn';
+        return withId(item, node.id);
+      }
+      case 'group': {
+        const item = new vscode.TreeItem(node.label, Collapsed);
+        item.iconPath = new vscode.ThemeIcon('fold');
+        item.contextValue = 'group';
+        return withId(item, node.id);
+      }
+      case 'branch': {
+        const item = new vscode.TreeItem(`subagent · ${node.name}`, Collapsed);
+        item.description = `${node.steps.length} steps · ${this.sizes.total(doc, node.runIndex, node.steps)}`;
+        item.iconPath = new vscode.ThemeIcon('type-hierarchy-sub');
+        item.contextValue = 'branch';
+        return withId(item, node.id);
+      }
+      case 'step':
+        return withId(this.stepItem(node), node.id);
+      case 'warnings': {
+        const item = new vscode.TreeItem(`${doc.trajectory.warnings.length} warning(s) while reading`, Collapsed);
+        item.iconPath = new vscode.ThemeIcon('warning');
+        return withId(item, node.id);
+      }
+      case 'message': {
+        const item = new vscode.TreeItem(node.label);
+        item.description = node.detail;
+        item.tooltip = node.label;
+        return withId(item, node.id);
+      }
+    }
+  }
+
+  private stepItem(node: StepNode): vscode.TreeItem {
+    const { step, doc, runIndex } = node;
+    const item = new vscode.TreeItem(stepLabel(step));
+    const preview = stepPreview(step, 70);
+    item.description = `${preview}${preview ? ' · ' : ''}${this.sizes.step(doc, runIndex, step)}`;
+    item.iconPath = stepIcon(step);
+    item.contextValue = `step+${step.kind}`;
+    const tooltip = new vscode.MarkdownString();
+    tooltip.appendMarkdown(`**${escapeMarkdown(stepLabel(step))}** — step ${step.index}`);
+    const facts = [
+      step.sourceId !== undefined ? `id ${step.sourceId}` : undefined,
+      step.label && step.label !== step.kind ? `event ${step.label}` : undefined,
+      step.timestamp,
+      step.answers !== undefined ? `answers step ${step.answers}` : undefined,
+      step.isError ? 'error' : undefined,
+      step.location?.line ? `line ${step.location.line}` : undefined,
+      ...(this.sizes.stepDetails?.(doc, runIndex, step) ?? [this.sizes.step(doc, runIndex, step)]),
+    ].filter(Boolean) as string[];
+    tooltip.appendText('\n' + facts.join(' · '));
+    const sample = step.kind === 'tool_call' && step.tool ? step.tool.args : step.text;
+    if (sample) tooltip.appendCodeblock(sample.length > 600 ? sample.slice(0, 600) + '\n…' : sample, 'text');
+    item.tooltip = tooltip;
+    item.command = { command: 'agentTraceLens.openStep', title: 'Show Step Content', arguments: [node] };
+    item.accessibilityInformation = { label: `${kindLabel(step.kind)} ${step.tool?.name ?? step.toolName ?? ''}, step ${step.index}, ${preview}` };
+    return item;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
+
+function withId(item: vscode.TreeItem, id: string): vscode.TreeItem {
+  item.id = id;
+  return item;
+}
+
+function escapeMarkdown(s: string): string {
+  return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}
+
+type StepItem = { kind: 'step'; step: Step } | { kind: 'branch'; steps: Step[] };
+function firstIndex(item: StepItem): number {
+  return item.kind === 'step' ? item.step.index : item.steps[0].index;
+}
+function lastIndex(item: StepItem): number {
+  return item.kind === 'step' ? item.step.index : item.steps[item.steps.length - 1].index;
+}

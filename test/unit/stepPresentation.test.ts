@@ -1,0 +1,47 @@
+import { strict as assert } from 'node:assert';
+import { test } from 'node:test';
+import type { Step } from '../../src/core/model';
+import { argsPreview, displayOrder, stepDocument, stepLabel, stepPreview } from '../../src/core/view/stepPresentation';
+import { StepBuilder } from '../../src/core/steps';
+
+function parallelCalls(): Step[] {
+  const b = new StepBuilder();
+  b.add({ kind: 'user', text: 'Check both files' });
+  b.add({ kind: 'tool_call', text: '', tool: { name: 'read_file', args: '{"path":"a.py"}', callId: 'c1' } });
+  b.add({ kind: 'tool_call', text: '', tool: { name: 'bash', args: '{"command":"pytest -q","timeout":30}', callId: 'c2' } });
+  b.add({ kind: 'tool_result', text: '3 passed', tool: { name: '', args: '', callId: 'c2' } });
+  b.add({ kind: 'tool_result', text: 'print(1)', tool: { name: '', args: '', callId: 'c1' } });
+  return b.finish();
+}
+
+test('a result is listed right after the call it answers, even when calls ran in parallel', () => {
+  const order = displayOrder(parallelCalls()).map((s) => s.index);
+  assert.deepEqual(order, [0, 1, 4, 2, 3]);
+});
+
+test('step labels name the kind and the tool, on calls and on their observations', () => {
+  const steps = parallelCalls();
+  assert.equal(stepLabel(steps[1]), 'tool call · read_file');
+  assert.equal(stepLabel(steps[3]), 'observation · bash');
+  assert.equal(stepLabel(steps[0]), 'user');
+});
+
+test('a tool call previews its most telling argument first', () => {
+  assert.equal(argsPreview('{"timeout":30,"command":"pytest -q"}'), 'pytest -q  timeout=30');
+  assert.equal(argsPreview('{"path":"src/a.py","view_range":[1,20]}'), 'src/a.py');
+  assert.equal(argsPreview('ls -la'), 'ls -la');
+  assert.equal(stepPreview(parallelCalls()[2]), 'pytest -q timeout=30', 'white space is folded for one line');
+  const long = stepPreview({ ...parallelCalls()[0], text: 'word '.repeat(40) }, 20);
+  assert.equal(long.length, 20);
+  assert.ok(long.endsWith('…'));
+});
+
+test('step content opens as JSON, diff or text by what it holds', () => {
+  const [, call, , result] = parallelCalls();
+  const doc = stepDocument(call);
+  assert.equal(doc.extension, 'json');
+  assert.equal(doc.content, '{\n  "path": "a.py"\n}');
+  assert.equal(stepDocument(result).extension, 'txt');
+  const diff = 'diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n';
+  assert.equal(stepDocument({ ...result, text: diff }).extension, 'diff');
+});
