@@ -50,8 +50,9 @@ export class StepBuilder {
 }
 
 /**
- * A turn starts at a real user message. System steps and consecutive user messages before any
- * agent activity stay in the same turn, so a system prompt plus the task make turn 0.
+ * A turn starts at a real user message. System steps, bookkeeping (`other`) and consecutive user
+ * messages before any agent activity stay in the same turn, so a system prompt plus the task
+ * make turn 0, even when a log records state changes first.
  */
 export function assignTurns(steps: Step[]): void {
   let turn = 0;
@@ -60,7 +61,7 @@ export function assignTurns(steps: Step[]): void {
     if (step.kind === 'user' && agentActedInTurn) {
       turn++;
       agentActedInTurn = false;
-    } else if (step.kind !== 'user' && step.kind !== 'system') {
+    } else if (step.kind !== 'user' && step.kind !== 'system' && step.kind !== 'other') {
       agentActedInTurn = true;
     }
     step.turn = turn;

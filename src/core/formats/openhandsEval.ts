@@ -1,0 +1,85 @@
+import { pointerOf } from '../io/jsonScan';
+import type { TrajectoryMeta } from '../model';
+import { isRecord, StepBuilder } from '../steps';
+import type { FormatAdapter, ParsedInput, ParsedTrajectory } from './adapter';
+import { addUsage, addV0Events, usageOfMetrics, v0EventShare } from './openhandsEvents';
+
+// OpenHands evaluation output (`output.jsonl`): one benchmark instance per line, each with its own
+// V0 event `history`, `metadata` (agent, llm_config) and `metrics` (accumulated cost and tokens).
+
+interface EvalRecord {
+  value: Record<string, unknown>;
+  line?: number;
+}
+
+function isEvalRecord(value: unknown): value is Record<string, unknown> {
+  if (!isRecord(value) || (typeof value.instance_id !== 'string' && typeof value.instance_id !== 'number')) return false;
+  if (!Array.isArray(value.history)) return false;
+  return value.history.length === 0 ? isRecord(value.metadata) : v0EventShare(value.history) >= 0.8;
+}
+
+function recordsOf(input: ParsedInput): EvalRecord[] | undefined {
+  // A file with a single instance is one JSON line, which the reader hands over as plain JSON.
+  if (input.shape === 'json') return isEvalRecord(input.value) ? [{ value: input.value }] : undefined;
+  if (input.shape !== 'jsonl') return undefined;
+  return input.records.filter((r) => isRecord(r.value)).map((r) => ({ value: r.value as Record<string, unknown>, line: r.line }));
+}
+
+export const openHandsEvalAdapter: FormatAdapter = {
+  id: 'openhands-eval',
+  label: 'OpenHands evaluation output',
+  sniff(input) {
+    const records = recordsOf(input);
+    if (!records || records.length === 0) return 0;
+    const sample = records.slice(0, 5);
+    const share = sample.filter((r) => isEvalRecord(r.value)).length / sample.length;
+    return share >= 0.6 ? 0.95 : 0;
+  },
+  parse(input, ctx) {
+    const runs: ParsedTrajectory[] = [];
+    for (const record of recordsOf(input)!) {
+      if (!isEvalRecord(record.value)) {
+        ctx.warnings.push({ message: `line ${record.line ?? 1} is not an evaluation record (no instance_id and event history) and was skipped.`, line: record.line });
+        continue;
+      }
+      runs.push(parseRun(record));
+    }
+    const models = new Set(runs.map((r) => r.meta?.model).filter((m) => m !== undefined));
+    const recorded = runs.reduce((sum, r) => addUsage(sum, r.meta?.recorded), undefined as TrajectoryMeta['recorded']);
+    const model = models.size === 1 ? [...models][0] : undefined;
+    const title = `OpenHands evaluation: ${runs.length} run${runs.length === 1 ? '' : 's'}${model ? ` with ${model}` : ''}`;
+    return { title, steps: [], runs, meta: { agent: runs[0]?.meta?.agent, model, recorded } };
+  },
+};
+
+function parseRun({ value: r, line }: EvalRecord): ParsedTrajectory {
+  const b = new StepBuilder();
+  const history = r.history as unknown[];
+  const fromEvents = addV0Events(b, history, (i) => ({ line, pointer: pointerOf('history', i) }));
+  const steps = b.finish();
+  const metadata = isRecord(r.metadata) ? r.metadata : {};
+  const llmConfig = isRecord(metadata.llm_config) ? metadata.llm_config : {};
+  const model = typeof llmConfig.model === 'string' ? llmConfig.model : fromEvents.model;
+  const recorded = isRecord(r.metrics) ? { ...usageOfMetrics(r.metrics) } : fromEvents.recorded;
+  // The run totals name the model "default"; the configured model is the useful name.
+  if (recorded && !recorded.model && model) recorded.model = model;
+  const error = typeof r.error === 'string' && r.error ? r.error : undefined;
+  const meta: TrajectoryMeta = {
+    agent: typeof metadata.agent_class === 'string' ? metadata.agent_class : fromEvents.agent,
+    model,
+    instanceId: String(r.instance_id),
+    recorded,
+    error,
+  };
+  if (isRecord(metadata.condenser_config)) meta.condenser = metadata.condenser_config.type;
+  return { title: `${String(r.instance_id)}: ${describe(r, error)}`, steps, meta };
+}
+
+/** The first line of the task, or how the run ended when it failed. */
+function describe(r: Record<string, unknown>, error: string | undefined): string {
+  const instance = isRecord(r.instance) ? r.instance : {};
+  const task = typeof instance.problem_statement === 'string' ? instance.problem_statement : '';
+  let text = task.trim().split('\n')[0] || `${(r.history as unknown[]).length} events`;
+  if (text.length > 70) text = text.slice(0, 69) + '…';
+  return error ? `${text} (failed: ${error.split('\n')[0].slice(0, 60)})` : text;
+}
