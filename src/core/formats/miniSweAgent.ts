@@ -1,0 +1,163 @@
+import type { RecordedUsage, TrajectoryMeta } from '../model';
+import { argsOf, isRecord, textOf } from '../steps';
+import type { FormatAdapter, ParsedInput } from './adapter';
+import { stringOrUndefined } from './chatMessages';
+import { ActionStepper, at, numberOrUndefined, type StepBase, taskTitle } from './sweAgent';
+
+// mini-swe-agent `*.traj.json`: `{info, messages, trajectory_format, instance_id}`.
+// Format "mini-swe-agent-1": the model writes one ```bash block per reply and the output comes
+// back as a `user` message (`<returncode>…</returncode><output>…</output>`). Format "…-1.1":
+// provider-native messages, so tool-calling models use `tool_calls` and `role:"tool"` results,
+// text models keep bash blocks (listed in `extra.actions`), and a final `role:"exit"` message
+// records how the run ended.
+
+/** The command blocks mini-swe-agent executes: ```bash in v1, ```mswea_bash_command in some v2 configs. */
+const COMMAND_BLOCK = /```(?:bash|mswea_bash_command)[ \t]*\r?\n([\s\S]*?)\r?\n```/g;
+
+/** Epoch seconds (how mini-swe-agent stamps messages) as an ISO time. */
+function timestampOf(extra: Record<string, unknown>): string | undefined {
+  const t = extra.timestamp;
+  if (typeof t === 'number' && Number.isFinite(t)) return new Date(t * 1000).toISOString();
+  return typeof t === 'string' ? t : undefined;
+}
+
+/** What the provider reported for this one reply, from the raw response kept in `extra`. */
+function replyUsage(extra: Record<string, unknown>): RecordedUsage | undefined {
+  const response = isRecord(extra.response) ? extra.response : undefined;
+  const usage = response && isRecord(response.usage) ? response.usage : undefined;
+  const cost = numberOrUndefined(extra.cost) ?? numberOrUndefined(usage?.cost);
+  if (!usage && cost === undefined) return undefined;
+  const details = usage && isRecord(usage.prompt_tokens_details) ? usage.prompt_tokens_details : undefined;
+  return {
+    model: stringOrUndefined(response?.model),
+    inputTokens: numberOrUndefined(usage?.prompt_tokens),
+    outputTokens: numberOrUndefined(usage?.completion_tokens),
+    cachedInputTokens: numberOrUndefined(details?.cached_tokens),
+    cost,
+  };
+}
+
+function addAssistant(s: ActionStepper, msg: Record<string, unknown>, i: number): void {
+  const extra = isRecord(msg.extra) ? msg.extra : {};
+  const content = textOf(msg.content);
+  // The reply's usage goes on its first step only, so sums over steps count each reply once.
+  let usage = replyUsage(extra);
+  const base = (): StepBase => {
+    const b: StepBase = { ...at('messages', i), timestamp: timestampOf(extra), usage };
+    usage = undefined;
+    return b;
+  };
+  const toolCalls = Array.isArray(msg.tool_calls) ? msg.tool_calls.filter(isRecord) : [];
+  if (toolCalls.length > 0) {
+    if (content.trim()) s.add({ ...base(), kind: 'thought', label: 'thought', text: content });
+    toolCalls.forEach((call, k) => {
+      const fn = isRecord(call.function) ? call.function : call;
+      const args = argsOf(fn.arguments);
+      s.add({
+        ...base(), ...at('messages', i, 'tool_calls', k), kind: 'tool_call', label: 'tool_call', text: args,
+        tool: { name: String(fn.name ?? 'bash'), args, callId: stringOrUndefined(call.id) },
+      });
+    });
+    return;
+  }
+  const blocks = [...content.matchAll(COMMAND_BLOCK)];
+  const actions = Array.isArray(extra.actions) ? extra.actions.filter(isRecord) : [];
+  // v1 runs a reply only when it holds exactly one command block; otherwise it answers with a format error.
+  const commands = actions.length > 0
+    ? actions.map((a) => textOf(a.command))
+    : blocks.length === 1 ? [blocks[0][1]] : [];
+  if (commands.length === 0) {
+    s.add({ ...base(), kind: 'assistant', label: 'assistant', text: content });
+    return;
+  }
+  const thought = blocks.reduce((text, blk) => text.replace(blk[0], ''), content).trim();
+  if (thought) s.add({ ...base(), kind: 'thought', label: 'thought', text: thought });
+  for (const command of commands) {
+    s.add({ ...base(), kind: 'tool_call', label: 'bash', text: command, tool: { name: 'bash', args: command } });
+  }
+}
+
+function addMessage(s: ActionStepper, msg: unknown, i: number): void {
+  if (!isRecord(msg)) {
+    s.warn(`message ${i + 1} is not a message and was skipped.`);
+    return;
+  }
+  const role = String(msg.role ?? '');
+  const extra = isRecord(msg.extra) ? msg.extra : {};
+  const base: StepBase = { ...at('messages', i), label: role, timestamp: timestampOf(extra) };
+  const text = textOf(msg.content);
+  switch (role) {
+    case 'system':
+      s.add({ ...base, kind: 'system', text });
+      return;
+    case 'user':
+      s.addUserMessage(text, base);
+      return;
+    case 'assistant':
+      addAssistant(s, msg, i);
+      return;
+    case 'tool': {
+      const callId = stringOrUndefined(msg.tool_call_id);
+      s.add({ ...base, kind: 'tool_result', text, tool: callId ? { name: '', args: '', callId } : undefined });
+      return;
+    }
+    case 'exit': {
+      const status = stringOrUndefined(extra.exit_status) ?? 'unknown';
+      s.add({ ...base, kind: 'other', text: text ? `Run ended: ${status}\n\n${text}` : `Run ended: ${status}` });
+      return;
+    }
+    default:
+      s.add({ ...base, kind: 'other', text });
+  }
+}
+
+function metaOf(root: Record<string, unknown>, fileName: string): TrajectoryMeta {
+  const info = isRecord(root.info) ? root.info : {};
+  const stats = isRecord(info.model_stats) ? info.model_stats : {};
+  const config = isRecord(info.config) ? info.config : {};
+  const modelConfig = isRecord(config.model) ? config.model : {};
+  const model = stringOrUndefined(modelConfig.model_name);
+  const recorded: RecordedUsage = {
+    model,
+    inputTokens: numberOrUndefined(stats.tokens_sent) ?? numberOrUndefined(stats.input_tokens),
+    outputTokens: numberOrUndefined(stats.tokens_received) ?? numberOrUndefined(stats.output_tokens),
+    cost: numberOrUndefined(stats.instance_cost),
+  };
+  const suffix = ['.traj.json', '.json'].find((ext) => fileName.endsWith(ext));
+  return {
+    agent: 'mini-swe-agent',
+    model,
+    instanceId: stringOrUndefined(root.instance_id) ?? (suffix ? fileName.slice(0, -suffix.length) : undefined),
+    recorded,
+    apiCalls: numberOrUndefined(stats.api_calls),
+    exitStatus: stringOrUndefined(info.exit_status),
+    agentVersion: stringOrUndefined(info.mini_version),
+    trajectoryFormat: stringOrUndefined(root.trajectory_format),
+  };
+}
+
+function rootOf(input: ParsedInput): Record<string, unknown> | undefined {
+  return input.shape === 'json' && isRecord(input.value) ? input.value : undefined;
+}
+
+export const miniSweAgentAdapter: FormatAdapter = {
+  id: 'mini-swe-agent',
+  label: 'mini-swe-agent trajectory (.traj.json)',
+  sniff(input) {
+    const root = rootOf(input);
+    if (!root || !Array.isArray(root.messages)) return 0;
+    const format = root.trajectory_format;
+    if (typeof format === 'string' && format.startsWith('mini-swe-agent')) return 0.98;
+    // `info` comes first in the file, so a copy cut off inside `messages` still has `mini_version`.
+    if (isRecord(root.info) && typeof root.info.mini_version === 'string') return 0.95;
+    return 0;
+  },
+  parse(input, ctx) {
+    const root = rootOf(input)!;
+    const s = new ActionStepper(ctx.warnings);
+    (root.messages as unknown[]).forEach((msg, i) => addMessage(s, msg, i));
+    const steps = s.b.finish();
+    const meta = metaOf(root, ctx.fileName);
+    return { title: taskTitle(steps, meta.instanceId, ctx.fileName), steps, meta };
+  },
+};
