@@ -1,7 +1,17 @@
 import type { FormatAdapter } from './adapter';
 // One import and one list entry per format; nothing else needs to know a format exists.
 import { openAiChatAdapter } from './openaiChat';
+import { sweAgentAdapter } from './sweAgent';
+import { miniSweAgentAdapter } from './miniSweAgent';
+import { openHandsV0Adapter } from './openhandsV0';
+import { openHandsEvalAdapter } from './openhandsEval';
+import { openHandsV1Adapter } from './openhandsV1';
 
 export const FORMAT_ADAPTERS: readonly FormatAdapter[] = [
   openAiChatAdapter,
+  sweAgentAdapter,
+  miniSweAgentAdapter,
+  openHandsV0Adapter,
+  openHandsEvalAdapter,
+  openHandsV1Adapter,
 ];
