@@ -6,6 +6,11 @@ import { miniSweAgentAdapter } from './miniSweAgent';
 import { openHandsV0Adapter } from './openhandsV0';
 import { openHandsEvalAdapter } from './openhandsEval';
 import { openHandsV1Adapter } from './openhandsV1';
+import { claudeCodeAdapter } from './claudeCode';
+import { codexAdapter } from './codex';
+import { inspectAdapter } from './inspect';
+import { openAiResponsesAdapter } from './openaiResponses';
+import { anthropicAdapter } from './anthropic';
 
 export const FORMAT_ADAPTERS: readonly FormatAdapter[] = [
   openAiChatAdapter,
@@ -14,4 +19,9 @@ export const FORMAT_ADAPTERS: readonly FormatAdapter[] = [
   openHandsV0Adapter,
   openHandsEvalAdapter,
   openHandsV1Adapter,
+  claudeCodeAdapter,
+  codexAdapter,
+  inspectAdapter,
+  openAiResponsesAdapter,
+  anthropicAdapter,
 ];

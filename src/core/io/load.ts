@@ -5,6 +5,7 @@ import { FORMAT_ADAPTERS } from '../formats/registry';
 import type { Trajectory, TrajectorySource, Warning } from '../model';
 import { TrajectoryLoadError } from './errors';
 import { decodeText, readInput } from './readInput';
+import { isZip, readZipJson } from './zip';
 
 export const DEFAULT_MAX_BYTES = 512 * 1024 * 1024;
 
@@ -61,8 +62,16 @@ function describeShape(input: ParsedInput): string {
 
 /** Parses already-read text; the extension and tests use this, the CLI goes through `loadTrajectory`. */
 export function parseTrajectoryText(text: string, source: TrajectorySource, options: LoadOptions = {}): Trajectory {
-  const { input, warnings } = readInput(text, source.path);
-  return parseInput(input, source, warnings, options);
+  const { input, warnings, truncatedAtLine } = readInput(text, source.path);
+  try {
+    return parseInput(input, source, warnings, options);
+  } catch (e) {
+    // What survives of a broken document (`{"a": [1, 2,`) is rarely a trajectory; say it is broken JSON.
+    if (truncatedAtLine !== undefined && e instanceof TrajectoryLoadError && e.code === 'unrecognized') {
+      throw new TrajectoryLoadError(source.path, 'not-json', `not valid JSON: the document breaks off at line ${truncatedAtLine}, and the complete part before it is not a trajectory either.`);
+    }
+    throw e;
+  }
 }
 
 export function parseInput(input: ParsedInput, source: TrajectorySource, warnings: Warning[], options: LoadOptions = {}): Trajectory {
@@ -124,6 +133,11 @@ export async function loadTrajectory(file: string, options: LoadOptions = {}): P
     throw new TrajectoryLoadError(file, 'too-large', `the file is ${formatBytes(stat.size)}, over the limit of ${formatBytes(maxBytes)}. Raise the limit (setting agentTraceLens.maxFileSizeMB, or --max-size-mb on the command line) to open it.`);
   }
   const bytes = await fs.readFile(file);
+  if (isZip(bytes)) {
+    // A zip of JSON files (Inspect `.eval`) reads like a folder of event files.
+    const zip = readZipJson(bytes, file);
+    return parseInput({ shape: 'folder', files: zip.files }, { path: file, size: stat.size, modified: stat.mtimeMs }, zip.warnings, options);
+  }
   const text = decodeText(bytes, file);
   return parseTrajectoryText(text, { path: file, size: stat.size, modified: stat.mtimeMs }, options);
 }

@@ -6,6 +6,8 @@ import { lineAt, repairTruncatedJson } from './jsonScan';
 export interface ReadResult {
   input: ParsedInput;
   warnings: Warning[];
+  /** Set when a cut-off JSON document was salvaged: the line where it breaks off. */
+  truncatedAtLine?: number;
 }
 
 /** Looks at raw bytes and rejects what is clearly not text before anything tries to parse it. */
@@ -51,6 +53,7 @@ export function readInput(text: string, file: string): ReadResult {
       const line = lineAt(text, repaired.cutAt);
       return {
         input: { shape: 'json', value: repaired.value },
+        truncatedAtLine: line,
         warnings: [{
           message: `The file ends abruptly (it looks truncated, as when an agent stops mid-write). Loaded every complete record before line ${line}; the rest was ignored.`,
           line,

@@ -1,0 +1,145 @@
+import type { RecordedUsage, SourceLocation, Step, StepKind } from '../model';
+import { isRecord, StepBuilder } from '../steps';
+import { stringOrUndefined } from './chatMessages';
+
+// Anthropic Messages content blocks (`text`, `thinking`, `tool_use`, `tool_result`, …). Both the
+// `anthropic` adapter and the `claude-code` adapter (whose lines wrap API messages) map blocks here.
+
+/** Block types that only Anthropic's Messages API uses; OpenAI chat content never has them. */
+export const ANTHROPIC_ONLY_BLOCKS = new Set([
+  'tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'server_tool_use', 'web_search_tool_result', 'document',
+]);
+
+export interface BlockBase {
+  location?: SourceLocation;
+  timestamp?: string;
+  sourceId?: string;
+  branch?: string;
+}
+
+/** Text of block content: a string or an array of `text` / `image` / other blocks. */
+export function blocksText(content: unknown): string {
+  if (content === undefined || content === null) return '';
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return isRecord(content) ? blockText(content) : String(content);
+  return content.map((b) => (isRecord(b) ? blockText(b) : String(b))).filter((t) => t !== '').join('\n');
+}
+
+function blockText(b: Record<string, unknown>): string {
+  if (typeof b.text === 'string') return b.text;
+  if (b.type === 'image') return '[image]';
+  if (b.type === 'document') return '[document]';
+  if ('content' in b) return blocksText(b.content);
+  // Never dump base64 payloads into a step's text; name the block instead.
+  return typeof b.type === 'string' ? `[${b.type}]` : JSON.stringify(b);
+}
+
+export function hasToolUse(blocks: readonly unknown[]): boolean {
+  return blocks.some((b) => isRecord(b) && (b.type === 'tool_use' || b.type === 'server_tool_use'));
+}
+
+/**
+ * Adds the steps for assistant blocks. `withToolUse` says whether the whole API message calls a
+ * tool: its text is then narration before the call (a `thought`), as for chat messages.
+ */
+export function addAssistantBlocks(b: StepBuilder, blocks: readonly unknown[], base: BlockBase, withToolUse: boolean): Step[] {
+  const start = b.steps.length;
+  for (const block of blocks) {
+    if (typeof block === 'string') {
+      b.add({ ...base, kind: withToolUse ? 'thought' : 'assistant', text: block, label: 'text' });
+      continue;
+    }
+    if (!isRecord(block)) continue;
+    const type = String(block.type);
+    switch (type) {
+      case 'text':
+        b.add({ ...base, kind: withToolUse ? 'thought' : 'assistant', text: String(block.text ?? ''), label: 'text' });
+        break;
+      case 'thinking':
+        b.add({ ...base, kind: 'thought', text: String(block.thinking ?? ''), label: 'thinking' });
+        break;
+      case 'redacted_thinking':
+        b.add({ ...base, kind: 'thought', text: '[redacted thinking]', label: type });
+        break;
+      case 'tool_use':
+      case 'server_tool_use': {
+        const args = JSON.stringify(block.input ?? {});
+        b.add({ ...base, kind: 'tool_call', text: args, label: type, tool: { name: String(block.name ?? 'tool'), args, callId: stringOrUndefined(block.id) } });
+        break;
+      }
+      case 'compaction': {
+        const summary = blocksText(block.content ?? block.summary) || undefined;
+        b.add({ ...base, kind: 'compaction', text: summary ?? '', label: type, compaction: { summary } });
+        b.closeOpenCalls();
+        break;
+      }
+      default:
+        if (type.endsWith('_tool_result')) addToolResult(b, block, base);
+        else b.add({ ...base, kind: 'assistant', text: blockText(block), label: type });
+    }
+  }
+  return b.steps.slice(start);
+}
+
+/**
+ * Adds the steps for a user message's blocks: each `tool_result` is a result; runs of text and
+ * images are one message of kind `textKind` (a real user turn unless the caller knows better).
+ */
+export function addUserBlocks(b: StepBuilder, blocks: readonly unknown[], base: BlockBase, textKind: StepKind = 'user', label = 'user'): Step[] {
+  const start = b.steps.length;
+  let pending: string[] = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    if (textKind === 'user') b.closeOpenCalls();
+    b.add({ ...base, kind: textKind, text: pending.join('\n'), label });
+    pending = [];
+  };
+  for (const block of blocks) {
+    if (isRecord(block) && (block.type === 'tool_result' || String(block.type).endsWith('_tool_result'))) {
+      flush();
+      addToolResult(b, block, base);
+    } else {
+      pending.push(typeof block === 'string' ? block : isRecord(block) ? blockText(block) : String(block));
+    }
+  }
+  flush();
+  return b.steps.slice(start);
+}
+
+function addToolResult(b: StepBuilder, block: Record<string, unknown>, base: BlockBase): void {
+  b.add({
+    ...base,
+    kind: 'tool_result',
+    text: blocksText(block.content),
+    label: String(block.type),
+    isError: block.is_error === true ? true : undefined,
+    tool: { name: '', args: '', callId: stringOrUndefined(block.tool_use_id) },
+  });
+}
+
+/**
+ * Anthropic's `input_tokens` excludes cached input; `inputTokens` here is the whole prompt
+ * (fresh + cache writes + cache reads), like OpenAI's, so sizes compare across formats.
+ */
+export function anthropicUsage(u: unknown, model: string | undefined): RecordedUsage | undefined {
+  if (!isRecord(u)) return undefined;
+  const n = (v: unknown) => (typeof v === 'number' ? v : 0);
+  const cacheRead = n(u.cache_read_input_tokens);
+  return {
+    model,
+    inputTokens: n(u.input_tokens) + n(u.cache_creation_input_tokens) + cacheRead,
+    outputTokens: typeof u.output_tokens === 'number' ? u.output_tokens : undefined,
+    cachedInputTokens: cacheRead,
+  };
+}
+
+/** Adds `u` into the running total `into` (for a whole-run `meta.recorded`). */
+export function addUsage(into: RecordedUsage | undefined, u: RecordedUsage): RecordedUsage {
+  const sum = (a?: number, c?: number) => (a === undefined && c === undefined ? undefined : (a ?? 0) + (c ?? 0));
+  return {
+    model: into?.model ?? u.model,
+    inputTokens: sum(into?.inputTokens, u.inputTokens),
+    outputTokens: sum(into?.outputTokens, u.outputTokens),
+    cachedInputTokens: sum(into?.cachedInputTokens, u.cachedInputTokens),
+  };
+}

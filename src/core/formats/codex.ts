@@ -1,0 +1,163 @@
+import type { RecordedUsage, StepKind, TrajectoryMeta } from '../model';
+import { isRecord, StepBuilder } from '../steps';
+import type { FormatAdapter, JsonlRecord, ParsedInput } from './adapter';
+import { stringOrUndefined, titleFromSteps } from './chatMessages';
+import { addResponseItem, isResponseItem, partsText } from './responseItems';
+
+// Codex CLI rollout files (`~/.codex/sessions/…/rollout-*.jsonl`): one `{timestamp, type, payload}`
+// a line. Older rollouts start with a bare meta line and hold bare Responses items.
+
+const ROLLOUT_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
+
+/** Context Codex injects as user messages; the model reads it, but no human typed it. */
+const INJECTED_CONTEXT = /^\s*(# AGENTS\.md instructions|<environment_context>|<user_instructions>|<INSTRUCTIONS>|<permissions instructions>)/;
+
+function isRolloutLine(v: unknown): v is { type: string; payload: unknown; timestamp?: unknown } {
+  return isRecord(v) && typeof v.type === 'string' && ROLLOUT_TYPES.has(v.type) && 'payload' in v;
+}
+
+/** The first line of a pre-0.44 rollout: `{id, timestamp, instructions?, git?}` with no type. */
+function isLegacyMeta(v: unknown): boolean {
+  return isRecord(v) && typeof v.id === 'string' && typeof v.timestamp === 'string' && !('type' in v) && !('role' in v);
+}
+
+export const codexAdapter: FormatAdapter = {
+  id: 'codex',
+  label: 'Codex CLI rollout',
+  sniff(input) {
+    if (input.shape !== 'jsonl') return 0;
+    const head = input.records.slice(0, 10).map((r) => r.value);
+    if (head.some(isRolloutLine)) return 0.97;
+    if (isLegacyMeta(head[0]) && head.slice(1).some((v) => isResponseItem(v) || (isRecord(v) && v.record_type === 'state'))) return 0.9;
+    return 0;
+  },
+  parse(input, ctx) {
+    const records = (input as Extract<ParsedInput, { shape: 'jsonl' }>).records;
+    const b = new StepBuilder();
+    const meta: TrajectoryMeta = { agent: 'codex' };
+    const echoes = echoedTexts(records);
+    let lastTotal: number | undefined;
+    records.forEach(({ value, line }, i) => {
+      if (!isRecord(value)) return;
+      const location = { line };
+      const timestamp = stringOrUndefined(value.timestamp);
+      // Legacy lines are bare; modern ones wrap the same content in `payload`.
+      const kind = isRolloutLine(value) ? value.type : i === 0 && isLegacyMeta(value) ? 'session_meta' : 'response_item';
+      const payload = isRolloutLine(value) ? value.payload : value;
+      if (!isRecord(payload)) return;
+      switch (kind) {
+        case 'session_meta': {
+          Object.assign(meta, sessionMeta(payload));
+          const instructions = isRecord(payload.base_instructions) ? payload.base_instructions.text : payload.instructions;
+          if (typeof instructions === 'string' && instructions.trim() !== '') {
+            b.add({ kind: 'system', text: instructions, label: 'instructions', location, timestamp });
+          }
+          break;
+        }
+        case 'turn_context':
+          if (typeof payload.model === 'string') meta.model = payload.model;
+          break;
+        case 'response_item':
+          if (payload.record_type !== undefined) break; // legacy `{record_type:"state"}` lines
+          addResponseItem(b, payload, { location, timestamp, userKindOf });
+          break;
+        case 'compacted': {
+          const summary = compactedSummary(payload);
+          b.add({ kind: 'compaction', text: summary, label: 'compacted', location, timestamp, compaction: { summary } });
+          b.closeOpenCalls();
+          break;
+        }
+        case 'event_msg': {
+          const event = String(payload.type);
+          if (event === 'token_count') {
+            const info = isRecord(payload.info) ? payload.info : undefined;
+            const total = info && isRecord(info.total_token_usage) ? info.total_token_usage : undefined;
+            // Codex repeats the same count after every turn_context; only a changed total is a new call.
+            if (!total || total.total_tokens === lastTotal) break;
+            lastTotal = typeof total.total_tokens === 'number' ? total.total_tokens : undefined;
+            meta.recorded = usageOf(total, meta.model);
+            const last = b.steps[b.steps.length - 1];
+            if (last && !last.usage && isRecord(info!.last_token_usage)) last.usage = usageOf(info!.last_token_usage, meta.model);
+          } else if (event === 'user_message' || event === 'agent_message' || event === 'agent_reasoning') {
+            addEventEcho(b, event, String(payload.message ?? payload.text ?? ''), echoes, { location, timestamp });
+          }
+          break;
+        }
+      }
+    });
+    const steps = b.finish();
+    if (records.length > 0 && steps.length === 0) ctx.warnings.push({ message: 'No messages or tool calls were found in this rollout.' });
+    const fallback = meta.sessionId ? `Codex session ${String(meta.sessionId)}` : ctx.fileName;
+    return { title: titleFromSteps(steps, fallback), steps, meta };
+  },
+};
+
+function userKindOf(text: string): StepKind {
+  return INJECTED_CONTEXT.test(text) ? 'system' : 'user';
+}
+
+function sessionMeta(p: Record<string, unknown>): TrajectoryMeta {
+  const git = isRecord(p.git) ? p.git : undefined;
+  return {
+    sessionId: stringOrUndefined(p.id),
+    cwd: stringOrUndefined(p.cwd),
+    cliVersion: stringOrUndefined(p.cli_version),
+    originator: stringOrUndefined(p.originator),
+    modelProvider: stringOrUndefined(p.model_provider),
+    gitBranch: git ? stringOrUndefined(git.branch) : undefined,
+  };
+}
+
+function usageOf(u: Record<string, unknown>, model: string | undefined): RecordedUsage {
+  const n = (v: unknown) => (typeof v === 'number' ? v : undefined);
+  return { model, inputTokens: n(u.input_tokens), outputTokens: n(u.output_tokens), cachedInputTokens: n(u.cached_input_tokens) };
+}
+
+/** Inline compaction writes the summary in `message`; remote compaction leaves it empty and keeps the new history. */
+function compactedSummary(p: Record<string, unknown>): string {
+  if (typeof p.message === 'string' && p.message.trim() !== '') return p.message;
+  if (!Array.isArray(p.replacement_history)) return '';
+  return p.replacement_history.filter(isRecord).map((item) => {
+    if (item.type === 'compaction') return '[encrypted compaction summary]';
+    if (item.type === 'message' || item.role) return `${String(item.role ?? 'message')}: ${partsText(item.content)}`;
+    return `[${String(item.type)}]`;
+  }).join('\n\n');
+}
+
+/**
+ * Codex logs each user message, agent message and reasoning summary twice: as a `response_item` and
+ * as an `event_msg`. Counts the response-item texts so each event copy is dropped exactly once.
+ */
+function echoedTexts(records: JsonlRecord[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  const bump = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
+  for (const { value } of records) {
+    const p = isRolloutLine(value) && value.type === 'response_item' ? value.payload : undefined;
+    if (!isRecord(p)) continue;
+    if (p.type === 'message' && (p.role === 'user' || p.role === 'assistant')) {
+      // Images are not echoed in the event copy; compare the text parts only.
+      const textParts = Array.isArray(p.content) ? p.content.filter((part) => isRecord(part) && typeof part.text === 'string') : p.content;
+      bump(`${p.role === 'user' ? 'user_message' : 'agent_message'}\u0000${partsText(textParts).trim()}`);
+    } else if (p.type === 'reasoning' && Array.isArray(p.summary)) {
+      for (const part of p.summary) if (isRecord(part)) bump(`agent_reasoning\u0000${String(part.text ?? '').trim()}`);
+    }
+  }
+  return counts;
+}
+
+/** An event copy with no response-item twin is the only record of that message, so it becomes a step. */
+function addEventEcho(b: StepBuilder, event: string, text: string, echoes: Map<string, number>, base: { location: { line: number }; timestamp?: string }): void {
+  const key = `${event}\u0000${text.trim()}`;
+  const seen = echoes.get(key) ?? 0;
+  if (seen > 0) {
+    echoes.set(key, seen - 1);
+    return;
+  }
+  if (text.trim() === '') return;
+  if (event === 'user_message') {
+    b.closeOpenCalls();
+    b.add({ ...base, kind: 'user', text, label: event });
+  } else {
+    b.add({ ...base, kind: event === 'agent_reasoning' ? 'thought' : 'assistant', text, label: event });
+  }
+}

@@ -1,0 +1,141 @@
+import type { SourceLocation, Step, StepKind } from '../model';
+import { argsOf, isRecord, StepBuilder } from '../steps';
+import { stringOrUndefined } from './chatMessages';
+
+// OpenAI Responses API items (also the Agents SDK's session items and Codex's `response_item`
+// payloads). Both the `openai-responses` and the `codex` adapters map items through here.
+
+/** Item types that only the Responses API uses; plain chat messages never carry them. */
+const TYPED_ITEMS = new Set([
+  'message', 'function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output',
+  'reasoning', 'compaction', 'compaction_summary', 'item_reference', 'local_shell_call', 'local_shell_call_output',
+  'web_search_call', 'file_search_call', 'computer_call', 'computer_call_output', 'code_interpreter_call',
+  'image_generation_call', 'mcp_call', 'mcp_list_tools', 'mcp_approval_request', 'mcp_approval_response',
+  'apply_patch_call', 'apply_patch_call_output', 'shell_call', 'shell_call_output',
+]);
+
+const MESSAGE_ROLES = new Set(['system', 'developer', 'user', 'assistant']);
+
+/** A Responses item: a typed item, or an "easy" `{role, content}` message. */
+export function isResponseItem(value: unknown): value is Record<string, unknown> {
+  if (!isRecord(value)) return false;
+  if (typeof value.type === 'string') return TYPED_ITEMS.has(value.type);
+  return typeof value.role === 'string' && MESSAGE_ROLES.has(value.role) && 'content' in value;
+}
+
+/** True for items a chat-completions list could never hold: typed items, or Responses content parts. */
+export function isDistinctlyResponses(value: unknown): boolean {
+  if (!isRecord(value)) return false;
+  if (typeof value.type === 'string' && TYPED_ITEMS.has(value.type)) return true;
+  return Array.isArray(value.content)
+    && value.content.some((p) => isRecord(p) && (p.type === 'input_text' || p.type === 'output_text'));
+}
+
+/** Text of Responses content: a string, or parts (`input_text`, `output_text`, `refusal`, images, files). */
+export function partsText(content: unknown): string {
+  if (content === undefined || content === null) return '';
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return isRecord(content) ? partText(content) : String(content);
+  return content.map((p) => (isRecord(p) ? partText(p) : String(p))).filter((t) => t !== '').join('\n');
+}
+
+function partText(p: Record<string, unknown>): string {
+  if (typeof p.text === 'string') return p.text;
+  if (typeof p.refusal === 'string') return p.refusal;
+  switch (p.type) {
+    case 'input_image':
+    case 'image':
+      return '[image]';
+    case 'input_file':
+      return `[file${typeof p.filename === 'string' ? ' ' + p.filename : ''}]`;
+    default:
+      // Never dump base64 payloads into a step's text; name the part instead.
+      return typeof p.type === 'string' ? `[${p.type}]` : JSON.stringify(p);
+  }
+}
+
+/** Tool output: a string, content parts, or (older Codex) `{content, success}`. */
+function outputText(output: unknown): { text: string; isError?: boolean } {
+  if (isRecord(output) && !('type' in output)) {
+    const isError = output.success === false ? true : undefined;
+    return { text: partsText(output.content ?? output.output ?? JSON.stringify(output)), isError };
+  }
+  return { text: partsText(output) };
+}
+
+export interface ResponseItemOptions {
+  location?: SourceLocation;
+  timestamp?: string;
+  /** Decides the kind of a user message (Codex records injected context as user messages). */
+  userKindOf?: (text: string) => StepKind;
+}
+
+/** Adds the steps one item makes; returns them (none for empty reasoning or bookkeeping items). */
+export function addResponseItem(b: StepBuilder, item: Record<string, unknown>, opts: ResponseItemOptions = {}): Step[] {
+  const start = b.steps.length;
+  const type = typeof item.type === 'string' ? item.type : 'message';
+  const base = { location: opts.location, timestamp: opts.timestamp, sourceId: stringOrUndefined(item.id), label: type };
+  const callId = stringOrUndefined(item.call_id) ?? stringOrUndefined(item.id);
+  switch (type) {
+    case 'message': {
+      const role = String(item.role ?? 'assistant');
+      const text = partsText(item.content);
+      if (role === 'system' || role === 'developer') b.add({ ...base, kind: 'system', text, label: role });
+      else if (role === 'user') {
+        const kind = opts.userKindOf?.(text) ?? 'user';
+        if (kind === 'user') b.closeOpenCalls();
+        b.add({ ...base, kind, text, label: kind === 'user' ? 'user' : 'context' });
+      } else b.add({ ...base, kind: 'assistant', text, label: typeof item.phase === 'string' ? `${role} (${item.phase})` : role });
+      break;
+    }
+    case 'reasoning': {
+      const text = partsText(item.summary) || partsText(item.content);
+      // Encrypted reasoning with no summary shows nothing we could count or read.
+      if (text) b.add({ ...base, kind: 'thought', text });
+      break;
+    }
+    case 'function_call':
+      addCall(b, base, String(item.name ?? 'function'), argsOf(item.arguments), callId);
+      break;
+    case 'custom_tool_call':
+      addCall(b, base, String(item.name ?? 'custom_tool'), argsOf(item.input), callId);
+      break;
+    case 'mcp_call': {
+      const name = [item.server_label, item.name].filter((s) => typeof s === 'string').join('.') || 'mcp';
+      addCall(b, base, name, argsOf(item.arguments), callId);
+      // The call and its result travel in one item.
+      const error = item.error !== undefined && item.error !== null;
+      b.add({ ...base, kind: 'tool_result', text: partsText(error ? item.error : item.output), isError: error || undefined, tool: { name: '', args: '', callId } });
+      break;
+    }
+    case 'compaction':
+    case 'compaction_summary': {
+      const summary = partsText(item.summary ?? item.content) || undefined;
+      b.add({ ...base, kind: 'compaction', text: summary ?? '', compaction: { summary } });
+      b.closeOpenCalls();
+      break;
+    }
+    case 'item_reference':
+      b.add({ ...base, kind: 'other', text: `[reference to item ${String(item.id ?? '?')}]` });
+      break;
+    case 'ghost_snapshot':
+      break; // Codex's undo bookkeeping; never shown to the model
+    default:
+      if (type.endsWith('_call_output')) {
+        const out = outputText(item.output);
+        b.add({ ...base, kind: 'tool_result', text: out.text, isError: out.isError, tool: { name: '', args: '', callId: stringOrUndefined(item.call_id) } });
+      } else if (type.endsWith('_call')) {
+        // Built-in tools (local_shell, web_search, computer, apply_patch, shell…): the arguments are the rest of the item.
+        const { type: _t, id: _i, call_id: _c, status: _s, ...rest } = item;
+        const args = JSON.stringify(rest.action ?? rest.operation ?? rest);
+        addCall(b, base, type.slice(0, -'_call'.length), args, callId);
+      } else {
+        b.add({ ...base, kind: 'other', text: JSON.stringify(item) });
+      }
+  }
+  return b.steps.slice(start);
+}
+
+function addCall(b: StepBuilder, base: Omit<Step, 'index' | 'turn' | 'kind' | 'text'>, name: string, args: string, callId: string | undefined): void {
+  b.add({ ...base, kind: 'tool_call', text: args, tool: { name, args, callId } });
+}
