@@ -3,6 +3,7 @@ import type { FormatAdapter } from './adapter';
 import { openAiChatAdapter } from './openaiChat';
 import { sweAgentAdapter } from './sweAgent';
 import { miniSweAgentAdapter } from './miniSweAgent';
+import { katalystAdapter } from './katalyst';
 import { openHandsV0Adapter } from './openhandsV0';
 import { openHandsEvalAdapter } from './openhandsEval';
 import { openHandsV1Adapter } from './openhandsV1';
@@ -16,6 +17,7 @@ export const FORMAT_ADAPTERS: readonly FormatAdapter[] = [
   openAiChatAdapter,
   sweAgentAdapter,
   miniSweAgentAdapter,
+  katalystAdapter,
   openHandsV0Adapter,
   openHandsEvalAdapter,
   openHandsV1Adapter,
