@@ -30,6 +30,10 @@ export interface CompletionResult {
   toolArguments?: Record<string, unknown>;
   usage?: { inputTokens: number; outputTokens: number };
   model: string;
+  /** Why the model stopped, as the endpoint reports it (`stop`, `length`, `tool_calls`, ...). */
+  finishReason?: string;
+  /** Secrets the provider removed from the messages before sending them (see llm/redact.ts). */
+  redactions?: { count: number; kinds: Record<string, number> };
 }
 
 export interface ModelProvider {

@@ -1,0 +1,220 @@
+// Secret redaction: applied to every piece of content before it is sent to a model, so a key
+// pasted into a trajectory (or echoed by a tool) never leaves the machine. Each removed value is
+// replaced by a marker naming what it was, e.g. `[REDACTED:github-token]`, and counted.
+//
+// The rules favour specific, well-known token shapes. The generic `password=` / `token:` rule
+// checks the value so that ordinary code (`token = tokens[i]`, `password: string`) is left alone;
+// hex hashes (git SHAs, sha256) and UUIDs match no rule.
+
+export interface RedactionResult {
+  text: string;
+  /** Number of values replaced. */
+  count: number;
+  /** Count per kind of secret, e.g. `{ 'github-token': 2 }`. */
+  kinds: Record<string, number>;
+}
+
+export const REDACTED_PREFIX = '[REDACTED:';
+
+export function marker(kind: string): string {
+  return `${REDACTED_PREFIX}${kind}]`;
+}
+
+interface Rule {
+  kind: string | ((match: RegExpExecArray) => string);
+  pattern: RegExp;
+  /** Capture group holding the secret (or a function choosing it); the rest of the match is kept. Default: whole match. */
+  group?: number | ((match: RegExpExecArray) => number);
+  /** Extra check on the secret; false leaves the match untouched. */
+  accept?: (secret: string, match: RegExpExecArray) => boolean;
+}
+
+const hasDigit = (s: string) => /\d/.test(s);
+const hasUpper = (s: string) => /[A-Z]/.test(s);
+const hasLower = (s: string) => /[a-z]/.test(s);
+
+/** Generated keys mix cases and digits; kebab-case names such as `sk-learn-style-api` do not. */
+const looksGenerated = (s: string) => hasDigit(s) && hasUpper(s) && hasLower(s);
+
+// Left boundary for token prefixes: not inside a longer word or identifier.
+const B = '(?<![A-Za-z0-9_-])';
+// Right boundary: the token does not continue.
+const E = '(?![A-Za-z0-9_-])';
+
+const SECRET_WORDS =
+  'password|passwd|passphrase|pwd|secret|client[_-]?secret|secret[_-]?key|private[_-]?key|' +
+  'api[_-]?key|apikey|access[_-]?key|access[_-]?token|auth[_-]?token|refresh[_-]?token|token';
+
+function kindOfKey(key: string): string {
+  const k = key.toLowerCase();
+  if (/pass|pwd/.test(k)) return 'password';
+  if (/api[_-]?key|apikey|access[_-]?key/.test(k)) return 'api-key';
+  if (/token/.test(k)) return 'token';
+  return 'secret';
+}
+
+const PLACEHOLDER =
+  /^(?:\$|%|<|\{\{|\[REDACTED|\*{3,}|x{4,}|\.{3}|…)|^(?:null|none|nil|undefined|true|false|string|str|bytes|int|number|any|optional|required|redacted|hidden|changeme|example|placeholder|your[_-].*|my[_-].*)$/i;
+
+/**
+ * A value of a `key = value` assignment that is a real literal, not code, prose or a placeholder.
+ * `yamlLine`: `key: value` where the key starts its line and the value ends it.
+ */
+function isLiteralSecret(value: string, quoted: boolean, key: string, yamlLine = false): boolean {
+  if (value.length < 4 || PLACEHOLDER.test(value) || /[`<>]/.test(value)) return false;
+  if (/^\d+$/.test(value)) return false; // counts such as "token": 1234
+  if (quoted) return !/\s/.test(value); // a sentence in quotes is prose, not a password
+  // Unquoted: env-style keys (DB_PASSWORD=...) take any value.
+  if (key === key.toUpperCase() && /[A-Z]/.test(key)) return true;
+  const generated = value.length >= 16 && (value.match(/\d/g) ?? []).length >= 3 && /[A-Za-z]/.test(value);
+  // Member paths, indexing and calls are code (token = tokens[i], password=getpass()).
+  if (/[()[\]]/.test(value) || /^[A-Za-z_$][\w$]*\.[\w$.]+$/.test(value)) return generated;
+  // A YAML line (`password: hunter2`) takes a plain word; in code and prose a plain word is a
+  // variable or ordinary text (token = tok, "the token: see below").
+  if (yamlLine) return true;
+  if (/^[A-Za-z_$][\w$]*$/.test(value)) return generated;
+  return /[\d!@#%^&*+=~?]/.test(value) || generated;
+}
+
+/** True when the match starts its line (after indentation or a YAML "- ") and nothing but spaces follow it. */
+function isWholeConfigLine(m: RegExpExecArray): boolean {
+  const before = m.input.slice(m.input.lastIndexOf('\n', m.index - 1) + 1, m.index);
+  const rest = m.input.slice(m.index + m[0].length);
+  const after = rest.slice(0, rest.search(/\n|$/));
+  return /^\s*(?:-\s+|export\s+)?$/.test(before) && /^\s*(?:#.*)?$/.test(after);
+}
+
+const RULES: Rule[] = [
+  {
+    kind: 'private-key',
+    // A PEM block, also when its newlines are JSON-escaped (`\n`).
+    pattern: /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY-----[\s\S]*?-----END \1PRIVATE KEY-----/g,
+  },
+  {
+    kind: 'private-key',
+    // A block cut off before its END line (truncated logs): remove the base64 body that follows.
+    pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----(?:[A-Za-z0-9+/=\s]|\\[nr])*/g,
+  },
+  { kind: 'anthropic-key', pattern: new RegExp(`${B}sk-ant-[A-Za-z0-9_-]{20,}${E}`, 'g') },
+  { kind: 'openrouter-key', pattern: new RegExp(`${B}sk-or-v1-[a-f0-9]{32,}${E}`, 'g') },
+  {
+    kind: 'openrouter-key',
+    pattern: new RegExp(`${B}sk-or-[A-Za-z0-9_-]{20,}${E}`, 'g'),
+    accept: looksGenerated,
+  },
+  {
+    kind: 'openai-key',
+    pattern: new RegExp(`${B}sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}${E}`, 'g'),
+    accept: (s) => looksGenerated(s.replace(/^sk-(?:proj-|svcacct-|admin-)?/, '')),
+  },
+  { kind: 'stripe-key', pattern: new RegExp(`${B}[sr]k_(?:live|test)_[A-Za-z0-9]{20,}${E}`, 'g') },
+  { kind: 'github-token', pattern: new RegExp(`${B}gh[pousr]_[A-Za-z0-9]{36,}${E}`, 'g') },
+  { kind: 'github-token', pattern: new RegExp(`${B}github_pat_[A-Za-z0-9_]{22,}${E}`, 'g') },
+  { kind: 'huggingface-token', pattern: new RegExp(`${B}hf_[A-Za-z0-9]{30,}${E}`, 'g'), accept: looksGenerated },
+  { kind: 'aws-access-key', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g },
+  {
+    kind: 'aws-secret',
+    pattern: /\b(aws_?secret_?(?:access_?)?key|secret_?access_?key)(["']?\s*[:=]\s*["']?)([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/gi,
+    group: 3,
+  },
+  { kind: 'slack-token', pattern: new RegExp(`${B}xox[abposr]-[A-Za-z0-9-]{10,}${E}`, 'g') },
+  {
+    kind: 'slack-webhook',
+    pattern: /https:\/\/hooks\.slack\.com\/services\/T[A-Za-z0-9_]+\/B[A-Za-z0-9_]+\/[A-Za-z0-9_]+/g,
+  },
+  { kind: 'google-api-key', pattern: new RegExp(`${B}AIza[0-9A-Za-z_-]{35}${E}`, 'g') },
+  {
+    kind: 'jwt',
+    pattern: new RegExp(`${B}eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}${E}`, 'g'),
+  },
+  {
+    kind: 'url-password',
+    // scheme://user:password@host — the user name and host stay, the password goes.
+    pattern: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/?#@'"<>]+:)([^\s/?#@'"<>]+)(@)/gi,
+    group: 2,
+    accept: (p) => !p.startsWith(REDACTED_PREFIX) && !PLACEHOLDER.test(p),
+  },
+  {
+    kind: 'bearer-token',
+    pattern: /\b(Authorization["']?\s*[:=]\s*["']?(?:Bearer|Basic|Token)\s+)([A-Za-z0-9._~+/=-]{8,})/gi,
+    group: 2,
+    accept: (v) => !v.startsWith(REDACTED_PREFIX) && !PLACEHOLDER.test(v),
+  },
+  {
+    kind: 'bearer-token',
+    pattern: /\b(Bearer\s+)([A-Za-z0-9._~+/-]{20,}=*)/g,
+    group: 2,
+    accept: (v) => /\d/.test(v) && /[A-Za-z]/.test(v),
+  },
+  {
+    kind: (m) => kindOfKey(m[3]),
+    // key = value, key: value, "key": "value", key := value; the key may carry a prefix (DB_PASSWORD).
+    pattern: new RegExp(
+      `(?<![A-Za-z0-9])((\\\\?["']?)((?:[A-Za-z0-9]+[_.-])*(?:${SECRET_WORDS}))\\2\\s*(?::=|=|:)(?!=)\\s*)` +
+        // Quotes may be JSON-escaped (\") when the text is itself a JSON string.
+        `(?:\\\\?"([^"\\n\\\\]*)\\\\?"|'([^'\\n]*)'|([^\\s"',;{})\\\\]+))`,
+      'gi',
+    ),
+    // The value is whichever of groups 4 (double-quoted), 5 (single-quoted), 6 (bare) matched.
+    group: (m) => (m[4] !== undefined ? 4 : m[5] !== undefined ? 5 : 6),
+    accept: (_s, m) => {
+      const quoted = m[4] !== undefined || m[5] !== undefined;
+      const yamlLine = /[^:]:\s*$/.test(m[1]) && isWholeConfigLine(m);
+      return isLiteralSecret(m[4] ?? m[5] ?? m[6] ?? '', quoted, m[3], yamlLine);
+    },
+  },
+  {
+    kind: (m) => kindOfKey(m[2]),
+    // Command-line flags: --password hunter2, --api-key abc...
+    pattern: /(?<![A-Za-z0-9-])(--?(password|passwd|api-key|token|secret|client-secret)\s+)([^\s-][^\s]*)/gi,
+    group: 3,
+    accept: (v, m) => isLiteralSecret(v.replace(/^["']|["']$/g, ''), /^["']/.test(v), m[2]),
+  },
+];
+
+// The `d` flag gives each group's position, so only the secret itself is replaced.
+const COMPILED = RULES.map((rule) => ({ ...rule, pattern: new RegExp(rule.pattern.source, rule.pattern.flags + 'd') }));
+
+function applyRule(rule: Rule, text: string, kinds: Record<string, number>): string {
+  const re = rule.pattern;
+  re.lastIndex = 0;
+  let out = '';
+  let last = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const g = typeof rule.group === 'function' ? rule.group(m) : (rule.group ?? 0);
+    const secret = m[g];
+    const span = m.indices?.[g];
+    if (secret === undefined || !span) continue;
+    if (secret.startsWith(REDACTED_PREFIX)) continue;
+    if (rule.accept && !rule.accept(secret, m)) continue;
+    const kind = typeof rule.kind === 'function' ? rule.kind(m) : rule.kind;
+    kinds[kind] = (kinds[kind] ?? 0) + 1;
+    out += text.slice(last, span[0]) + marker(kind);
+    last = span[1];
+  }
+  return out + text.slice(last);
+}
+
+/** Replaces secrets in `text` with `[REDACTED:<kind>]` markers and counts them. Idempotent. */
+export function redactSecrets(text: string): RedactionResult {
+  const kinds: Record<string, number> = {};
+  let out = text;
+  for (const rule of COMPILED) out = applyRule(rule, out, kinds);
+  const count = Object.values(kinds).reduce((a, b) => a + b, 0);
+  return { text: out, count, kinds };
+}
+
+/** Adds one redaction result's counts into a running total (for a whole request or run). */
+export function addRedactions(total: { count: number; kinds: Record<string, number> }, part: RedactionResult): void {
+  total.count += part.count;
+  for (const [k, n] of Object.entries(part.kinds)) total.kinds[k] = (total.kinds[k] ?? 0) + n;
+}
+
+/** "3 (2 github-token, 1 url-password)" or "none found". */
+export function describeRedactions(r: { count: number; kinds: Record<string, number> }): string {
+  if (r.count === 0) return 'none found';
+  const parts = Object.entries(r.kinds)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([k, n]) => `${n} ${k}`);
+  return `${r.count} (${parts.join(', ')})`;
+}
