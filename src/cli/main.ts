@@ -1,9 +1,11 @@
 import { TrajectoryLoadError } from '../core/io/errors';
 import { UsageError, type CliCommand, type CliIO } from './args';
 import { statsCommand } from './commands/stats';
+import { compactCommand } from './commands/compact';
+import { simulateCommand } from './commands/simulate';
 
 // One entry per command; a new command is a file in commands/ and a line here.
-const COMMANDS: readonly CliCommand[] = [statsCommand];
+const COMMANDS: readonly CliCommand[] = [statsCommand, compactCommand, simulateCommand];
 
 function usage(): string {
   return `Usage: agent-trace-lens <command> [options]

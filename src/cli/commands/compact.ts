@@ -1,0 +1,239 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import * as readline from 'node:readline';
+import {
+  canExportOpenHands,
+  CompactionInputError,
+  findStrategy,
+  runCompaction,
+  strategyIds,
+  STRATEGIES,
+  toChatMessages,
+  toOpenHandsV0Events,
+  type CompactionResult,
+  type OutgoingRequest,
+} from '../../core/compaction';
+import { loadTrajectory } from '../../core/io/load';
+import { describeOutgoing } from '../../core/llm/consent';
+import { createOpenAiProvider } from '../../core/llm/openaiProvider';
+import type { ModelProvider } from '../../core/llm/provider';
+import type { Trajectory } from '../../core/model';
+import { runsOf } from '../../core/stats';
+import { tiktokenCounter } from '../../core/tokens/tiktokenCounter';
+import { tokenizerFor } from '../../core/tokens/models';
+import { parseCommandArgs, UsageError, type CliCommand, type CliIO } from '../args';
+import { table } from '../render';
+import { maxBytesOption } from './stats';
+import { forgottenEntities } from '../../core/report/entities';
+import { writeHtmlReport } from './simulate';
+
+const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+const DEFAULT_MODEL = 'gpt-4o-mini';
+
+export const compactCommand: CliCommand = {
+  name: 'compact',
+  usage: `compact FILE --strategy ID [--range A:B] [--option NAME=VALUE]... [--model M] [--base-url URL] [--yes]
+        [--json] [--out FILE] [--export chat|openhands] [--run N] [--show-prompt] [--html REPORT.html]
+                                             Compact a trajectory with one strategy; --strategy list shows them.
+                                             The key comes from OPENAI_API_KEY; with no key and no --base-url it runs extractive (offline).`,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, {
+      strategy: { type: 'string' },
+      range: { type: 'string' },
+      option: { type: 'string', multiple: true },
+      model: { type: 'string' },
+      'base-url': { type: 'string' },
+      yes: { type: 'boolean' },
+      json: { type: 'boolean' },
+      out: { type: 'string' },
+      export: { type: 'string' },
+      run: { type: 'string' },
+      'show-prompt': { type: 'boolean' },
+      'max-size-mb': { type: 'string' },
+      html: { type: 'string' },
+    });
+    if (values.strategy === 'list') {
+      io.out(describeStrategies());
+      return 0;
+    }
+    if (positionals.length !== 1) throw new UsageError('compact takes exactly one FILE.');
+    if (!values.strategy) throw new UsageError(`compact needs --strategy ID (one of: ${strategyIds().join(', ')}).`);
+    const strategy = findStrategy(values.strategy);
+    if (!strategy) throw new UsageError(`Unknown strategy "${values.strategy}". Strategies: ${strategyIds().join(', ')}.`);
+    if (values.export && !['chat', 'openhands'].includes(values.export)) throw new UsageError('--export takes chat or openhands.');
+    const options = parseOptionPairs(values.option ?? []);
+
+    const file = positionals[0];
+    const loaded = await loadTrajectory(file, { maxBytes: maxBytesOption(values['max-size-mb']) });
+    const trajectory = pickRun(loaded, values.run);
+
+    const key = process.env.OPENAI_API_KEY?.trim() || undefined;
+    const baseUrl = values['base-url'] ?? (key ? DEFAULT_BASE_URL : undefined);
+    const model = values.model ?? DEFAULT_MODEL;
+    const provider: ModelProvider | undefined = baseUrl && strategy.kind === 'llm' ? createOpenAiProvider({ baseUrl, apiKey: key, model }) : undefined;
+    const tokenizer = tokenizerFor(provider ? model : values.model ?? stringMeta(trajectory.meta.model));
+    const counter = memoize(tiktokenCounter(tokenizer.encoding, tokenizer.approximate));
+
+    let confirm: ((o: OutgoingRequest) => Promise<boolean>) | undefined;
+    if (values.yes) confirm = async () => true;
+    else if (io.interactive) confirm = (o) => askOnTerminal(o, counter.tokenizer, io);
+    else if (provider) io.err(`agent-trace-lens: nothing will be sent to ${provider.endpoint}: sending needs --yes, and there is no terminal to ask on. Running the extractive mode instead.\n`);
+
+    let result: CompactionResult;
+    try {
+      result = await runCompaction(trajectory, { strategy, range: values.range, options }, {
+        counter,
+        provider,
+        confirm,
+        onProgress: values.json ? undefined : (m) => io.err(`${m}\n`),
+        onDelta: values.json ? undefined : (d) => io.err(d),
+      });
+    } catch (e) {
+      if (e instanceof CompactionInputError) throw new UsageError(e.message);
+      throw e;
+    }
+
+    let written: string | undefined;
+    if (values.out) written = await writeExport(values.out, file, loaded, trajectory, result, values.export as 'chat' | 'openhands' | undefined);
+
+    if (values.html) await writeHtmlReport(values.html, file, result, trajectory, { model: values.model ?? stringMeta(trajectory.meta.model), counter }, io);
+    const entities = forgottenEntities(trajectory, result).map(({ text, kind, kept }) => ({ text, kind, kept }));
+    if (values.json) io.out(JSON.stringify({ ...jsonReport(result, written, values['show-prompt'] === true), entities }) + '\n');
+    else io.out(renderResult(result, written, values['show-prompt'] === true));
+    return 0;
+  },
+};
+
+function parseOptionPairs(pairs: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--option takes NAME=VALUE, not "${pair}".`);
+    out[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
+  }
+  return out;
+}
+
+function pickRun(t: Trajectory, run: string | undefined): Trajectory {
+  const runs = runsOf(t);
+  if (run === undefined) return runs[0];
+  const n = Number(run);
+  if (!Number.isInteger(n) || n < 0 || n >= runs.length) throw new UsageError(`--run takes a run number from 0 to ${runs.length - 1}.`);
+  return runs[n];
+}
+
+function stringMeta(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** Counting the same text twice (before and after) should not cost twice. */
+function memoize(counter: ReturnType<typeof tiktokenCounter>) {
+  const cache = new Map<string, number>();
+  return {
+    tokenizer: counter.tokenizer,
+    approximate: counter.approximate,
+    count(text: string) {
+      let n = cache.get(text);
+      if (n === undefined) {
+        n = counter.count(text);
+        cache.set(text, n);
+      }
+      return n;
+    },
+  };
+}
+
+async function askOnTerminal(o: OutgoingRequest, counter: string, io: CliIO): Promise<boolean> {
+  const lines = describeOutgoing({
+    endpoint: o.endpoint, model: o.model, inputTokens: o.inputTokens, requests: o.maxCalls,
+    estimatedCost: o.estimatedCost, redactions: { count: o.redactions, kinds: o.redactionKinds }, tokenizer: counter,
+  });
+  io.err(`About to send content to a model:\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer: string = await new Promise((resolve) => rl.question('Send it? [y/N] ', resolve));
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}
+
+async function writeExport(out: string, source: string, loaded: Trajectory, trajectory: Trajectory, result: CompactionResult, kind?: 'chat' | 'openhands'): Promise<string> {
+  const target = path.resolve(out);
+  const sameFile = target === path.resolve(source) || (await realpathOrUndefined(target)) === (await realpathOrUndefined(source));
+  if (sameFile) throw new UsageError('--out must name a new file: the original trajectory is never overwritten.');
+  const openhands = kind === 'openhands' || (kind === undefined && loaded === trajectory && canExportOpenHands(trajectory, result));
+  let value: unknown;
+  if (openhands) {
+    if (loaded !== trajectory || !canExportOpenHands(trajectory, result)) {
+      throw new UsageError('--export openhands needs an OpenHands V0 event list in which this compaction forgot whole events.');
+    }
+    value = toOpenHandsV0Events(JSON.parse(await fs.readFile(source, 'utf8')), trajectory, result);
+  } else {
+    value = toChatMessages(result);
+  }
+  await fs.writeFile(target, JSON.stringify(value, null, 2) + '\n');
+  return target;
+}
+
+async function realpathOrUndefined(p: string): Promise<string | undefined> {
+  try {
+    return await fs.realpath(p);
+  } catch {
+    return undefined;
+  }
+}
+
+function jsonReport(r: CompactionResult, written: string | undefined, withPrompt: boolean) {
+  const fates: Record<string, number> = {};
+  for (const f of r.fates) fates[f] = (fates[f] ?? 0) + 1;
+  return {
+    strategy: r.strategy,
+    mode: r.mode,
+    range: r.range,
+    tokensBefore: r.tokensBefore,
+    tokensAfter: r.tokensAfter,
+    reduction: r.reduction,
+    summary: r.summary,
+    llm: r.llm,
+    warnings: r.warnings,
+    rangeSource: r.rangeSource,
+    rangeReason: r.rangeReason,
+    widened: r.widened ?? null,
+    tokenizer: r.tokenizer,
+    approximateTokens: r.approximateTokens,
+    stepsBefore: r.fates.length,
+    stepsAfter: r.condensed.steps.length,
+    fates,
+    redactions: r.redactions,
+    options: r.options,
+    out: written ?? null,
+    ...(withPrompt ? { prompt: r.prompt, promptTool: r.promptTool ?? null } : {}),
+  };
+}
+
+function renderResult(r: CompactionResult, written: string | undefined, withPrompt: boolean): string {
+  const approx = r.approximateTokens ? '≈' : '';
+  let text = `${r.label} (${r.strategy}), ${r.mode} mode\n`;
+  text += table([
+    ['range', r.range ? `${r.range[0]}–${r.range[1]} (${r.rangeSource})` : 'nothing to compact'],
+    ['why', r.rangeReason],
+    ['steps', `${r.fates.length} → ${r.condensed.steps.length}`],
+    ['tokens', `${approx}${r.tokensBefore.toLocaleString('en-US')} → ${approx}${r.tokensAfter.toLocaleString('en-US')} (${r.tokenizer})`],
+    ['reduction', `${(r.reduction * 100).toFixed(1)}%`],
+    ['model', r.llm ? `${r.llm.model} at ${r.llm.baseUrl}: ${r.llm.calls} request(s), ${r.llm.inputTokens} in / ${r.llm.outputTokens} out` : 'none'],
+    ['redacted', String(r.redactions)],
+    ...(written ? [['written', written] as [string, string]] : []),
+  ]);
+  if (r.warnings.length) text += `\nWarnings\n${r.warnings.map((w) => `  - ${w}`).join('\n')}\n`;
+  if (r.summary) text += `\nSummary\n${r.summary}\n`;
+  if (withPrompt && r.prompt) text += `\nPrompt\n${r.prompt.map((m) => `--- ${m.role} ---\n${m.content}`).join('\n')}\n`;
+  return text;
+}
+
+function describeStrategies(): string {
+  return STRATEGIES.map((s) => {
+    const opts = s.options.map((o) => `    ${o.name}=${o.default}  ${o.help}`).join('\n');
+    return `${s.id}  (${s.kind})  ${s.label}\n  ${s.description}\n${opts}`;
+  }).join('\n\n') + '\n';
+}

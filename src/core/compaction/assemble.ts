@@ -1,0 +1,84 @@
+// Building blocks for strategies: the summary step, and a condensed step list in which a range is
+// replaced by new steps while chosen steps of the range survive.
+
+import type { Step, Trajectory } from '../model';
+import { eventId } from './text';
+import type { OutputStep, StepFate, StepRange } from './types';
+
+/** Labels of the steps strategies make; the export reads the summary's chat role from them. */
+export const SUMMARY_LABELS = {
+  user: 'condensation',
+  assistant: 'condensation:assistant',
+  system: 'condensation:system',
+} as const;
+
+export type SummaryRole = keyof typeof SUMMARY_LABELS;
+
+export function summaryRoleOf(step: Pick<Step, 'kind' | 'label'>): SummaryRole | undefined {
+  if (step.kind !== 'compaction') return undefined;
+  if (step.label === SUMMARY_LABELS.assistant) return 'assistant';
+  if (step.label === SUMMARY_LABELS.system) return 'system';
+  return 'user';
+}
+
+/** A compaction step holding `text`, recording which source events it replaces. */
+export function summaryStep(text: string, forgotten: readonly Step[], role: SummaryRole = 'user', trigger?: string): OutputStep {
+  const ids = forgotten.map(eventId);
+  return {
+    step: {
+      kind: 'compaction',
+      text,
+      label: SUMMARY_LABELS[role],
+      compaction: { summary: text, forgottenIds: [...new Set(ids)], trigger },
+    },
+  };
+}
+
+/** A synthetic ordinary step (the Agents SDK's shadow user line). */
+export function syntheticStep(kind: Step['kind'], text: string, label: string): OutputStep {
+  return { step: { kind, text, label } };
+}
+
+export function keep(step: Step): OutputStep {
+  return { step, origin: step.index };
+}
+
+export function withText(step: Step, text: string): OutputStep {
+  return { step: { ...step, text }, origin: step.index };
+}
+
+export interface ReplaceOptions {
+  /** Steps of the range that stay (OpenHands keeps the first user message; Katalyst the system messages). */
+  survives?: (step: Step) => boolean;
+  /** Fate of a removed step; default 'summarized'. */
+  fate?: (step: Step) => StepFate;
+}
+
+/**
+ * Everything outside `range` kept; inside it, survivors kept (in order), then `inserted`, and the
+ * rest removed. Returns the condensed steps, every step's fate, and the removed steps.
+ */
+export function replaceRange(trajectory: Trajectory, range: StepRange, inserted: OutputStep[], opts: ReplaceOptions = {}) {
+  const [a, b] = range;
+  const fates: StepFate[] = trajectory.steps.map(() => 'kept');
+  const out: OutputStep[] = [];
+  const removed: Step[] = [];
+  const survivors: OutputStep[] = [];
+  for (const step of trajectory.steps) {
+    if (step.index < a || step.index > b) continue;
+    if (opts.survives?.(step)) survivors.push(keep(step));
+    else {
+      removed.push(step);
+      fates[step.index] = opts.fate?.(step) ?? 'summarized';
+    }
+  }
+  for (const step of trajectory.steps.slice(0, a)) out.push(keep(step));
+  out.push(...survivors, ...inserted);
+  for (const step of trajectory.steps.slice(b + 1)) out.push(keep(step));
+  return { steps: out, fates, removed };
+}
+
+/** The steps of an inclusive range. */
+export function stepsIn(trajectory: Trajectory, range: StepRange): Step[] {
+  return trajectory.steps.slice(range[0], range[1] + 1);
+}

@@ -1,0 +1,229 @@
+// Runs one strategy on one trajectory: resolves options and the range (the user's, or the
+// strategy's policy), widens it to keep tool pairs whole, runs the strategy with a guarded model or
+// in extractive mode, falls back when the model fails or consent is refused, and accounts tokens.
+
+import { redactSecrets } from '../llm/redact';
+import type { Step, Trajectory } from '../model';
+import { assignTurns } from '../steps';
+import { ConsentRefused, GuardedLlm } from './guardedLlm';
+import { formatRange, parseRange, widenToPairs } from './range';
+import { contextTextOf } from './text';
+import {
+  CompactionCancelled,
+  type CompactionContext,
+  type CompactionResult,
+  type OptionValue,
+  type StepRange,
+  type Strategy,
+  type StrategyContext,
+  type StrategyOptions,
+  type StrategyOutput,
+} from './types';
+
+/** A bad option or range: the caller's mistake, reported in words (CLI exit code 1). */
+export class CompactionInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CompactionInputError';
+  }
+}
+
+export interface CompactionRequest {
+  strategy: Strategy;
+  /** A typed range (`12-40`, `:-10`), an inclusive pair, or absent for the strategy's policy. */
+  range?: string | StepRange;
+  /** Overrides of the strategy's defaults; strings are parsed by the option's type. */
+  options?: Record<string, OptionValue>;
+}
+
+/** The strategy's defaults with `overrides` applied and checked against each option's type and bounds. */
+export function resolveOptions(strategy: Strategy, overrides: Record<string, OptionValue> = {}): StrategyOptions {
+  const options: StrategyOptions = Object.fromEntries(strategy.options.map((o) => [o.name, o.default]));
+  for (const [name, raw] of Object.entries(overrides)) {
+    const spec = strategy.options.find((o) => o.name === name);
+    if (!spec) {
+      const known = strategy.options.map((o) => o.name).join(', ') || 'none';
+      throw new CompactionInputError(`${strategy.id} has no option "${name}" (options: ${known}).`);
+    }
+    let value: OptionValue = raw;
+    if (spec.type === 'integer' || spec.type === 'number') {
+      value = typeof raw === 'number' ? raw : Number(String(raw).trim());
+      if (!Number.isFinite(value) || (spec.type === 'integer' && !Number.isInteger(value))) {
+        throw new CompactionInputError(`Option ${name} takes ${spec.type === 'integer' ? 'a whole number' : 'a number'}, not "${raw}".`);
+      }
+      if (spec.min !== undefined && value < spec.min) throw new CompactionInputError(`Option ${name} must be at least ${spec.min}.`);
+      if (spec.max !== undefined && value > spec.max) throw new CompactionInputError(`Option ${name} must be at most ${spec.max}.`);
+    } else if (spec.type === 'boolean') {
+      if (typeof raw !== 'boolean') {
+        if (!/^(true|false)$/i.test(String(raw))) throw new CompactionInputError(`Option ${name} takes true or false, not "${raw}".`);
+        value = /^true$/i.test(String(raw));
+      }
+    } else {
+      value = String(raw);
+    }
+    options[name] = value;
+  }
+  return options;
+}
+
+export async function runCompaction(trajectory: Trajectory, request: CompactionRequest, ctx: CompactionContext): Promise<CompactionResult> {
+  const { strategy } = request;
+  const options = resolveOptions(strategy, request.options);
+  const steps = trajectory.steps;
+  const warnings: string[] = [];
+
+  let range: StepRange | null;
+  let rangeReason: string;
+  const rangeSource = request.range === undefined ? 'policy' : 'user';
+  if (typeof request.range === 'string') {
+    const parsed = parseRange(request.range, steps.length);
+    if ('error' in parsed) throw new CompactionInputError(parsed.error);
+    range = parsed.range;
+    rangeReason = `${formatRange(range)}, as requested`;
+  } else if (Array.isArray(request.range)) {
+    const [a, b] = request.range;
+    if (!Number.isInteger(a) || !Number.isInteger(b) || a < 0 || b < a || b >= steps.length) {
+      throw new CompactionInputError(`Range ${a}–${b} is outside the trajectory's ${steps.length} steps (0–${steps.length - 1}).`);
+    }
+    range = [a, b];
+    rangeReason = `${formatRange(range)}, as requested`;
+  } else {
+    const choice = strategy.policy(trajectory, options, ctx.counter);
+    range = choice.range;
+    rangeReason = choice.reason;
+  }
+
+  let widened: CompactionResult['widened'];
+  if (range && !strategy.pairSafe) {
+    const w = widenToPairs(steps, range);
+    if (w.note) {
+      widened = { from: range, to: w.range, note: w.note };
+      warnings.push(w.note);
+      range = w.range;
+    }
+  }
+
+  const sctx: StrategyContext = { counter: ctx.counter, options, signal: ctx.signal, onProgress: ctx.onProgress };
+  let output: StrategyOutput;
+  let guard: GuardedLlm | undefined;
+  if (!range) {
+    warnings.push(`Nothing to compact: ${rangeReason}`);
+    output = unchanged(trajectory, strategy.kind === 'deterministic' ? 'deterministic' : ctx.provider ? 'llm' : 'extractive');
+  } else if (strategy.kind === 'deterministic' || !ctx.provider) {
+    output = await strategy.run(trajectory, range, sctx);
+  } else {
+    const maxCalls = strategy.maxCalls?.(trajectory, range, options) ?? 1;
+    guard = new GuardedLlm(ctx.provider, ctx, ctx.counter, maxCalls);
+    try {
+      output = await strategy.run(trajectory, range, { ...sctx, llm: guard });
+    } catch (e) {
+      if (e instanceof CompactionCancelled || ctx.signal?.aborted) throw e instanceof CompactionCancelled ? e : new CompactionCancelled();
+      const reason = (e instanceof ConsentRefused ? e.message : `the model request failed: ${(e as Error).message}`).replace(/\.+$/, '');
+      ctx.onProgress?.(`Falling back: ${reason}`);
+      output = strategy.fallback
+        ? await strategy.fallback(trajectory, range, sctx, reason)
+        : await strategy.run(trajectory, range, sctx);
+      output.warnings.unshift(`Fell back to ${output.mode === 'extractive' ? 'the extractive mode' : output.mode === 'deterministic' ? 'a deterministic fall-back' : output.mode} because ${reason}.`);
+    }
+  }
+  if (ctx.signal?.aborted) throw new CompactionCancelled();
+
+  // The prompt shown is what went out, or what would go out: redacted either way.
+  let prompt = guard?.firstPrompt?.messages ?? output.prompt;
+  let redactions = guard?.redactions.count ?? 0;
+  if (!guard?.firstPrompt && prompt) {
+    prompt = prompt.map((m) => {
+      const r = redactSecrets(m.content);
+      redactions += r.count;
+      return { role: m.role, content: r.text };
+    });
+  }
+  return buildResult(trajectory, strategy, options, output, {
+    range, rangeSource, rangeReason, widened,
+    warnings: [...warnings, ...output.warnings],
+    prompt, promptTool: guard?.firstPrompt?.tool ?? output.promptTool,
+    llm: guard && guard.calls > 0 ? guard.usage() : null,
+    redactions,
+    counter: ctx.counter,
+  });
+}
+
+function unchanged(trajectory: Trajectory, mode: StrategyOutput['mode']): StrategyOutput {
+  return {
+    mode,
+    steps: trajectory.steps.map((s) => ({ step: s, origin: s.index })),
+    fates: trajectory.steps.map(() => 'kept'),
+    summary: null,
+    prompt: null,
+    warnings: [],
+  };
+}
+
+interface ResultExtras {
+  range: StepRange | null;
+  rangeSource: 'policy' | 'user';
+  rangeReason: string;
+  widened?: CompactionResult['widened'];
+  warnings: string[];
+  prompt: CompactionResult['prompt'];
+  promptTool: CompactionResult['promptTool'];
+  llm: CompactionResult['llm'];
+  redactions: number;
+  counter: CompactionContext['counter'];
+}
+
+/** Renumbers the output steps, relinks tool results, derives turns and counts tokens. */
+function buildResult(trajectory: Trajectory, strategy: Strategy, options: StrategyOptions, output: StrategyOutput, x: ResultExtras): CompactionResult {
+  const newIndexOf = new Map<number, number>();
+  output.steps.forEach((o, i) => { if (o.origin !== undefined) newIndexOf.set(o.origin, i); });
+  const steps: Step[] = output.steps.map((o, i) => {
+    const step: Step = { ...o.step, index: i, turn: 0 };
+    if (step.answers !== undefined) {
+      const linked = newIndexOf.get(step.answers);
+      if (linked === undefined) delete step.answers;
+      else step.answers = linked;
+    }
+    return step;
+  });
+  assignTurns(steps);
+  const count = (s: Pick<Step, 'kind' | 'text' | 'tool'>) => x.counter.count(contextTextOf(s));
+  const stepTokensBefore = trajectory.steps.map(count);
+  const stepTokensAfter = steps.map(count);
+  const tokensBefore = stepTokensBefore.reduce((a, b) => a + b, 0);
+  const tokensAfter = stepTokensAfter.reduce((a, b) => a + b, 0);
+  const condensed: Trajectory = {
+    ...trajectory,
+    title: trajectory.title,
+    steps,
+    runs: undefined,
+    meta: { ...trajectory.meta, compactedBy: strategy.id },
+    warnings: [],
+    records: steps.length,
+  };
+  return {
+    strategy: strategy.id,
+    label: strategy.label,
+    mode: output.mode,
+    options,
+    range: x.range,
+    rangeSource: x.rangeSource,
+    rangeReason: x.rangeReason,
+    widened: x.widened,
+    condensed,
+    origins: output.steps.map((o) => o.origin ?? null),
+    fates: output.fates,
+    summary: output.summary,
+    tokenizer: x.counter.tokenizer,
+    approximateTokens: x.counter.approximate,
+    tokensBefore,
+    tokensAfter,
+    reduction: tokensBefore === 0 ? 0 : (tokensBefore - tokensAfter) / tokensBefore,
+    stepTokensBefore,
+    stepTokensAfter,
+    prompt: x.prompt,
+    promptTool: x.promptTool,
+    llm: x.llm,
+    redactions: x.redactions,
+    warnings: x.warnings,
+  };
+}

@@ -1,0 +1,156 @@
+// The OpenAI Agents SDK session patterns from the session-memory cookbook:
+// `trim-last-turns` keeps only the last N user turns; `summarizing-session` replaces everything
+// before the last N user turns with a synthetic user → assistant pair carrying a summary.
+// A turn starts at a real user message and runs until the next one.
+
+import type { Step, Trajectory } from '../../model';
+import { replaceRange, summaryStep, syntheticStep } from '../assemble';
+import { bullets, describeCommand, describeTools, EXTRACTIVE_NOTE, extractFacts, type Facts, oneLine, brief } from '../extract';
+import type { PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOutput } from '../types';
+
+/** The synthetic user line that keeps the conversation natural before the summary. */
+export const SHADOW_USER_LINE = 'Please recap our conversation up to this point.';
+
+function userStarts(trajectory: Trajectory): number[] {
+  return trajectory.steps.filter((s) => s.kind === 'user').map((s) => s.index);
+}
+
+/** Everything before the earliest of the last `keepTurns` user messages, system prompt aside. */
+function rangeBeforeLastTurns(trajectory: Trajectory, keepTurns: number): StepRange | null {
+  const starts = userStarts(trajectory);
+  const boundary = keepTurns === 0 ? trajectory.steps.length : starts[starts.length - keepTurns];
+  const first = trajectory.steps.find((s) => s.kind !== 'system' && s.index < boundary);
+  if (boundary === undefined || !first) return null;
+  return [first.index, boundary - 1];
+}
+
+export const trimLastTurnsStrategy: Strategy = {
+  id: 'trim-last-turns',
+  label: 'Agents SDK trimming session (last N turns)',
+  kind: 'deterministic',
+  description: 'Keeps the system prompt and the last max_turns user turns whole (each user message and everything after it); drops everything older.',
+  options: [
+    { name: 'max_turns', type: 'integer', default: 8, min: 1, help: 'User turns kept (TrimmingSession default 8).' },
+  ],
+  policy(trajectory, options): PolicyChoice {
+    const maxTurns = Number(options.max_turns);
+    const turns = userStarts(trajectory).length;
+    if (turns < maxTurns) return { range: null, reason: `${turns} user turns, fewer than max_turns ${maxTurns}: everything is kept.` };
+    const range = rangeBeforeLastTurns(trajectory, maxTurns);
+    if (!range) return { range: null, reason: `nothing comes before the last ${maxTurns} user turns except the system prompt.` };
+    return { range, reason: `${turns} user turns: keep the last ${maxTurns}, drop what comes before.` };
+  },
+  async run(trajectory, range) {
+    const { steps, fates } = replaceRange(trajectory, range, [], { survives: (s) => s.kind === 'system', fate: () => 'dropped' });
+    return { mode: 'deterministic', steps, fates, summary: null, prompt: null, warnings: [] };
+  },
+};
+
+const SUMMARY_PROMPT = `You hand an agent session over to whoever continues it. Compress the earlier part of the session into an exact, reusable snapshot.
+
+Before writing (do not show this):
+- Check for contradictions between what the user said, the instructions and the tool output; note conflicts and reversals.
+- Put events in time order; the latest update wins. Keep timestamps when there are any.
+- Anything uncertain or unstated is marked UNVERIFIED, never guessed.
+
+Write at most 200 words under exactly these headings:
+
+• Task & Environment:
+  - repository, language, versions, tools available.
+• Goal:
+  - the request as it stands now, in one sentence.
+• Steps Tried & Results:
+  - in order: commands and edits with their outcomes, errors and exit codes.
+• Identifiers:
+  - file paths, function names, issue or ticket numbers (only those that appear).
+• Milestones:
+  - key moments in order (reproduced the bug → patched → tests pass).
+• Tool Insights:
+  - which tool calls worked or failed, and why, where it is evident.
+• Current Status & Blockers:
+  - what is solved, what is open, what blocks progress.
+• Next Step:
+  - one concrete action, or two alternatives.
+
+Rules:
+- Short bullets, verbs first, no filler.
+- Never invent facts; quote error text and codes exactly.
+- When something was superseded, write "Superseded:" and leave out the details unless they still matter.`;
+
+/** The cookbook's compact history: `ROLE: content`, long tool outputs cut at `trim` characters. */
+export function sessionSnippets(steps: readonly Step[], trim: number): string {
+  const lines: string[] = [];
+  for (const s of steps) {
+    let role: string;
+    let content = s.text.trim();
+    if (s.kind === 'tool_call' && s.tool) {
+      role = 'ASSISTANT';
+      content = `[calls ${s.tool.name}] ${s.tool.args}`.trim();
+    } else if (s.kind === 'tool_result') role = 'TOOL';
+    else if (s.kind === 'user') role = 'USER';
+    else if (s.kind === 'system') role = 'SYSTEM';
+    else role = 'ASSISTANT';
+    if (!content) continue;
+    if (role === 'TOOL' && content.length > trim) content = content.slice(0, trim) + ' …';
+    lines.push(`${role}: ${content}`);
+  }
+  return lines.join('\n');
+}
+
+function extractiveSessionSummary(facts: Facts): string {
+  return [
+    EXTRACTIVE_NOTE,
+    `• Task & Environment: tools used: ${describeTools(facts.toolCounts)}`,
+    `• Goal: ${facts.firstRequest ? brief(facts.firstRequest, 300) : '(no user request in the log)'}`,
+    `• Steps Tried & Results:`, bullets(facts.commands.map(describeCommand)),
+    `• Identifiers:`, bullets([...facts.filesEdited, ...facts.filesViewed.filter((f) => !facts.filesEdited.includes(f))]),
+    `• Milestones:`, bullets(facts.tests.map((t) => `${t.command}: ${t.outcome}`)),
+    `• Tool Insights:`, bullets(facts.errors.map((e) => `step ${e.step}: ${e.text}`)),
+    `• Current Status & Blockers: ${facts.lastAgentMessage ? brief(facts.lastAgentMessage, 300) : '(not stated)'}`,
+    `• Next Step: (not stated in the log)`,
+  ].join('\n');
+}
+
+async function runSummarizing(trajectory: Trajectory, range: StepRange, ctx: StrategyContext): Promise<StrategyOutput> {
+  const summarized = trajectory.steps.slice(range[0], range[1] + 1).filter((s) => s.kind !== 'system');
+  const messages = [
+    { role: 'system' as const, content: SUMMARY_PROMPT },
+    { role: 'user' as const, content: sessionSnippets(summarized, Number(ctx.options.tool_trim_limit)) },
+  ];
+  let summary: string;
+  let mode: StrategyOutput['mode'] = 'extractive';
+  if (ctx.llm) {
+    summary = (await ctx.llm.complete({ messages, maxOutputTokens: Number(ctx.options.max_tokens) })).text;
+    mode = 'llm';
+  } else {
+    summary = extractiveSessionSummary(extractFacts(trajectory, summarized.map((s) => s.index)));
+  }
+  const pair = [syntheticStep('user', SHADOW_USER_LINE, 'history_summary_prompt'), summaryStep(summary, summarized, 'assistant', 'agents-sdk summarizing session')];
+  const { steps, fates } = replaceRange(trajectory, range, pair, { survives: (s) => s.kind === 'system' });
+  return { mode, steps, fates, summary, prompt: messages, warnings: [] };
+}
+
+export const summarizingSessionStrategy: Strategy = {
+  id: 'summarizing-session',
+  label: 'Agents SDK summarizing session',
+  kind: 'llm',
+  description: 'When there are more than context_limit user turns, everything before the last keep_last_n_turns turns becomes a synthetic user → assistant pair holding a summary.',
+  options: [
+    { name: 'context_limit', type: 'integer', default: 3, min: 1, help: 'Summarize when there are more user turns than this.' },
+    { name: 'keep_last_n_turns', type: 'integer', default: 3, min: 0, help: 'User turns kept verbatim; must not exceed context_limit.' },
+    { name: 'tool_trim_limit', type: 'integer', default: 600, min: 10, help: 'Tool outputs longer than this are cut before they go to the summarizer.' },
+    { name: 'max_tokens', type: 'integer', default: 400, min: 16, help: 'Longest summary the model may write, in tokens.' },
+  ],
+  policy(trajectory, options): PolicyChoice {
+    const limit = Number(options.context_limit);
+    const keepTurns = Number(options.keep_last_n_turns);
+    if (keepTurns > limit) return { range: null, reason: `keep_last_n_turns (${keepTurns}) must not be greater than context_limit (${limit}).` };
+    const turns = userStarts(trajectory).length;
+    if (turns <= limit) return { range: null, reason: `${turns} user turns, not more than context_limit ${limit}.` };
+    const range = rangeBeforeLastTurns(trajectory, keepTurns);
+    if (!range) return { range: null, reason: 'nothing comes before the kept turns except the system prompt.' };
+    return { range, reason: `${turns} user turns > context_limit ${limit}: keep the last ${keepTurns}, summarize the rest into a user → assistant pair.` };
+  },
+  run: runSummarizing,
+};
+

@@ -1,0 +1,217 @@
+// `budget-schema`: trigger on a token budget (a share of the context window), summarize the old
+// rounds into a fixed schema, check that summary + kept tail fit the budget and compress harder
+// if not; when the model fails, fall back to dropping the oldest rounds until the rest fits.
+
+import type { ChatMessage } from '../../llm/provider';
+import type { Step, Trajectory } from '../../model';
+import { charEstimateCounter, type TokenCounter } from '../../tokens/counter';
+import { replaceRange, summaryStep } from '../assemble';
+import { describeCommand, EXTRACTIVE_NOTE, exitCodeOf, extractFacts, oneLine, brief } from '../extract';
+import { widenToPairs } from '../range';
+import { contextTextOf, renderEventText, truncateMiddle } from '../text';
+import type { PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
+
+export const SCHEMA_FIELDS = ['decisions', 'facts', 'open_questions', 'pending_tool_calls', 'recent_tool_results'] as const;
+type Field = (typeof SCHEMA_FIELDS)[number];
+export type SchemaSummary = Record<Field, string[]>;
+
+const FIELD_TITLES: Record<Field, string> = {
+  decisions: 'Decisions',
+  facts: 'Facts',
+  open_questions: 'Open questions',
+  pending_tool_calls: 'Pending tool calls',
+  recent_tool_results: 'Recent tool results',
+};
+
+const AGENT = new Set<Step['kind']>(['assistant', 'thought', 'tool_call']);
+
+/** Start index of each round: a user message, or the agent acting again after tool results. */
+export function roundStarts(steps: readonly Step[]): number[] {
+  const starts: number[] = [];
+  steps.forEach((s, i) => {
+    const prev = steps[i - 1];
+    if (s.kind === 'system') return;
+    if (!prev || prev.kind === 'system' || (s.kind === 'user' && prev.kind !== 'user') || (AGENT.has(s.kind) && !AGENT.has(prev.kind) && prev.kind !== 'user')) starts.push(i);
+  });
+  return starts;
+}
+
+function tokensOf(steps: readonly Step[], counter: TokenCounter): number {
+  return steps.reduce((n, s) => n + counter.count(contextTextOf(s)), 0);
+}
+
+function budgetOf(options: StrategyOptions): number {
+  return Math.floor(Number(options.context_window) * Number(options.threshold_ratio));
+}
+
+function policy(trajectory: Trajectory, options: StrategyOptions, counter: TokenCounter = charEstimateCounter): PolicyChoice {
+  const total = tokensOf(trajectory.steps, counter);
+  const window = Number(options.context_window);
+  const share = total / window;
+  const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
+  if (share < Number(options.threshold_ratio)) {
+    return { range: null, reason: `${total} tokens is ${pct(share)} of the ${window}-token window, under the ${pct(Number(options.threshold_ratio))} trigger.` };
+  }
+  const starts = roundStarts(trajectory.steps);
+  const tail = Number(options.tail_turns);
+  if (starts.length <= tail) return { range: null, reason: `over budget, but there are only ${starts.length} rounds and the last ${tail} are always kept.` };
+  const first = trajectory.steps.find((s) => s.kind !== 'system')!.index;
+  const end = starts[starts.length - tail] - 1;
+  if (end < first) return { range: null, reason: 'nothing comes before the kept rounds.' };
+  return { range: [first, end], reason: `${total} tokens is ${pct(share)} of the ${window}-token window (trigger ${pct(Number(options.threshold_ratio))}): keep the last ${tail} rounds, summarize the rest.` };
+}
+
+const INSTRUCTIONS = `You compress the older part of an agent's session into a fixed schema, so the agent can keep working with a smaller context.
+Reply with one JSON object and nothing else. Every field is a list of short strings:
+- "decisions": what the agent or the user committed to
+- "facts": stable facts established (the task, the environment, file paths, preferences)
+- "open_questions": what still needs an answer or a follow-up
+- "pending_tool_calls": tool calls still waiting for a result or a confirmation
+- "recent_tool_results": a short digest of each recent tool output that matters: tool name, key arguments, outcome
+Quote error messages and exit codes exactly. Do not invent anything.`;
+
+function prompt(events: readonly Step[], previous: string | undefined, maxChars: number, targetTokens?: number): ChatMessage[] {
+  const body = events.map((s) => truncateMiddle(renderEventText(s), maxChars)).join('\n\n---\n\n');
+  const limit = targetTokens !== undefined ? `\n\nThe previous answer was too long: the whole summary must now fit in about ${targetTokens} tokens. Keep fewer, shorter items.` : '';
+  return [
+    { role: 'system', content: INSTRUCTIONS + limit },
+    { role: 'user', content: `${previous ? `Summary so far:\n${previous}\n\n` : ''}Events to compress:\n\n${body}` },
+  ];
+}
+
+/** The model's JSON, read leniently (code fences, text around the object); throws when unusable. */
+export function parseSchemaReply(text: string): SchemaSummary {
+  const start = text.indexOf('{');
+  const end = text.lastIndexOf('}');
+  if (start < 0 || end <= start) throw new Error('the reply holds no JSON object');
+  let value: unknown;
+  try {
+    value = JSON.parse(text.slice(start, end + 1));
+  } catch (e) {
+    throw new Error(`the reply is not valid JSON (${(e as Error).message})`);
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('the reply is not a JSON object');
+  const v = value as Record<string, unknown>;
+  if (!SCHEMA_FIELDS.some((f) => f in v)) throw new Error('the reply has none of the schema fields');
+  const list = (x: unknown) => (Array.isArray(x) ? x : x === undefined || x === null ? [] : [x]).map((i) => (typeof i === 'string' ? i : JSON.stringify(i)));
+  return Object.fromEntries(SCHEMA_FIELDS.map((f) => [f, list(v[f])])) as SchemaSummary;
+}
+
+export function renderSchema(s: SchemaSummary, extractive: boolean): string {
+  const blocks = SCHEMA_FIELDS.map((f) => `${FIELD_TITLES[f]}:\n${s[f].length ? s[f].map((i) => `- ${i}`).join('\n') : '- (none)'}`);
+  return [...(extractive ? [EXTRACTIVE_NOTE] : []), ...blocks].join('\n');
+}
+
+function extractiveSchema(trajectory: Trajectory, events: readonly Step[]): SchemaSummary {
+  const facts = extractFacts(trajectory, events.map((s) => s.index));
+  const results = events.filter((s) => s.kind === 'tool_result').slice(-5);
+  return {
+    decisions: [...facts.filesEdited.map((f) => `edit ${f}`), ...facts.installs.map((i) => `install: ${i}`), ...facts.git.map((g) => `git: ${describeCommand(g)}`)],
+    facts: [
+      ...(facts.firstRequest ? [`task: ${brief(facts.firstRequest, 300)}`] : []),
+      ...facts.filesViewed.map((f) => `looked at ${f}`),
+      ...facts.tests.map((t) => `${t.command}: ${t.outcome}`),
+    ],
+    open_questions: [
+      ...events.filter((s) => (s.kind === 'assistant' || s.kind === 'thought') && /\?\s*$/.test(s.text)).map((s) => oneLine(s.text, 200)),
+      ...facts.errors.slice(-3).map((e) => `unresolved? ${e.text}`),
+    ],
+    pending_tool_calls: facts.pendingCalls,
+    recent_tool_results: results.map((r) => {
+      const code = exitCodeOf(r.text);
+      return `${r.toolName ?? 'tool'}${code !== undefined ? ` (exit ${code})` : ''}: ${oneLine(r.text, 120)}`;
+    }),
+  };
+}
+
+/** Deterministic tightening: drop tool-result digests first, then the oldest items of each list. */
+function tighten(s: SchemaSummary, fits: (text: string) => boolean, extractive: boolean): SchemaSummary | undefined {
+  const t: SchemaSummary = { ...s, recent_tool_results: [] };
+  if (fits(renderSchema(t, extractive))) return t;
+  while (SCHEMA_FIELDS.some((f) => t[f].length > 0)) {
+    const longest = [...SCHEMA_FIELDS].sort((a, b) => t[b].length - t[a].length)[0];
+    t[longest] = t[longest].slice(1);
+    if (fits(renderSchema(t, extractive))) return t;
+  }
+  return undefined;
+}
+
+async function run(trajectory: Trajectory, range: StepRange, ctx: StrategyContext): Promise<StrategyOutput> {
+  const o = ctx.options;
+  const budget = budgetOf(o);
+  const inRange = trajectory.steps.slice(range[0], range[1] + 1);
+  const summarized = inRange.filter((s) => s.kind !== 'system');
+  const prevStep = summarized.find((s) => s.kind === 'compaction');
+  const events = summarized.filter((s) => s !== prevStep);
+  const keptTokens = tokensOf(trajectory.steps, ctx.counter) - tokensOf(summarized, ctx.counter);
+  const fits = (text: string) => keptTokens + ctx.counter.count(text) <= budget;
+  const warnings: string[] = [];
+  const maxChars = Number(o.event_max_chars);
+  const first = prompt(events, prevStep?.text, maxChars);
+
+  let schema: SchemaSummary;
+  let text: string;
+  if (ctx.llm) {
+    schema = parseSchemaReply((await ctx.llm.complete({ messages: first, temperature: 0 })).text);
+    text = renderSchema(schema, false);
+    for (let attempt = 2; attempt <= Number(o.max_attempts) && !fits(text); attempt++) {
+      const target = Math.max(1, budget - keptTokens);
+      ctx.onProgress?.(`Summary plus tail is over the budget; asking for a shorter one (attempt ${attempt}).`);
+      schema = parseSchemaReply((await ctx.llm.complete({ messages: prompt(events, prevStep?.text, maxChars, target), temperature: 0 })).text);
+      text = renderSchema(schema, false);
+    }
+  } else {
+    schema = extractiveSchema(trajectory, events);
+    if (prevStep) schema.facts.unshift(`earlier summary: ${oneLine(prevStep.text, 300)}`);
+    text = renderSchema(schema, true);
+  }
+  if (!fits(text)) {
+    const tightened = tighten(schema, fits, !ctx.llm);
+    if (tightened) {
+      text = renderSchema(tightened, !ctx.llm);
+      warnings.push('Summary plus kept tail was over the budget; tool-result digests and the oldest items were dropped to fit.');
+    } else {
+      warnings.push(`The kept tail alone (${keptTokens} tokens) does not fit the budget of ${budget} tokens; the summary could not make it fit.`);
+    }
+  }
+  const { steps, fates } = replaceRange(trajectory, range, [summaryStep(text, summarized, 'user', 'token budget')], { survives: (s) => s.kind === 'system' });
+  return { mode: ctx.llm ? 'llm' : 'extractive', steps, fates, summary: text, prompt: first, warnings };
+}
+
+/** When the model fails: drop the oldest rounds of the range, one at a time, until the rest fits. */
+async function truncateToBudget(trajectory: Trajectory, range: StepRange, ctx: StrategyContext): Promise<StrategyOutput> {
+  const budget = budgetOf(ctx.options);
+  const starts = roundStarts(trajectory.steps).filter((i) => i >= range[0] && i <= range[1]);
+  let total = tokensOf(trajectory.steps, ctx.counter);
+  let cut = range[0] - 1;
+  for (let r = 0; r < starts.length && total > budget; r++) {
+    const end = (starts[r + 1] ?? range[1] + 1) - 1;
+    total -= tokensOf(trajectory.steps.slice(Math.max(starts[r], cut + 1), end + 1).filter((s) => s.kind !== 'system'), ctx.counter);
+    cut = end;
+  }
+  if (cut >= range[0]) cut = widenToPairs(trajectory.steps, [range[0], cut]).range[1];
+  const warnings = [total > budget
+    ? `Dropped every round before the kept tail and the context is still ${total} tokens, over the budget of ${budget}.`
+    : `Dropped the oldest rounds (steps ${range[0]}–${cut}) until the context fit the budget of ${budget} tokens.`];
+  if (cut < range[0]) return { mode: 'deterministic', steps: trajectory.steps.map((s) => ({ step: s, origin: s.index })), fates: trajectory.steps.map(() => 'kept'), summary: null, prompt: null, warnings: ['The context already fits the budget; nothing was dropped.'] };
+  const { steps, fates } = replaceRange(trajectory, [range[0], cut], [], { survives: (s) => s.kind === 'system', fate: () => 'dropped' });
+  return { mode: 'deterministic', steps, fates, summary: null, prompt: null, warnings };
+}
+
+export const budgetSchemaStrategy: Strategy = {
+  id: 'budget-schema',
+  label: 'Token-budget summary into a fixed schema',
+  kind: 'llm',
+  description: 'When the context passes a share of the window, the old rounds become a summary with fixed fields (decisions, facts, open questions, pending tool calls, recent tool results); summary plus tail must fit the budget.',
+  options: [
+    { name: 'context_window', type: 'integer', default: 128_000, min: 1, help: "The model's context window in tokens." },
+    { name: 'threshold_ratio', type: 'number', default: 0.65, min: 0, max: 1, help: 'Summarize when the context reaches this share of the window (the guide suggests 60–75%, about two thirds); it is also the budget the result must fit.' },
+    { name: 'tail_turns', type: 'integer', default: 6, min: 0, help: 'Recent rounds kept verbatim (commonly 4–8). A round is a user message or one model response, with the tool results that follow.' },
+    { name: 'max_attempts', type: 'integer', default: 3, min: 1, help: 'Model requests at most, when the summary must be made shorter to fit.' },
+    { name: 'event_max_chars', type: 'integer', default: 4000, min: 100, help: 'Each event is cut in the middle past this many characters before it is sent.' },
+  ],
+  policy,
+  run,
+  fallback: truncateToBudget,
+  maxCalls: (_t, _r, options) => Number(options.max_attempts),
+};

@@ -1,0 +1,201 @@
+// The two strategies of the conversation-summarisation guide:
+// `rolling-summary` — once more than 2×threshold messages are unsummarized, the oldest `threshold`
+//   are summarized and the summary appended to a running summary;
+// `hierarchical-summary` — a window of recent messages, and summaries that are compressed again
+//   as they age (level 1 → level 2 → level 3).
+
+import type { ChatMessage } from '../../llm/provider';
+import type { Step, Trajectory } from '../../model';
+import { replaceRange, summaryStep } from '../assemble';
+import { describeCommand, EXTRACTIVE_NOTE, extractFacts, oneLine } from '../extract';
+import { truncateEnd, truncateMiddle } from '../text';
+import type { OptionSpec, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
+
+/** Consecutive chunks of about `size` steps; a chunk grows rather than split a call from its result. */
+export function chunkPairSafe(steps: readonly Step[], size: number): Step[][] {
+  const chunks: Step[][] = [];
+  let i = 0;
+  while (i < steps.length) {
+    let end = Math.min(i + size, steps.length);
+    const pairedLater = () => steps.slice(end).some((s) => s.answers !== undefined && steps.slice(i, end).some((c) => c.index === s.answers));
+    while (end < steps.length && pairedLater()) end++;
+    chunks.push(steps.slice(i, end));
+    i = end;
+  }
+  return chunks;
+}
+
+function messagesOf(trajectory: Trajectory): Step[] {
+  return trajectory.steps.filter((s) => s.kind !== 'system');
+}
+
+function transcript(steps: readonly Step[], maxChars: number): string {
+  return steps.map((s) => {
+    const role = s.kind === 'tool_result' ? 'tool' : s.kind === 'user' ? 'user' : s.kind === 'tool_call' ? 'assistant (tool call)' : 'assistant';
+    const content = s.kind === 'tool_call' && s.tool ? `${s.tool.name} ${s.tool.args}` : s.text;
+    return `${role}: ${truncateMiddle(content, maxChars, '\n[… cut …]\n')}`;
+  }).join('\n');
+}
+
+function chunkPrompt(steps: readonly Step[], maxChars: number): ChatMessage[] {
+  return [{ role: 'user', content: `Summarize the main points of this stretch of conversation, briefly.
+Cover:
+- what was discussed or worked on
+- facts established and decisions made
+- where things stand at the end of it
+
+Conversation:
+${transcript(steps, maxChars)}
+
+Summary (2-3 sentences):` }];
+}
+
+function mergePrompt(parts: string[]): ChatMessage[] {
+  return [{ role: 'user', content: `These are summaries of consecutive parts of one conversation, oldest first. Merge them into a single shorter summary that keeps only the essential facts, decisions and open points.
+
+${parts.filter(Boolean).map((p, i) => `Part ${i + 1}:\n${p}`).join('\n\n')}
+
+Merged summary:` }];
+}
+
+/** A short digest of a chunk, built from the trajectory itself. */
+function extractiveDigest(trajectory: Trajectory, steps: readonly Step[]): string {
+  const facts = extractFacts(trajectory, steps.map((s) => s.index));
+  const asks = steps.filter((s) => s.kind === 'user').map((s) => oneLine(s.text, 120));
+  const bits = [
+    `Steps ${steps[0].index}–${steps[steps.length - 1].index}:`,
+    asks.length ? `user: ${asks.join(' / ')}.` : '',
+    facts.commands.length ? `ran ${facts.commands.slice(0, 4).map(describeCommand).join('; ')}${facts.commands.length > 4 ? ` and ${facts.commands.length - 4} more` : ''}.` : '',
+    facts.filesEdited.length ? `edited ${facts.filesEdited.join(', ')}.` : '',
+    facts.errors.length ? `errors: ${facts.errors.slice(0, 2).map((e) => e.text).join('; ')}.` : '',
+    facts.lastAgentMessage ? `agent: ${oneLine(facts.lastAgentMessage, 160)}` : '',
+  ];
+  return bits.filter(Boolean).join(' ');
+}
+
+async function summarizeChunk(trajectory: Trajectory, chunk: Step[], ctx: StrategyContext): Promise<string> {
+  if (!ctx.llm) return extractiveDigest(trajectory, chunk);
+  const reply = await ctx.llm.complete({ messages: chunkPrompt(chunk, Number(ctx.options.message_max_chars)), temperature: 0.3, maxOutputTokens: 150 });
+  return reply.text.trim();
+}
+
+async function mergeSummaries(parts: string[], maxChars: number, ctx: StrategyContext): Promise<string> {
+  const present = parts.filter(Boolean);
+  if (!ctx.llm) return truncateEnd(present.join(' / '), maxChars);
+  return (await ctx.llm.complete({ messages: mergePrompt(present), temperature: 0.3 })).text.trim();
+}
+
+const MESSAGE_MAX_CHARS: OptionSpec = {
+  name: 'message_max_chars', type: 'integer', default: 2000, min: 100,
+  help: 'Each message is cut in the middle past this many characters before it goes to the summarizer (our addition: agent tool outputs can be huge).',
+};
+
+// ---- rolling-summary ----------------------------------------------------------------------
+
+function rollingPolicy(trajectory: Trajectory, options: StrategyOptions): PolicyChoice {
+  const t = Number(options.summary_threshold);
+  const msgs = messagesOf(trajectory);
+  if (msgs.length <= 2 * t) return { range: null, reason: `${msgs.length} messages, not more than 2 × summary_threshold (${2 * t}).` };
+  const chunks = Math.ceil((msgs.length - 2 * t) / t);
+  const last = msgs[chunks * t - 1];
+  return { range: [msgs[0].index, last.index], reason: `${msgs.length} messages: the oldest ${chunks * t} are summarized ${t} at a time, leaving at most ${2 * t} recent ones.` };
+}
+
+async function runRolling(trajectory: Trajectory, range: StepRange, ctx: StrategyContext): Promise<StrategyOutput> {
+  const summarized = trajectory.steps.slice(range[0], range[1] + 1).filter((s) => s.kind !== 'system');
+  const chunks = chunkPairSafe(summarized, Number(ctx.options.summary_threshold));
+  const parts: string[] = [];
+  for (const [i, chunk] of chunks.entries()) {
+    ctx.onProgress?.(`Summarizing part ${i + 1} of ${chunks.length}…`);
+    parts.push(await summarizeChunk(trajectory, chunk, ctx));
+  }
+  const running = (ctx.llm ? '' : `${EXTRACTIVE_NOTE}\n\n`) + parts.join('\n\n');
+  const summary = `Conversation summary so far:\n${running}`;
+  const { steps, fates } = replaceRange(trajectory, range, [summaryStep(summary, summarized, 'system', 'rolling summary')], { survives: (s) => s.kind === 'system' });
+  return { mode: ctx.llm ? 'llm' : 'extractive', steps, fates, summary, prompt: chunks[0] ? chunkPrompt(chunks[0], Number(ctx.options.message_max_chars)) : null, warnings: [] };
+}
+
+export const rollingSummaryStrategy: Strategy = {
+  id: 'rolling-summary',
+  label: 'Rolling summary',
+  kind: 'llm',
+  description: 'Keeps the recent messages; whenever more than 2 × threshold are unsummarized, the oldest threshold messages are summarized and the summary is appended to a running summary.',
+  options: [
+    { name: 'summary_threshold', type: 'integer', default: 10, min: 1, help: 'Messages summarized at a time; summarizing starts when more than twice this many are unsummarized.' },
+    MESSAGE_MAX_CHARS,
+  ],
+  policy: rollingPolicy,
+  run: runRolling,
+  maxCalls: (trajectory, range, options) => chunkPairSafe(trajectory.steps.slice(range[0], range[1] + 1).filter((s) => s.kind !== 'system'), Number(options.summary_threshold)).length,
+};
+
+// ---- hierarchical-summary -----------------------------------------------------------------
+
+function hierarchicalPolicy(trajectory: Trajectory, options: StrategyOptions): PolicyChoice {
+  const windowSize = Number(options.window_size);
+  const promote = Number(options.promote_count);
+  const msgs = messagesOf(trajectory);
+  let inWindow = 0;
+  let promoted = 0;
+  for (let i = 0; i < msgs.length; i++) {
+    inWindow++;
+    if (inWindow > windowSize) {
+      promoted += Math.min(promote, inWindow);
+      inWindow -= Math.min(promote, inWindow);
+    }
+  }
+  if (promoted === 0) return { range: null, reason: `${msgs.length} messages fit in the current window of ${windowSize}.` };
+  return { range: [msgs[0].index, msgs[promoted - 1].index], reason: `${msgs.length} messages: the last ${inWindow} stay in the current window; ${promoted} older ones move into the summary levels ${promote} at a time.` };
+}
+
+async function runHierarchical(trajectory: Trajectory, range: StepRange, ctx: StrategyContext): Promise<StrategyOutput> {
+  const o = ctx.options;
+  const l1Max = Number(o.level1_max_chars);
+  const l2Max = Number(o.level2_max_chars);
+  const summarized = trajectory.steps.slice(range[0], range[1] + 1).filter((s) => s.kind !== 'system');
+  const chunks = chunkPairSafe(summarized, Number(o.promote_count));
+  let level1 = '';
+  let level2 = '';
+  let level3 = '';
+  for (const [i, chunk] of chunks.entries()) {
+    ctx.onProgress?.(`Summarizing part ${i + 1} of ${chunks.length}…`);
+    const summary = await summarizeChunk(trajectory, chunk, ctx);
+    if (level1.length > l1Max) {
+      // Level 3 is declared but never filled in the guide; we age level 2 into it the same way.
+      if (level2.length > l2Max) {
+        level3 = await mergeSummaries([level3, level2], l2Max, ctx);
+        level2 = '';
+      }
+      level2 = await mergeSummaries([level2, level1], l2Max, ctx);
+      level1 = summary;
+    } else {
+      level1 = level1 ? `${level1}\n${summary}` : summary;
+    }
+  }
+  const parts = [
+    ctx.llm ? '' : EXTRACTIVE_NOTE,
+    level3 ? `Early conversation: ${level3}` : '',
+    level2 ? `Previous discussion: ${level2}` : '',
+    level1 ? `Recent context: ${level1}` : '',
+  ].filter(Boolean);
+  const summary = parts.join('\n\n');
+  const { steps, fates } = replaceRange(trajectory, range, [summaryStep(summary, summarized, 'system', 'hierarchical summary')], { survives: (s) => s.kind === 'system' });
+  return { mode: ctx.llm ? 'llm' : 'extractive', steps, fates, summary, prompt: chunks[0] ? chunkPrompt(chunks[0], Number(o.message_max_chars)) : null, warnings: [] };
+}
+
+export const hierarchicalSummaryStrategy: Strategy = {
+  id: 'hierarchical-summary',
+  label: 'Hierarchical summary',
+  kind: 'llm',
+  description: 'Keeps a window of recent messages; older messages are summarized 6 at a time into level 1, and summaries are merged again into level 2 and level 3 as they age, so the context stays bounded.',
+  options: [
+    { name: 'window_size', type: 'integer', default: 10, min: 1, help: 'Messages in the current window (the guide keeps the last 5 turns, 10 messages).' },
+    { name: 'promote_count', type: 'integer', default: 6, min: 1, help: 'Messages moved from the window into a level-1 summary at a time.' },
+    { name: 'level1_max_chars', type: 'integer', default: 500, min: 10, help: 'When level 1 grows past this many characters it is merged into level 2.' },
+    { name: 'level2_max_chars', type: 'integer', default: 1000, min: 10, help: 'When level 2 grows past this many characters it is merged into level 3 (our extension).' },
+    MESSAGE_MAX_CHARS,
+  ],
+  policy: hierarchicalPolicy,
+  run: runHierarchical,
+  maxCalls: (trajectory, range, options) => 3 * chunkPairSafe(trajectory.steps.slice(range[0], range[1] + 1).filter((s) => s.kind !== 'system'), Number(options.promote_count)).length,
+};

@@ -1,0 +1,126 @@
+// `katalyst-chat`: Katalyst's conversation summarizer. System messages stay, the last N other
+// messages stay, and everything else becomes one assistant message between the two markers.
+
+import type { Step, Trajectory } from '../../model';
+import { replaceRange, summaryStep } from '../assemble';
+import { bullets, describeCommand, EXTRACTIVE_NOTE, extractFacts, type Facts, oneLine, brief } from '../extract';
+import type { PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
+
+export const CHAT_SUMMARY_START = '[CONVERSATION SUMMARY]';
+export const CHAT_SUMMARY_END = '[END OF SUMMARY]';
+
+function policy(trajectory: Trajectory, options: StrategyOptions): PolicyChoice {
+  const trigger = Number(options.trigger);
+  const keepLast = Number(options.keep_last);
+  const n = trajectory.steps.length;
+  if (n <= trigger) return { range: null, reason: `${n} messages, not more than the trigger of ${trigger}.` };
+  const others = trajectory.steps.filter((s) => s.kind !== 'system');
+  if (others.length <= keepLast) return { range: null, reason: `only ${others.length} non-system messages, all among the last ${keepLast} kept.` };
+  const firstKept = others[others.length - keepLast];
+  return {
+    range: [others[0].index, firstKept.index - 1],
+    reason: `${n} messages > trigger ${trigger}: keep the system messages and the last ${keepLast} others, summarize the rest.`,
+  };
+}
+
+/** Katalyst's transcript: `ROLE: content`, tool results as user lines, tool-call structure dropped. */
+export function transcriptOf(steps: readonly Step[]): string {
+  const parts: string[] = [];
+  for (const s of steps) {
+    switch (s.kind) {
+      case 'user': parts.push(`USER: ${s.text}`); break;
+      case 'assistant': case 'thought': case 'compaction': parts.push(`ASSISTANT: ${s.text}`); break;
+      case 'tool_result': parts.push(`USER: Tool Result (${s.toolName || 'unknown'}): ${s.text}`); break;
+      case 'tool_call': break; // only an AI message's content is kept, not its tool calls
+      case 'other': parts.push(`UNKNOWN: ${s.text}`); break;
+      case 'system': break;
+    }
+  }
+  return parts.join('\n\n');
+}
+
+function prompt(conversation: string): string {
+  return `Write a summary of the CURRENT STATE this conversation has reached, focused on results rather than on how they were found.
+
+KEY INSTRUCTION: describe outcomes and what exists now; leave out the process, the searching and the dead ends.
+
+Context: the state to continue from. Cover:
+1. The original request, in one line
+2. Project structure (essential): the project root and main folder path, with the folder layout exactly as it is
+3. Finished tasks: what was created or changed, each with its FULL path
+4. The project now: files with full paths and what each is for, what works, what is configured
+5. What does not exist yet
+6. Technical setup
+7. What the next task needs to know
+
+RULES:
+- Always give full paths.
+- Keep the folder structure exactly as it is.
+- Do not mention searches or things that were "looked for".
+- Turn "searched for X" into "X does not exist yet" or "X was created in Y".
+- Describe the result, not the journey.
+- Say plainly what exists and what does not.
+- For example, instead of "searched the routes for CRUD endpoints and found none", write "CRUD endpoints do not exist yet; the routes live in /app/api/routes.py".
+
+CONVERSATION TO SUMMARIZE:
+${conversation}
+
+Reply with the summary only, with no comments before or after it.`;
+}
+
+function extractiveSummary(facts: Facts): string {
+  const dirs = [...new Set(facts.filesEdited.map((f) => f.includes('/') ? f.slice(0, f.lastIndexOf('/')) : '.'))];
+  return [
+    EXTRACTIVE_NOTE,
+    `1. Original request: ${facts.firstRequest ? brief(facts.firstRequest, 300) : '(none in the log)'}`,
+    `2. Project structure (folders touched):`, bullets(dirs),
+    `3. Completed tasks:`, bullets([...facts.filesEdited.map((f) => `created or changed ${f}`), ...facts.commands.filter((c) => c.exitCode === 0).map((c) => `ran ${describeCommand(c)}`)]),
+    `4. Current project state:`, bullets([...facts.tests.map((t) => `${t.command}: ${t.outcome}`), ...facts.errors.map((e) => `error: ${e.text}`)]),
+    `5. Not yet done:`, bullets(facts.pendingCalls.map((c) => `unanswered call: ${c}`)),
+    `6. Technical setup:`, bullets([...facts.installs, ...facts.git.map(describeCommand)]),
+    `7. Next task context: ${facts.lastAgentMessage ? brief(facts.lastAgentMessage, 300) : '(none)'}`,
+  ].join('\n');
+}
+
+async function run(trajectory: Trajectory, range: StepRange, ctx: StrategyContext): Promise<StrategyOutput> {
+  const inRange = trajectory.steps.slice(range[0], range[1] + 1);
+  const summarized = inRange.filter((s) => s.kind !== 'system');
+  const messages = [{ role: 'user' as const, content: prompt(transcriptOf(summarized)) }];
+  let text: string;
+  let mode: StrategyOutput['mode'] = 'extractive';
+  if (ctx.llm) {
+    text = (await ctx.llm.complete({ messages, temperature: 0.3 })).text;
+    mode = 'llm';
+  } else {
+    text = extractiveSummary(extractFacts(trajectory, summarized.map((s) => s.index)));
+  }
+  const summary = `${CHAT_SUMMARY_START}\n${text}\n${CHAT_SUMMARY_END}`;
+  const { steps, fates } = replaceRange(trajectory, range, [summaryStep(summary, summarized, 'assistant', 'katalyst chat history')], {
+    survives: (s) => s.kind === 'system',
+  });
+  return { mode, steps, fates, summary, prompt: messages, warnings: [] };
+}
+
+export const katalystChatStrategy: Strategy = {
+  id: 'katalyst-chat',
+  label: 'Katalyst conversation summarizer',
+  kind: 'llm',
+  description: 'Keeps the system messages and the last 10 other messages, and puts one assistant summary of the rest between [CONVERSATION SUMMARY] and [END OF SUMMARY].',
+  options: [
+    { name: 'trigger', type: 'integer', default: 50, min: 1, help: 'Summarize when there are more messages than this, system messages included (KATALYST_CHAT_SUMMARY_TRIGGER).' },
+    { name: 'keep_last', type: 'integer', default: 10, min: 0, help: 'Recent non-system messages kept verbatim (KATALYST_CHAT_SUMMARY_KEEP_LAST_N).' },
+  ],
+  policy,
+  run,
+  // Katalyst returns the conversation unchanged when the summary fails.
+  async fallback(trajectory) {
+    return {
+      mode: 'deterministic',
+      steps: trajectory.steps.map((s) => ({ step: s, origin: s.index })),
+      fates: trajectory.steps.map(() => 'kept'),
+      summary: null,
+      prompt: null,
+      warnings: ['The conversation was left unchanged, as Katalyst does when its summary fails.'],
+    };
+  },
+};

@@ -1,0 +1,185 @@
+// `katalyst-tools`: Katalyst's action-trace compressor. Older (action, observation) pairs are
+// grouped by tool in code, then (with a model) shortened by the model; the recent actions stay.
+// If the result is not at least 10% smaller than the full trace, it falls back to truncation.
+
+import type { Step, Trajectory } from '../../model';
+import { keep, summaryStep, withText } from '../assemble';
+import { truncateEnd, toolInputStr } from '../text';
+import type { OutputStep, PolicyChoice, StepFate, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
+
+export const SUMMARY_START = '[PREVIOUS ACTIONS SUMMARY]';
+export const SUMMARY_END = '[END OF SUMMARY]';
+export const RECENT_HEADER = 'Recent actions and observations:';
+
+const GROUP_OBSERVATION_CHARS = 200; // raw slice per call in the grouping, no ellipsis
+const GROUP_LAST_CALLS = 3; // calls shown per tool that was used more than once
+const LARGE_TRACE_CHARS = 50_000; // above this: keep at most 3, aim for 70% shorter
+
+interface Action {
+  call: Step;
+  result?: Step;
+}
+
+function actionsOf(steps: readonly Step[]): Action[] {
+  const resultOf = new Map<number, Step>();
+  for (const s of steps) if (s.kind === 'tool_result' && s.answers !== undefined) resultOf.set(s.answers, s);
+  return steps.filter((s) => s.kind === 'tool_call' && s.tool).map((call) => ({ call, result: resultOf.get(call.index) }));
+}
+
+/** One action as Katalyst's scratchpad shows it, the observation cut to `maxObs` characters. */
+export function formatAction(a: Action, maxObs: number): string {
+  const obs = truncateEnd(a.result?.text ?? '', maxObs);
+  return `Previous Action: ${a.call.tool!.name}\nPrevious Action Input: ${toolInputStr(a.call.tool!.args)}\nObservation: ${obs}`;
+}
+
+export function formatTrace(actions: readonly Action[], maxObs: number): string {
+  return actions.map((a) => formatAction(a, maxObs)).join('\n');
+}
+
+/** Grouping done in code: tools in order of first use, one line for a single call, else the last 3. */
+export function groupByTool(actions: readonly Action[]): string {
+  const groups = new Map<string, [string, string][]>();
+  for (const a of actions) {
+    const name = a.call.tool!.name;
+    const list = groups.get(name) ?? [];
+    list.push([toolInputStr(a.call.tool!.args), (a.result?.text ?? '').slice(0, GROUP_OBSERVATION_CHARS)]);
+    groups.set(name, list);
+  }
+  const lines: string[] = [];
+  for (const [name, calls] of groups) {
+    if (calls.length === 1) lines.push(`${name}: ${calls[0][0]} → ${calls[0][1]}`);
+    else {
+      lines.push(`${name} (${calls.length} calls):`);
+      for (const [input, obs] of calls.slice(-GROUP_LAST_CALLS)) lines.push(`  ${input} → ${obs}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+/** Length of the prompt before the scratchpad: system and user messages. */
+function contextChars(trajectory: Trajectory): number {
+  const parts = trajectory.steps.filter((s) => s.kind === 'system' || s.kind === 'user').map((s) => s.text);
+  return parts.join('\n').length;
+}
+
+function effectiveLimits(trajectory: Trajectory, options: StrategyOptions) {
+  let trigger = Number(options.trigger);
+  let keepLast = Number(options.keep_last);
+  const adaptive = contextChars(trajectory) > Number(options.adaptive_context_chars);
+  if (adaptive) {
+    trigger = Math.min(trigger, 5);
+    keepLast = Math.min(keepLast, 3);
+  }
+  return { trigger, keepLast, adaptive };
+}
+
+function policy(trajectory: Trajectory, options: StrategyOptions): PolicyChoice {
+  const actions = actionsOf(trajectory.steps);
+  let { trigger, keepLast, adaptive } = effectiveLimits(trajectory, options);
+  const note = adaptive ? ` (the prompt is over ${options.adaptive_context_chars} characters, so trigger ${trigger} and keep ${keepLast})` : '';
+  if (actions.length <= trigger) return { range: null, reason: `${actions.length} actions, not more than the trigger of ${trigger}${note}.` };
+  if (formatTrace(actions, Number(options.observation_max_chars)).length > LARGE_TRACE_CHARS) keepLast = Math.min(3, keepLast);
+  if (keepLast >= actions.length) return { range: null, reason: `all ${actions.length} actions are among the last ${keepLast} kept.` };
+  const firstKept = actions[actions.length - keepLast]?.call.index ?? trajectory.steps.length;
+  const start = actions[0].call.index;
+  return {
+    range: [start, firstKept - 1],
+    reason: `${actions.length} actions > trigger ${trigger}${note}: summarize all but the last ${keepLast}.`,
+  };
+}
+
+function prompt(actionsText: string, reductionPct: number, maxLength: number): string {
+  return `Rewrite the tool interactions below in ${reductionPct}% fewer characters.
+
+Keep only:
+- files created or changed, with their paths
+- what was found out: key facts and patterns
+- errors that matter
+- the state the next steps depend on
+
+TOOL INTERACTIONS:
+${actionsText}
+
+SUMMARY (at most ${maxLength} characters):`;
+}
+
+async function run(trajectory: Trajectory, range: StepRange, ctx: StrategyContext, useModel: boolean): Promise<StrategyOutput> {
+  const o = ctx.options;
+  const maxObs = Number(o.observation_max_chars);
+  const all = actionsOf(trajectory.steps);
+  const inRange = (s: Step) => s.index >= range[0] && s.index <= range[1];
+  const toSummarize = all.filter((a) => inRange(a.call));
+  const toKeep = all.filter((a) => a.call.index > range[1]);
+  const full = formatTrace([...toSummarize, ...toKeep], maxObs);
+  const target = full.length > LARGE_TRACE_CHARS ? 0.7 : 0.5;
+  const actionsText = groupByTool(toSummarize);
+  const maxLength = Math.floor(actionsText.length * (1 - target));
+  const messages = [{ role: 'user' as const, content: prompt(actionsText, Math.round(target * 100), maxLength) }];
+  const warnings: string[] = [];
+
+  let summary: string | null = null;
+  let mode: StrategyOutput['mode'] = 'extractive';
+  if (useModel && ctx.llm) {
+    const reply = await ctx.llm.complete({ messages, temperature: 0.1 });
+    summary = reply.text.trim();
+    if (summary.length > maxLength) summary = truncateEnd(summary, maxLength);
+    mode = 'llm';
+  } else if (useModel) {
+    summary = actionsText; // without a model the grouped text itself is the summary
+  } else {
+    mode = 'deterministic';
+  }
+  const head = summary === null ? null : `${SUMMARY_START}\n${summary}\n${SUMMARY_END}\n\n${RECENT_HEADER}`;
+  const compressedLength = head === null ? 0 : `${head}\n${formatTrace(toKeep, maxObs)}`.length;
+  if (head !== null && compressedLength >= full.length * (1 - Number(o.min_reduction))) {
+    warnings.push(`Summary not effective: ${compressedLength} characters against ${full.length} for the full trace (needs at least ${Number(o.min_reduction) * 100}% less); fell back to truncation, keeping the last ${toKeep.length} actions.`);
+    return assemble(trajectory, range, toSummarize, toKeep, null, maxObs, 'deterministic', messages, warnings);
+  }
+  return assemble(trajectory, range, toSummarize, toKeep, head, maxObs, mode, messages, warnings);
+}
+
+function assemble(trajectory: Trajectory, range: StepRange, summarized: Action[], kept: Action[], head: string | null, maxObs: number,
+  mode: StrategyOutput['mode'], messages: { role: 'user'; content: string }[], warnings: string[]): StrategyOutput {
+  const fates: StepFate[] = trajectory.steps.map(() => 'kept');
+  const keptResults = new Set(kept.map((a) => a.result?.index).filter((i): i is number => i !== undefined));
+  const removed: Step[] = [];
+  const steps: OutputStep[] = [];
+  let inserted = false;
+  for (const s of trajectory.steps) {
+    const inside = s.index >= range[0] && s.index <= range[1];
+    if (inside && s.kind !== 'system' && s.kind !== 'user') {
+      fates[s.index] = head !== null && (s.kind === 'tool_call' || s.kind === 'tool_result') ? 'summarized' : 'dropped';
+      removed.push(s);
+      continue;
+    }
+    if (!inserted && s.index > range[1]) {
+      if (head !== null) steps.push(summaryStep(head, removed, 'user', 'katalyst action trace'));
+      inserted = true;
+    }
+    if (keptResults.has(s.index) && s.text.length > maxObs) {
+      steps.push(withText(s, truncateEnd(s.text, maxObs)));
+      fates[s.index] = 'trimmed';
+    } else steps.push(keep(s));
+  }
+  if (!inserted && head !== null) steps.push(summaryStep(head, removed, 'user', 'katalyst action trace'));
+  const summary = head === null ? null : `${head}\n${formatTrace(kept, maxObs)}`;
+  return { mode, steps, fates, summary, prompt: messages, warnings };
+}
+
+export const katalystToolsStrategy: Strategy = {
+  id: 'katalyst-tools',
+  label: 'Katalyst action-trace compressor',
+  kind: 'llm',
+  description: 'Groups older tool calls by tool (last 3 per tool, observations cut to 200 characters), has the model shorten that, and keeps the last actions; falls back to plain truncation when the result is not at least 10% smaller.',
+  options: [
+    { name: 'trigger', type: 'integer', default: 10, min: 1, help: 'Compress when there are more actions than this (KATALYST_ACTION_TRACE_TRIGGER).' },
+    { name: 'keep_last', type: 'integer', default: 5, min: 1, help: 'Recent actions kept verbatim (KATALYST_ACTION_TRACE_KEEP_LAST_N).' },
+    { name: 'observation_max_chars', type: 'integer', default: 1000, min: 10, help: 'Each observation in the trace is cut to this many characters, ending in "...".' },
+    { name: 'adaptive_context_chars', type: 'integer', default: 30_000, min: 0, help: 'When the prompt before the trace is longer than this, the trigger drops to 5 and only 3 actions are kept.' },
+    { name: 'min_reduction', type: 'number', default: 0.1, min: 0, max: 1, help: 'The compressed trace must be at least this much shorter than the full one, else it falls back to truncation.' },
+  ],
+  policy,
+  run: (trajectory, range, ctx) => run(trajectory, range, ctx, true),
+  // Katalyst's prescribed fall-back when the summary call fails: keep the recent actions only.
+  fallback: (trajectory, range, ctx) => run(trajectory, range, ctx, false),
+};

@@ -1,0 +1,173 @@
+// The compaction engine's shapes. A strategy decides what to forget (its policy) and produces the
+// condensed step list; the runner (runner.ts) adds everything every strategy shares: range checks,
+// redaction, consent, fall-back on model failure, token accounting.
+
+import type { ChatMessage, CompletionRequest, CompletionResult, ModelProvider, ToolSpec } from '../llm/provider';
+import type { Step, Trajectory } from '../model';
+import type { PriceOverrides } from '../pricing/prices';
+import type { TokenCounter } from '../tokens/counter';
+
+/** Inclusive range of 0-based step indices, as the tree shows them. */
+export type StepRange = [number, number];
+
+/** What happened to one step of the original trajectory. */
+export type StepFate =
+  | 'kept' // in the condensed trajectory, verbatim
+  | 'summarized' // removed; its content went into the summary
+  | 'masked' // still there, its content replaced by a placeholder
+  | 'trimmed' // still there, its content shortened
+  | 'dropped'; // removed without being summarized
+
+export type CompactionMode = 'llm' | 'extractive' | 'deterministic';
+
+export type OptionValue = number | boolean | string;
+
+/** One editable setting of a strategy, described for forms (UI) and `--option` (CLI). */
+export interface OptionSpec {
+  name: string;
+  type: 'integer' | 'number' | 'boolean' | 'string';
+  default: OptionValue;
+  help: string;
+  min?: number;
+  max?: number;
+}
+
+export type StrategyOptions = Record<string, OptionValue>;
+
+/** A strategy's own choice of what to compact, with the reason in words. */
+export interface PolicyChoice {
+  range: StepRange | null;
+  reason: string;
+}
+
+/** A step of the condensed trajectory: an original step (maybe with new text) or a new one. */
+export interface OutputStep {
+  step: Omit<Step, 'index' | 'turn'>;
+  /** Index of the original step this is, absent for steps the strategy made (the summary). */
+  origin?: number;
+}
+
+/** What a strategy hands back; the runner turns it into a CompactionResult. */
+export interface StrategyOutput {
+  mode: CompactionMode;
+  steps: OutputStep[];
+  /** Fate of every original step (same length as the trajectory's steps). */
+  fates: StepFate[];
+  summary: string | null;
+  /** The messages sent to the model, or that would be sent in LLM mode. */
+  prompt: ChatMessage[] | null;
+  promptTool?: ToolSpec;
+  warnings: string[];
+}
+
+/** What the user is shown before anything leaves the machine. */
+export interface OutgoingRequest {
+  endpoint: string;
+  model: string;
+  /** Tokens of the first request (after redaction), counted with the run's counter. */
+  inputTokens: number;
+  /** Estimated cost of that request in USD, when the model's price is known. */
+  estimatedCostUsd?: number;
+  /** The same estimate with the date of the prices it rests on (llm/consent.ts shape). */
+  estimatedCost?: { usd: number; pricesAsOf: string };
+  /** Upper bound on how many requests the run may make. */
+  maxCalls: number;
+  /** Secrets replaced before sending. */
+  redactions: number;
+  redactionKinds: Record<string, number>;
+}
+
+export interface CompactionContext {
+  counter: TokenCounter;
+  provider?: ModelProvider;
+  signal?: AbortSignal;
+  onProgress?: (message: string) => void;
+  onDelta?: (text: string) => void;
+  /** Asked once, before the first request. No callback means nothing may be sent. */
+  confirm?: (outgoing: OutgoingRequest) => Promise<boolean>;
+  /** Price overrides (settings) for the estimate shown in `confirm`. */
+  priceOverrides?: PriceOverrides;
+}
+
+/** What a strategy's `run` receives: the options resolved and, in LLM mode, a guarded model. */
+export interface StrategyContext {
+  counter: TokenCounter;
+  options: StrategyOptions;
+  /** Present only in LLM mode; every call is redacted, consented and counted by the runner. */
+  llm?: LlmCaller;
+  signal?: AbortSignal;
+  onProgress?: (message: string) => void;
+}
+
+/** The provider as a strategy sees it: requests are redacted and counted on the way out. */
+export interface LlmCaller {
+  complete(request: Omit<CompletionRequest, 'signal' | 'onDelta'>): Promise<CompletionResult>;
+}
+
+export interface Strategy {
+  /** Stable id used by the CLI and settings. */
+  id: string;
+  label: string;
+  kind: 'deterministic' | 'llm';
+  description: string;
+  options: OptionSpec[];
+  /** True when the strategy never removes a step (masking), so ranges need no widening. */
+  pairSafe?: boolean;
+  /** The strategy's own choice of what to compact (the counter is for token-budget triggers). */
+  policy(trajectory: Trajectory, options: StrategyOptions, counter?: TokenCounter): PolicyChoice;
+  /** Compacts `range` (already widened to keep tool pairs whole). */
+  run(trajectory: Trajectory, range: StepRange, ctx: StrategyContext): Promise<StrategyOutput>;
+  /** Most LLM strategies fall back to their extractive mode; some prescribe something else. */
+  fallback?(trajectory: Trajectory, range: StepRange, ctx: StrategyContext, reason: string): Promise<StrategyOutput>;
+  /** Upper bound on model requests for one run, shown at consent time. */
+  maxCalls?(trajectory: Trajectory, range: StepRange, options: StrategyOptions): number;
+}
+
+export interface LlmUsage {
+  baseUrl: string;
+  model: string;
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface CompactionResult {
+  strategy: string;
+  label: string;
+  mode: CompactionMode;
+  options: StrategyOptions;
+  /** What was compacted (inclusive, 0-based), or null when there was nothing to do. */
+  range: StepRange | null;
+  rangeSource: 'policy' | 'user';
+  rangeReason: string;
+  /** Set when the range was widened so that no tool call is separated from its result. */
+  widened?: { from: StepRange; to: StepRange; note: string };
+  /** Kept steps plus the summary step, renumbered, turns re-derived. */
+  condensed: Trajectory;
+  /** For each condensed step, the original index, or null for a step the strategy made. */
+  origins: (number | null)[];
+  /** Fate of every original step. */
+  fates: StepFate[];
+  summary: string | null;
+  tokenizer: string;
+  approximateTokens: boolean;
+  tokensBefore: number;
+  tokensAfter: number;
+  /** (before − after) / before; 0 when before is 0. */
+  reduction: number;
+  stepTokensBefore: number[];
+  stepTokensAfter: number[];
+  prompt: ChatMessage[] | null;
+  promptTool?: ToolSpec;
+  llm: LlmUsage | null;
+  redactions: number;
+  warnings: string[];
+}
+
+/** Thrown when the user cancels; never turned into a fall-back. */
+export class CompactionCancelled extends Error {
+  constructor() {
+    super('Compaction was cancelled.');
+    this.name = 'CompactionCancelled';
+  }
+}
