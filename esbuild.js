@@ -49,6 +49,16 @@ const builds = [
     banner: { js: '#!/usr/bin/env node' },
     plugins: [copyTiktokenWasm],
   },
+  {
+    // Token counting runs in worker threads; both bundles start dist/tokenWorker.js beside them.
+    ...common,
+    entryPoints: { tokenWorker: 'src/core/tokens/tokenWorker.ts' },
+    outdir: dist,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node18',
+    plugins: [copyTiktokenWasm],
+  },
 ];
 
 const webviewDir = path.join(__dirname, 'src', 'webview');

@@ -1,0 +1,90 @@
+import type { RecordedUsage, Step, Trajectory } from '../model';
+import { runsOf } from '../stats';
+import type { StepTokens } from './chatFormat';
+import { modelCalls, type ModelCall } from './summary';
+
+// The provider's own usage, where the log records it, beside our count of the same calls.
+// Adapters put per-call usage on steps (`step.usage`) and run totals in `meta.recorded`.
+
+export interface UsageComparison {
+  /** How many model calls the figures cover. */
+  calls: number;
+  recorded: RecordedUsage;
+  /** Our count of the same calls: input is the context each call read, output what it wrote. */
+  ours: { inputTokens: number; outputTokens: number };
+  /** Ours minus recorded, for the fields the log has. */
+  difference: { inputTokens?: number; outputTokens?: number };
+}
+
+export interface RecordedReport {
+  /** From the log's run totals (SWE-agent `model_stats`, OpenHands `llm_metrics`, …). */
+  totals?: UsageComparison;
+  /** From usage recorded per call (Claude Code `usage`, Codex `token_count`, …). */
+  perCall?: UsageComparison;
+}
+
+/**
+ * Compares recorded usage with our counts. `tokens` is parallel to `allSteps(t)`.
+ * Undefined when the log records no usage at all.
+ */
+export function compareRecorded(t: Trajectory, tokens: readonly StepTokens[]): RecordedReport | undefined {
+  const runs = runsOf(t);
+  const perCall: RecordedUsage[] = [];
+  const allCalls: ModelCall[] = [];
+  const callsWithUsage: ModelCall[] = [];
+  let offset = 0;
+  for (const run of runs) {
+    const runTokens = tokens.slice(offset, offset + run.steps.length);
+    offset += run.steps.length;
+    const calls = modelCalls(run.steps, runTokens);
+    allCalls.push(...calls);
+    for (const [call, usage] of usageByCall(run.steps, calls)) {
+      callsWithUsage.push(call);
+      perCall.push(usage);
+    }
+  }
+  // Per-run totals where runs have them (a single-run file is its own run), else the file's.
+  const runTotals = runs.map((r) => r.meta.recorded).filter((u): u is RecordedUsage => u !== undefined);
+  const totals = runTotals.length > 0 ? runTotals : t.meta.recorded ? [t.meta.recorded] : [];
+  const report: RecordedReport = {};
+  if (totals.length > 0) report.totals = comparison(sumUsage(totals), allCalls);
+  if (perCall.length > 0) report.perCall = comparison(sumUsage(perCall), callsWithUsage);
+  return report.totals || report.perCall ? report : undefined;
+}
+
+/**
+ * The first usage recorded within each call (logs such as Claude Code repeat one message's usage
+ * on every content block). Usage on a step outside any call belongs to the latest call before it.
+ */
+function usageByCall(steps: readonly Step[], calls: readonly ModelCall[]): Map<ModelCall, RecordedUsage> {
+  const found = new Map<ModelCall, RecordedUsage>();
+  let c = -1;
+  steps.forEach((step, i) => {
+    while (c + 1 < calls.length && calls[c + 1].start <= i) c++;
+    if (!step.usage || c < 0) return;
+    const call = calls[c];
+    if (!found.has(call)) found.set(call, step.usage);
+  });
+  return found;
+}
+
+function sumUsage(list: readonly RecordedUsage[]): RecordedUsage {
+  const sum: RecordedUsage = {};
+  const fields = ['inputTokens', 'outputTokens', 'cachedInputTokens', 'cost'] as const;
+  for (const u of list) {
+    for (const f of fields) if (typeof u[f] === 'number') sum[f] = (sum[f] ?? 0) + u[f]!;
+    if (u.model && !sum.model) sum.model = u.model;
+  }
+  return sum;
+}
+
+function comparison(recorded: RecordedUsage, calls: readonly ModelCall[]): UsageComparison {
+  const ours = {
+    inputTokens: calls.reduce((n, c) => n + c.input, 0),
+    outputTokens: calls.reduce((n, c) => n + c.output, 0),
+  };
+  const difference: UsageComparison['difference'] = {};
+  if (recorded.inputTokens !== undefined) difference.inputTokens = ours.inputTokens - recorded.inputTokens;
+  if (recorded.outputTokens !== undefined) difference.outputTokens = ours.outputTokens - recorded.outputTokens;
+  return { calls: calls.length, recorded, ours, difference };
+}

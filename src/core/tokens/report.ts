@@ -1,0 +1,92 @@
+import type { Trajectory } from '../model';
+import { costOf, priceFor, type Cost, type ModelPrice, type PriceOverrides } from '../pricing/prices';
+import { runsOf } from '../stats';
+import { compareRecorded, type RecordedReport } from './recorded';
+import { contextShare, tokenizerLabel } from './models';
+import { modelCalls, summarizeTokens, type ModelCall, type TokenTotals } from './summary';
+import type { TokenCounts } from './tokenService';
+
+// The token figures of a whole file in one plain object: what `stats --json --model` prints and
+// what a tooltip or the status bar reads. Pure: counting happened before.
+
+export interface TokenReport {
+  tokenizer: {
+    name: string;
+    /** `o200k_base`, or `≈ o200k_base` for a stand-in: show this next to every count. */
+    label: string;
+    approximate: boolean;
+    model?: string;
+    note?: string;
+    contextWindow?: number;
+  };
+  tokens: TokenTotals & {
+    /** Share of the model's context window that the whole trajectory fills, when the window is known. */
+    contextShare?: number;
+  };
+  recorded: RecordedReport | null;
+  cost: CostReport | null;
+}
+
+export interface CostReport {
+  model: string;
+  /** The price row used, e.g. `gpt-4o` for `gpt-4o-2024-08-06`. */
+  priceRow: string;
+  pricesAsOf: string;
+  perMillion: ModelPrice;
+  /** Model calls reconstructed from the log, and the tokens they were billed for by our count. */
+  calls: number;
+  inputTokens: number;
+  cachedInputTokens: number;
+  outputTokens: number;
+  /** Every input token at the full rate. */
+  withoutCache: Cost;
+  /** Each call's repeat of the previous prompt at the cached rate (when the model has one). */
+  withPromptCache: Cost;
+}
+
+export function tokenReport(t: Trajectory, counts: TokenCounts, prices: PriceOverrides = {}): TokenReport {
+  const runs = runsOf(t);
+  const steps = runs.flatMap((r) => r.steps);
+  const totals = summarizeTokens(steps, counts.steps);
+  const info = counts.tokenizer;
+  const share = contextShare(totals.total, info);
+  const tokenizer: TokenReport['tokenizer'] = { name: info.encoding, label: tokenizerLabel(info), approximate: info.approximate };
+  if (info.model !== undefined) tokenizer.model = info.model;
+  if (info.note !== undefined) tokenizer.note = info.note;
+  if (info.contextWindow !== undefined) tokenizer.contextWindow = info.contextWindow;
+
+  const calls: ModelCall[] = [];
+  let offset = 0;
+  for (const run of runs) {
+    calls.push(...modelCalls(run.steps, counts.steps.slice(offset, offset + run.steps.length)));
+    offset += run.steps.length;
+  }
+  return {
+    tokenizer,
+    tokens: share === undefined ? totals : { ...totals, contextShare: share },
+    recorded: compareRecorded(t, counts.steps) ?? null,
+    cost: costReport(info.model, calls, prices) ?? null,
+  };
+}
+
+function costReport(model: string | undefined, calls: readonly ModelCall[], prices: PriceOverrides): CostReport | undefined {
+  const price = model ? priceFor(model, prices) : undefined;
+  if (!model || !price) return undefined;
+  const input = calls.reduce((n, c) => n + c.input, 0);
+  const cached = calls.reduce((n, c) => n + c.cachedInput, 0);
+  const output = calls.reduce((n, c) => n + c.output, 0);
+  const perMillion: ModelPrice = { input: price.input, output: price.output };
+  if (price.cachedInput !== undefined) perMillion.cachedInput = price.cachedInput;
+  return {
+    model,
+    priceRow: price.matched,
+    pricesAsOf: price.asOf,
+    perMillion,
+    calls: calls.length,
+    inputTokens: input,
+    cachedInputTokens: cached,
+    outputTokens: output,
+    withoutCache: costOf({ input, output }, price),
+    withPromptCache: costOf({ input, cachedInput: cached, output }, price),
+  };
+}
