@@ -1,0 +1,278 @@
+// The before/after report as plain JSON: everything the panel and the HTML file show, computed
+// once here so that both render the same numbers and the webview only has to draw them.
+
+import { findStrategy, STRATEGIES } from '../compaction/registry';
+import { contextTextOf } from '../compaction/text';
+import type { CompactionMode, CompactionResult, OptionSpec, StepFate, StrategyOptions } from '../compaction/types';
+import type { Step, StepKind, Trajectory } from '../model';
+import { costOf, priceFor, type PriceOverrides } from '../pricing/prices';
+import { charEstimateCounter, type TokenCounter } from '../tokens/counter';
+import { kindLabel, stepLabel, stepPreview } from '../view/stepPresentation';
+import { forgottenEntities, type EntityKind } from './entities';
+import { replay, type ReplayResult } from './replay';
+
+export const REPORT_VERSION = 1;
+
+/** How much forgotten text the report carries; the diff editor shows all of it. */
+const FORGOTTEN_STEP_CHARS = 4000;
+const FORGOTTEN_TOTAL_CHARS = 400_000;
+const PREVIEW_CHARS = 120;
+
+export interface ReportOptions {
+  /** The model whose price and context the costs are for (default: the log's own model). */
+  model?: string;
+  priceOverrides?: PriceOverrides;
+  /** The counter the results were counted with; policies that count tokens need it in the replay. */
+  counter?: TokenCounter;
+  /** Replay settings per report; `false` leaves the replay out. */
+  replay?: false | { summaryRatio?: number; tokenBudget?: number };
+  /** What the panel can do beyond showing (the HTML file can only copy). */
+  actions?: Partial<ReportActions>;
+  /** ISO time of the report, for reproducible output in tests. */
+  generatedAt?: string;
+}
+
+export interface ReportActions {
+  diff: boolean;
+  copy: boolean;
+  save: boolean;
+  rerun: boolean;
+}
+
+export interface BarRow {
+  key: string;
+  label: string;
+  before: number;
+  after: number;
+}
+
+export interface StepRow {
+  index: number;
+  kind: StepKind;
+  label: string;
+  preview: string;
+  tokensBefore: number;
+  /** Tokens in the condensed context (0 when the step is gone). */
+  tokensAfter: number;
+  fate: StepFate;
+  inRange: boolean;
+}
+
+export interface ForgottenStep {
+  index: number;
+  label: string;
+  fate: StepFate;
+  tokens: number;
+  text: string;
+  truncated: boolean;
+}
+
+export interface EntityRow {
+  text: string;
+  kind: EntityKind;
+  kept: boolean;
+  mentions: number;
+  firstStep: number;
+}
+
+export interface Headline {
+  tokensBefore: number;
+  tokensAfter: number;
+  saved: number;
+  reduction: number;
+  tokenizer: string;
+  approximate: boolean;
+  stepsBefore: number;
+  stepsAfter: number;
+  mode: CompactionMode;
+  /** `LLM (gpt-4o-mini)`, `extractive (no model)`, `deterministic`. */
+  modeLabel: string;
+  /** Input cost of one model call with the context before and after, when the model's price is known. */
+  cost: { model: string; priceRow: string; pricesAsOf: string; perCallBefore: number; perCallAfter: number } | null;
+}
+
+export interface ResultView {
+  strategy: string;
+  label: string;
+  options: StrategyOptions;
+  headline: Headline;
+  range: { start: number; end: number } | null;
+  rangeSource: 'policy' | 'user';
+  rangeReason: string;
+  widenedNote: string | null;
+  warnings: string[];
+  byKind: BarRow[];
+  byTool: BarRow[];
+  steps: StepRow[];
+  forgotten: ForgottenStep[];
+  /** True when the forgotten list was cut to keep the report small. */
+  forgottenCut: boolean;
+  summary: string | null;
+  summaryTokens: number;
+  entities: EntityRow[];
+  entityCounts: { kept: number; lost: number };
+  replay: ReplayResult | null;
+  llm: CompactionResult['llm'];
+}
+
+export interface StrategyChoice {
+  id: string;
+  label: string;
+  kind: 'deterministic' | 'llm';
+  options: OptionSpec[];
+}
+
+export interface ReportViewModel {
+  version: typeof REPORT_VERSION;
+  title: string;
+  source: { path: string; format: string; steps: number };
+  generatedAt: string;
+  actions: ReportActions;
+  strategies: StrategyChoice[];
+  replaySettings: { summaryRatio?: number; tokenBudget?: number };
+  results: ResultView[];
+}
+
+export function buildReport(results: readonly CompactionResult[], trajectory: Trajectory, opts: ReportOptions = {}): ReportViewModel {
+  const replaySettings = opts.replay === false ? {} : opts.replay ?? {};
+  return {
+    version: REPORT_VERSION,
+    title: trajectory.title,
+    source: { path: trajectory.source.path, format: trajectory.format, steps: trajectory.steps.length },
+    generatedAt: opts.generatedAt ?? new Date().toISOString(),
+    actions: { diff: false, copy: true, save: false, rerun: false, ...opts.actions },
+    strategies: STRATEGIES.map((s) => ({ id: s.id, label: s.label, kind: s.kind, options: s.options })),
+    replaySettings,
+    results: results.map((r) => resultView(r, trajectory, opts)),
+  };
+}
+
+export function resultView(r: CompactionResult, trajectory: Trajectory, opts: ReportOptions): ResultView {
+  const steps = trajectory.steps;
+  const inRange = (i: number) => r.range !== null && i >= r.range[0] && i <= r.range[1];
+  const afterOf = new Map<number, number>();
+  r.origins.forEach((o, i) => { if (o !== null) afterOf.set(o, r.stepTokensAfter[i]); });
+  const summaryTokens = r.origins.reduce<number>((n, o, i) => (o === null ? n + r.stepTokensAfter[i] : n), 0);
+  const entities = forgottenEntities(trajectory, r);
+  const kept = entities.filter((e) => e.kept).length;
+  return {
+    strategy: r.strategy,
+    label: r.label,
+    options: r.options,
+    headline: headline(r, trajectory, opts),
+    range: r.range ? { start: r.range[0], end: r.range[1] } : null,
+    rangeSource: r.rangeSource,
+    rangeReason: r.rangeReason,
+    widenedNote: r.widened?.note ?? null,
+    warnings: r.warnings,
+    byKind: byKind(steps, r),
+    byTool: byTool(steps, r),
+    steps: steps.map((s) => ({
+      index: s.index,
+      kind: s.kind,
+      label: stepLabel(s),
+      preview: stepPreview(s, PREVIEW_CHARS),
+      tokensBefore: r.stepTokensBefore[s.index] ?? 0,
+      tokensAfter: afterOf.get(s.index) ?? 0,
+      fate: r.fates[s.index] ?? 'kept',
+      inRange: inRange(s.index),
+    })),
+    ...forgottenSteps(steps, r),
+    summary: r.summary,
+    summaryTokens,
+    entities: entities.map((e) => ({ text: e.text, kind: e.kind, kept: e.kept, mentions: e.mentions, firstStep: e.firstStep })),
+    entityCounts: { kept, lost: entities.length - kept },
+    replay: opts.replay === false ? null : replayFor(r, trajectory, opts),
+    llm: r.llm,
+  };
+}
+
+function headline(r: CompactionResult, trajectory: Trajectory, opts: ReportOptions): Headline {
+  const model = opts.model ?? r.llm?.model ?? trajectory.meta.model;
+  const price = priceFor(model, opts.priceOverrides);
+  const perCall = (tokens: number) => (price ? costOf({ input: tokens, output: 0 }, price).total : 0);
+  return {
+    tokensBefore: r.tokensBefore,
+    tokensAfter: r.tokensAfter,
+    saved: r.tokensBefore - r.tokensAfter,
+    reduction: r.reduction,
+    tokenizer: r.tokenizer,
+    approximate: r.approximateTokens,
+    stepsBefore: trajectory.steps.length,
+    stepsAfter: r.condensed.steps.length,
+    mode: r.mode,
+    modeLabel: modeLabel(r),
+    cost: price && model
+      ? { model, priceRow: price.matched, pricesAsOf: price.asOf, perCallBefore: perCall(r.tokensBefore), perCallAfter: perCall(r.tokensAfter) }
+      : null,
+  };
+}
+
+export function modeLabel(r: Pick<CompactionResult, 'mode' | 'llm'>): string {
+  if (r.mode === 'llm') return r.llm ? `LLM (${r.llm.model})` : 'LLM';
+  if (r.mode === 'extractive') return 'extractive (no model)';
+  return 'deterministic';
+}
+
+const KIND_ORDER: readonly StepKind[] = ['system', 'user', 'assistant', 'thought', 'tool_call', 'tool_result', 'compaction', 'other'];
+
+function byKind(steps: readonly Step[], r: CompactionResult): BarRow[] {
+  const before = new Map<StepKind, number>();
+  const after = new Map<StepKind, number>();
+  steps.forEach((s, i) => before.set(s.kind, (before.get(s.kind) ?? 0) + (r.stepTokensBefore[i] ?? 0)));
+  r.condensed.steps.forEach((s, i) => after.set(s.kind, (after.get(s.kind) ?? 0) + (r.stepTokensAfter[i] ?? 0)));
+  return KIND_ORDER.filter((k) => before.has(k) || after.has(k)).map((k) => ({
+    key: k,
+    label: k === 'compaction' ? 'summaries' : k === 'tool_call' ? 'tool calls' : k === 'tool_result' ? 'observations' : kindLabel(k),
+    before: before.get(k) ?? 0,
+    after: after.get(k) ?? 0,
+  }));
+}
+
+function toolOf(s: Step): string | undefined {
+  return s.kind === 'tool_call' ? s.tool?.name : s.kind === 'tool_result' ? s.toolName : undefined;
+}
+
+function byTool(steps: readonly Step[], r: CompactionResult): BarRow[] {
+  const rows = new Map<string, BarRow>();
+  const row = (name: string) => rows.get(name) ?? rows.set(name, { key: name, label: name, before: 0, after: 0 }).get(name)!;
+  steps.forEach((s, i) => { const t = toolOf(s); if (t) row(t).before += r.stepTokensBefore[i] ?? 0; });
+  r.condensed.steps.forEach((s, i) => { const t = toolOf(s); if (t) row(t).after += r.stepTokensAfter[i] ?? 0; });
+  return [...rows.values()].sort((a, b) => b.before - a.before || a.key.localeCompare(b.key));
+}
+
+function forgottenSteps(steps: readonly Step[], r: CompactionResult): { forgotten: ForgottenStep[]; forgottenCut: boolean } {
+  const forgotten: ForgottenStep[] = [];
+  let budget = FORGOTTEN_TOTAL_CHARS;
+  let cut = false;
+  for (const s of steps) {
+    const fate = r.fates[s.index];
+    if (!fate || fate === 'kept') continue;
+    if (budget <= 0) { cut = true; break; }
+    const full = contextTextOf(s);
+    const max = Math.min(FORGOTTEN_STEP_CHARS, budget);
+    const text = full.length > max ? full.slice(0, max) : full;
+    budget -= text.length;
+    forgotten.push({ index: s.index, label: stepLabel(s), fate, tokens: r.stepTokensBefore[s.index] ?? 0, text, truncated: text.length < full.length });
+  }
+  return { forgotten, forgottenCut: cut };
+}
+
+/** The whole-run replay for one result, with the report's replay settings (null for an unknown strategy). */
+export function replayFor(r: CompactionResult, trajectory: Trajectory, opts: ReportOptions): ReplayResult | null {
+  const strategy = findStrategy(r.strategy);
+  if (!strategy) return null;
+  const settings = opts.replay === false ? {} : opts.replay ?? {};
+  const model = opts.model ?? trajectory.meta.model;
+  return replay(trajectory, {
+    strategy,
+    options: r.options,
+    counter: opts.counter ?? charEstimateCounter,
+    stepTokens: r.stepTokensBefore,
+    sample: r,
+    summaryRatio: settings.summaryRatio,
+    tokenBudget: settings.tokenBudget,
+    price: priceFor(model, opts.priceOverrides),
+    model,
+  });
+}

@@ -1,0 +1,233 @@
+import { randomBytes } from 'node:crypto';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { CompactionResult } from '../../core/compaction';
+import { defaultExportKind, saveCondensed } from '../../core/compaction/saveCondensed';
+import type { Trajectory } from '../../core/model';
+import type { PriceOverrides } from '../../core/pricing/prices';
+import { beforeAfterText } from '../../core/report/diffText';
+import { isWebviewMessage, type HostMessage, type RerunRequest, type WebviewMessage } from '../../core/report/protocol';
+import { buildReport, replayFor, type ReportOptions, type ReportViewModel } from '../../core/report/viewModel';
+import type { TokenCounter } from '../../core/tokens/counter';
+import { ReportDocuments, REPORT_SCHEME } from './reportDocuments';
+
+// The before/after report beside the tree. One panel per trajectory: a new compaction of the same
+// trajectory updates its panel. The host sends nothing until the webview says `ready`, and sends
+// the whole view model again on every `ready` (the webview reloads when hidden and shown again;
+// its tab, scroll and filters come back from getState).
+
+export interface ReportPanelOptions {
+  /** The trajectory (one run) the results were computed on. */
+  trajectory: Trajectory;
+  /** Panels are reused per key; default: the trajectory's path and title. */
+  key?: string;
+  /** Model whose price the costs use (default: the model that summarized, else the log's). */
+  model?: string;
+  priceOverrides?: PriceOverrides;
+  /** The counter the results were counted with, for the replay's token-budget policies. */
+  counter?: TokenCounter;
+  /**
+   * "Run again" in the panel. Resolve with the results to show (all of them when comparing), or
+   * with nothing when the handler calls `ReportPanel.show` itself or the person cancelled.
+   */
+  onRerun?(request: RerunRequest): Promise<CompactionResult[] | void>;
+  /** The whole file as loaded, when `trajectory` is one run of it (for the OpenHands export). */
+  loaded?: Trajectory;
+  /** Saves the condensed trajectory; default: a save dialog, then OpenHands events or chat messages. */
+  onSave?(result: CompactionResult): Promise<void>;
+  /** Enter on a step in the step list: reveal that step of the original trajectory. */
+  onRevealStep?(step: number): void;
+}
+
+const VIEW_TYPE = 'agentTraceLens.report';
+
+export class ReportPanel {
+  private static readonly panels = new Map<string, ReportPanel>();
+  private static documents: ReportDocuments | undefined;
+  private static nextId = 1;
+
+  private readonly id = ReportPanel.nextId++;
+  private results: CompactionResult[] = [];
+  private options!: ReportPanelOptions;
+  private report: ReportViewModel | undefined;
+  private replaySettings: { summaryRatio?: number; tokenBudget?: number } = {};
+  private ready = false;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  /** Opens (or updates and reveals) the report for `results`, which share one trajectory. */
+  static show(context: vscode.ExtensionContext, results: CompactionResult[], options: ReportPanelOptions): ReportPanel {
+    ReportPanel.ensureDocuments(context);
+    const key = options.key ?? `${options.trajectory.source.path}#${options.trajectory.title}`;
+    let panel = ReportPanel.panels.get(key);
+    if (!panel) {
+      panel = new ReportPanel(context, key, options.trajectory.title);
+      ReportPanel.panels.set(key, panel);
+    } else {
+      panel.panel.reveal(vscode.ViewColumn.Beside, true);
+    }
+    panel.update(results, options);
+    return panel;
+  }
+
+  private static ensureDocuments(context: vscode.ExtensionContext): void {
+    if (ReportPanel.documents) return;
+    const docs = new ReportDocuments();
+    ReportPanel.documents = docs;
+    context.subscriptions.push(docs, vscode.workspace.registerTextDocumentContentProvider(REPORT_SCHEME, docs), {
+      dispose: () => { ReportPanel.documents = undefined; },
+    });
+  }
+
+  private readonly panel: vscode.WebviewPanel;
+
+  private constructor(private readonly context: vscode.ExtensionContext, private readonly key: string, title: string) {
+    const webviewRoot = vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview');
+    const mediaRoot = vscode.Uri.joinPath(context.extensionUri, 'media');
+    this.panel = vscode.window.createWebviewPanel(VIEW_TYPE, `Compaction: ${title}`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+      enableScripts: true,
+      localResourceRoots: [webviewRoot, mediaRoot],
+      retainContextWhenHidden: false,
+    });
+    this.panel.iconPath = vscode.Uri.joinPath(mediaRoot, 'icon.svg');
+    this.panel.webview.html = this.html(webviewRoot, mediaRoot);
+    this.disposables.push(
+      this.panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
+      this.panel.onDidDispose(() => this.dispose()),
+    );
+  }
+
+  /** Replaces the shown results (and the options that came with them). */
+  update(results: CompactionResult[], options: ReportPanelOptions): void {
+    this.results = results;
+    this.options = options;
+    this.report = undefined;
+    this.panel.title = `Compaction: ${options.trajectory.title}`;
+    if (this.ready) this.post({ type: 'report', report: this.currentReport() });
+  }
+
+  private reportOptions(): ReportOptions {
+    return {
+      model: this.options.model,
+      priceOverrides: this.options.priceOverrides,
+      counter: this.options.counter,
+      replay: this.replaySettings,
+      actions: { diff: true, copy: true, save: true, rerun: this.options.onRerun !== undefined },
+    };
+  }
+
+  private currentReport(): ReportViewModel {
+    this.report ??= buildReport(this.results, this.options.trajectory, this.reportOptions());
+    return this.report;
+  }
+
+  private post(message: HostMessage): void {
+    void this.panel.webview.postMessage(message);
+  }
+
+  private async receive(raw: unknown): Promise<void> {
+    if (!isWebviewMessage(raw)) return;
+    const m: WebviewMessage = raw;
+    if (m.type === 'ready') {
+      this.ready = true;
+      this.post({ type: 'report', report: this.currentReport() });
+      return;
+    }
+    if (m.type === 'rerun') return this.rerun(m.request);
+    if (m.type === 'revealStep') {
+      this.options.onRevealStep?.(m.step);
+      return;
+    }
+    const result = this.results[m.result];
+    if (!result) return;
+    try {
+      switch (m.type) {
+        case 'openDiff': await this.openDiff(m.result, result); break;
+        case 'copySummary':
+          await vscode.env.clipboard.writeText(result.summary ?? '');
+          this.post({ type: 'notice', level: 'info', message: 'Summary copied to the clipboard.' });
+          break;
+        case 'saveCondensed': await (this.options.onSave ?? ((r) => this.saveCondensed(r)))(result); break;
+        case 'replay': this.replay(m.result, m.summaryRatio, m.tokenBudget); break;
+      }
+    } catch (e) {
+      this.post({ type: 'notice', level: 'error', message: (e as Error).message });
+    }
+  }
+
+  private async openDiff(index: number, result: CompactionResult): Promise<void> {
+    const docs = ReportPanel.documents!;
+    const { before, after } = beforeAfterText(result, this.options.trajectory);
+    const left = docs.put(`${this.id}/${index}/before.md`, before);
+    const right = docs.put(`${this.id}/${index}/after-${result.strategy}.md`, after);
+    const range = result.range ? ` ${result.range[0]}–${result.range[1]}` : '';
+    await vscode.commands.executeCommand('vscode.diff', left, right, `${this.options.trajectory.title}${range}: before ↔ ${result.strategy}`, { preview: true, viewColumn: vscode.ViewColumn.Active });
+  }
+
+  private async saveCondensed(result: CompactionResult): Promise<void> {
+    const { trajectory } = this.options;
+    const loaded = this.options.loaded ?? trajectory;
+    const kind = defaultExportKind(loaded, trajectory, result);
+    const source = trajectory.source.path;
+    const base = path.basename(source).replace(/\.(jsonl?|traj(\.json)?)$/i, '');
+    const target = await vscode.window.showSaveDialog({
+      defaultUri: vscode.Uri.file(path.join(path.dirname(source), `${base}.${result.strategy}.${kind === 'openhands' ? 'events' : 'messages'}.json`)),
+      filters: { JSON: ['json'] },
+      title: kind === 'openhands' ? 'Save the condensed trajectory as OpenHands events' : 'Save the condensed trajectory as chat-completions messages',
+    });
+    if (!target) return;
+    // saveCondensed refuses the original file (also through a link) with a message in words.
+    const written = await saveCondensed(target.fsPath, loaded, trajectory, result, kind);
+    this.post({ type: 'notice', level: 'info', message: `Saved to ${written}.` });
+  }
+
+  private replay(index: number, summaryRatio?: number, tokenBudget?: number): void {
+    this.replaySettings = { summaryRatio, tokenBudget };
+    const replay = replayFor(this.results[index], this.options.trajectory, this.reportOptions());
+    if (this.report) {
+      this.report.results[index].replay = replay;
+      this.report.replaySettings = this.replaySettings;
+    }
+    this.post({ type: 'replay', result: index, replay });
+  }
+
+  private async rerun(request: RerunRequest): Promise<void> {
+    if (!this.options.onRerun) return;
+    this.post({ type: 'busy', message: `Running ${request.strategy}…` });
+    try {
+      const fresh = await this.options.onRerun(request);
+      if (fresh) this.update(request.compare ? [...this.results, ...fresh.filter((r) => !this.results.includes(r))] : fresh, this.options);
+    } catch (e) {
+      this.post({ type: 'notice', level: 'error', message: (e as Error).message });
+    } finally {
+      this.post({ type: 'busy', message: null });
+    }
+  }
+
+  private html(webviewRoot: vscode.Uri, mediaRoot: vscode.Uri): string {
+    const webview = this.panel.webview;
+    const nonce = randomBytes(16).toString('base64');
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(webviewRoot, 'report.main.js'));
+    const css = webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, 'report.css'));
+    const csp = `default-src 'none'; style-src ${webview.cspSource}; img-src ${webview.cspSource}; script-src 'nonce-${nonce}'; font-src ${webview.cspSource};`;
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="${css.toString()}">
+<title>Compaction report</title>
+</head>
+<body>
+<main id="app"></main>
+<script nonce="${nonce}" src="${script.toString()}"></script>
+</body>
+</html>`;
+  }
+
+  private dispose(): void {
+    ReportPanel.panels.delete(this.key);
+    ReportPanel.documents?.dropPrefix(String(this.id));
+    for (const d of this.disposables) d.dispose();
+  }
+}

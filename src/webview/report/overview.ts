@@ -1,0 +1,64 @@
+// The Overview tab: the headline numbers, a comparison when several strategies ran on the same
+// range, the actions, and the per-kind and per-tool bars.
+
+import type { ReportViewModel, ResultView } from '../../core/report/viewModel';
+import { barChart } from './charts';
+import { h } from './dom';
+import { percent, tokens, tokensApprox, usd } from './format';
+
+export function headlineView(r: ResultView): HTMLElement {
+  const hl = r.headline;
+  const approx = hl.approximate;
+  const card = (label: string, value: string, detail?: string, id?: string) =>
+    h('div', { class: 'card', id: id ?? null },
+      h('div', { class: 'card-label' }, label),
+      h('div', { class: 'card-value' }, value),
+      detail ? h('div', { class: 'card-detail' }, detail) : null);
+  return h('section', { class: 'headline', 'aria-label': 'Headline' },
+    card('Tokens', `${tokensApprox(hl.tokensBefore, approx)} → ${tokensApprox(hl.tokensAfter, approx)}`, `${tokens(hl.saved)} fewer · tokenizer ${approx ? '≈ ' : ''}${hl.tokenizer}`, 'headline-tokens'),
+    card('Reduction', percent(hl.reduction), `${tokens(hl.stepsBefore)} → ${tokens(hl.stepsAfter)} steps`, 'headline-reduction'),
+    hl.cost
+      ? card('Input cost per call', `${usd(hl.cost.perCallBefore)} → ${usd(hl.cost.perCallAfter)}`, `${hl.cost.model} (${hl.cost.priceRow} price, ${hl.cost.pricesAsOf === 'settings' ? 'from settings' : `prices of ${hl.cost.pricesAsOf}`})`, 'headline-cost')
+      : card('Input cost per call', '—', 'no price known for the model; set one in agentTraceLens.prices', 'headline-cost'),
+    card('Mode', hl.modeLabel, `${r.label}`, 'headline-mode'),
+  );
+}
+
+export function rangeLine(r: ResultView): HTMLElement {
+  const range = r.range ? `Steps ${r.range.start}–${r.range.end}` : 'Nothing compacted';
+  return h('div', { class: 'range-line' },
+    h('p', {}, h('strong', {}, range), ` (${r.rangeSource === 'policy' ? 'chosen by the strategy' : 'chosen by you'}): ${r.rangeReason}`),
+    r.widenedNote ? h('p', { class: 'note' }, r.widenedNote) : null,
+    r.warnings.length > 0 ? h('ul', { class: 'warnings', 'aria-label': 'Warnings' }, ...r.warnings.map((w) => h('li', {}, w))) : null);
+}
+
+/** One row per result, so two strategies on the same range read side by side. */
+export function comparisonTable(report: ReportViewModel, selected: number, onSelect: (i: number) => void): HTMLElement | null {
+  if (report.results.length < 2) return null;
+  const rows = report.results.map((r, i) => {
+    const pick = h('button', { type: 'button', class: 'link', 'aria-pressed': i === selected ? 'true' : 'false' }, r.strategy);
+    pick.addEventListener('click', () => onSelect(i));
+    const lost = r.entityCounts.lost;
+    return h('tr', { class: i === selected ? 'selected' : null },
+      h('th', { scope: 'row' }, pick),
+      h('td', {}, r.headline.modeLabel),
+      h('td', {}, r.range ? `${r.range.start}–${r.range.end}` : '—'),
+      h('td', { class: 'num' }, tokens(r.headline.tokensBefore)),
+      h('td', { class: 'num' }, tokens(r.headline.tokensAfter)),
+      h('td', { class: 'num' }, percent(r.headline.reduction)),
+      h('td', { class: 'num' }, `${r.entityCounts.kept} kept, ${lost} lost`),
+      h('td', { class: 'num' }, r.replay ? tokens(r.replay.totalInputCompacted) : '—'));
+  });
+  return h('section', { 'aria-label': 'Comparison' },
+    h('table', { class: 'data compare' },
+      h('caption', {}, 'Strategies compared'),
+      h('thead', {}, h('tr', {}, ...['Strategy', 'Mode', 'Range', 'Before', 'After', 'Reduction', 'Entities', 'Replay input']
+        .map((t, i) => h('th', { scope: 'col', class: i >= 3 ? 'num' : null }, t)))),
+      h('tbody', {}, ...rows)));
+}
+
+export function barsView(r: ResultView): HTMLElement {
+  return h('section', { class: 'bars-grid', 'aria-label': 'Tokens by kind and by tool' },
+    barChart('Tokens by kind', r.byKind),
+    r.byTool.length > 0 ? barChart('Tokens by tool', r.byTool) : h('p', { class: 'note' }, 'No tool calls.'));
+}

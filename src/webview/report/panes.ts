@@ -1,0 +1,160 @@
+// The detail tabs: the forgotten range beside its summary, every step with its fate, the
+// entities that survived or were lost, and the whole-run replay.
+
+import type { ReportUiState } from '../../core/report/protocol';
+import type { ReplayResult } from '../../core/report/replay';
+import type { ResultView, StepRow } from '../../core/report/viewModel';
+import { sawtooth } from './charts';
+import { h } from './dom';
+import { percent, plural, tokens, usd } from './format';
+import { virtualList } from './virtualList';
+
+export interface PaneContext {
+  state: ReportUiState;
+  save(): void;
+  rerender(): void;
+  standalone: boolean;
+  revealStep?(step: number): void;
+  requestReplay?(summaryRatio: number | undefined, tokenBudget: number | undefined): void;
+}
+
+export function rangePane(r: ResultView, ctx: PaneContext): HTMLElement {
+  const forgottenTokens = r.forgotten.reduce((n, f) => n + f.tokens, 0);
+  const left = h('section', { class: 'side', 'aria-label': 'Forgotten steps' },
+    h('h2', {}, `Forgotten: ${plural(r.forgotten.length, 'step')}, ${tokens(forgottenTokens)} tokens`),
+    r.forgotten.length === 0 ? h('p', { class: 'note' }, 'No step was forgotten, masked or trimmed.') : null,
+    ...r.forgotten.map((f) => h('article', { class: `forgotten fate-${f.fate}` },
+      h('header', {}, h('span', { class: `fate fate-${f.fate}` }, f.fate), ` #${f.index} · ${f.label} · ${tokens(f.tokens)} tokens`),
+      h('pre', { class: 'text' }, f.text + (f.truncated ? '\n…' : '')))),
+    r.forgottenCut ? h('p', { class: 'note' }, 'The list is cut here to keep the report small; “Open diff” shows every step.') : null);
+  const right = h('section', { class: 'side', 'aria-label': 'Summary' },
+    h('h2', {}, r.summary !== null ? `Summary: ${tokens(r.summaryTokens)} tokens` : 'No summary'),
+    r.summary !== null
+      ? h('pre', { class: 'text summary', id: 'summary-text' }, r.summary)
+      : h('p', { class: 'note' }, 'This strategy replaces nothing with a summary: the steps on the left were masked, trimmed or dropped.'));
+  const pane = h('div', { class: 'side-by-side' }, left, right);
+  keepScroll(left, 'range-left', ctx);
+  keepScroll(right, 'range-right', ctx);
+  return pane;
+}
+
+function keepScroll(el: HTMLElement, name: string, ctx: PaneContext): void {
+  el.classList.add('scroller');
+  requestAnimationFrame(() => { el.scrollTop = ctx.state.scroll[name] ?? 0; });
+  el.addEventListener('scroll', () => { ctx.state.scroll[name] = el.scrollTop; ctx.save(); }, { passive: true });
+}
+
+const STEP_FILTERS: { id: ReportUiState['stepFilter']; label: string }[] = [
+  { id: 'range', label: 'In the range' },
+  { id: 'changed', label: 'Changed only' },
+  { id: 'all', label: 'All steps' },
+];
+
+export function stepsPane(r: ResultView, ctx: PaneContext): HTMLElement {
+  const filter = ctx.state.stepFilter;
+  const rows = r.steps.filter((s) => filter === 'all' || (filter === 'range' ? s.inRange : s.fate !== 'kept'));
+  const select = h('select', { id: 'step-filter', 'aria-label': 'Which steps to list' },
+    ...STEP_FILTERS.map((f) => h('option', { value: f.id, selected: f.id === filter }, f.label)));
+  select.addEventListener('change', () => {
+    ctx.state.stepFilter = select.value as ReportUiState['stepFilter'];
+    ctx.state.scroll.steps = 0;
+    ctx.save();
+    ctx.rerender();
+  });
+  const counts = countFates(rows);
+  const list = virtualList<StepRow>({
+    id: 'step-list',
+    label: 'Steps with tokens and fate',
+    items: rows,
+    columns: [{ label: '#', className: 'num idx' }, { label: 'Fate', className: 'fatecol' }, { label: 'Step', className: 'label' }, { label: 'Before', className: 'num' }, { label: 'After', className: 'num' }, { label: 'Preview', className: 'preview' }],
+    cells: (s) => [String(s.index), h('span', { class: `fate fate-${s.fate}` }, s.fate), s.label, tokens(s.tokensBefore), s.fate === 'summarized' || s.fate === 'dropped' ? '—' : tokens(s.tokensAfter), s.preview],
+    rowClass: (s) => `fate-row-${s.fate}`,
+    onActivate: ctx.revealStep ? (s) => ctx.revealStep!(s.index) : undefined,
+    initialScroll: ctx.state.scroll.steps,
+    onScroll: (top) => { ctx.state.scroll.steps = top; ctx.save(); },
+  });
+  return h('div', {},
+    h('div', { class: 'toolbar' },
+      h('label', { for: 'step-filter' }, 'Show '), select,
+      h('span', { class: 'counts', 'aria-live': 'polite' }, `${plural(rows.length, 'step')}: ${Object.entries(counts).map(([f, n]) => `${n} ${f}`).join(', ')}`)),
+    list);
+}
+
+function countFates(rows: readonly StepRow[]): Record<string, number> {
+  const c: Record<string, number> = {};
+  for (const s of rows) c[s.fate] = (c[s.fate] ?? 0) + 1;
+  return c;
+}
+
+export function survivalPane(r: ResultView, ctx: PaneContext): HTMLElement {
+  const filter = ctx.state.entityFilter;
+  const shown = r.entities
+    .filter((e) => filter === 'all' || (filter === 'lost' ? !e.kept : e.kept))
+    .sort((a, b) => Number(a.kept) - Number(b.kept) || b.mentions - a.mentions);
+  const select = h('select', { id: 'entity-filter', 'aria-label': 'Which entities to list' },
+    ...[['all', 'All'], ['lost', 'Lost only'], ['kept', 'Kept only']].map(([id, label]) => h('option', { value: id, selected: id === filter }, label)));
+  select.addEventListener('change', () => { ctx.state.entityFilter = select.value as ReportUiState['entityFilter']; ctx.save(); ctx.rerender(); });
+  const { kept, lost } = r.entityCounts;
+  return h('div', {},
+    h('p', { class: 'survival-summary' },
+      h('span', { class: 'kept' }, `✓ ${kept} kept`), ' · ', h('span', { class: 'lost' }, `✗ ${lost} lost`),
+      ` of the file paths, tests, errors, commands, URLs and identifiers found in the forgotten steps${kept + lost > 0 ? ` (${percent(kept / (kept + lost))} kept)` : ''}.`),
+    h('div', { class: 'toolbar' }, h('label', { for: 'entity-filter' }, 'Show '), select),
+    r.entities.length === 0 ? h('p', { class: 'note' }, 'Nothing recognizable was found in the forgotten steps.') :
+      h('table', { class: 'data entities' },
+        h('caption', { class: 'sr-only' }, 'Entities of the forgotten steps, kept or lost'),
+        h('thead', {}, h('tr', {}, ...['Status', 'Kind', 'Entity', 'Mentions', 'First step'].map((t, i) => h('th', { scope: 'col', class: i >= 3 ? 'num' : null }, t)))),
+        h('tbody', {}, ...shown.map((e) => h('tr', { class: e.kept ? 'kept' : 'lost' },
+          h('td', {}, e.kept ? '✓ kept' : '✗ lost'),
+          h('td', {}, e.kind),
+          h('td', {}, h('code', {}, e.text)),
+          h('td', { class: 'num' }, String(e.mentions)),
+          h('td', { class: 'num' }, String(e.firstStep)))))));
+}
+
+export function replayPane(r: ResultView, ctx: PaneContext): HTMLElement {
+  const rp = r.replay;
+  if (!rp) return h('p', { class: 'note' }, 'No replay: the strategy is not known to this version.');
+  const stat = (label: string, raw: string, compacted: string) =>
+    h('tr', {}, h('th', { scope: 'row' }, label), h('td', { class: 'num' }, raw), h('td', { class: 'num' }, compacted));
+  const totals = h('table', { class: 'data totals' },
+    h('caption', {}, 'The whole run, both ways'),
+    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), h('th', { scope: 'col', class: 'num' }, 'No compaction'), h('th', { scope: 'col', class: 'num' }, `With ${rp.strategy}`))),
+    h('tbody', {},
+      stat('Input tokens over the run', tokens(rp.totalInputRaw), tokens(rp.totalInputCompacted)),
+      stat('Largest context', tokens(rp.peakRaw), tokens(rp.peakCompacted)),
+      stat('Summary requests', '0', `${rp.summaryCalls} (${tokens(rp.summaryInputTokens)} in, ${tokens(rp.summaryOutputTokens)} out)`),
+      rp.cost ? stat(`Cost (${rp.cost.model}, prices of ${rp.cost.pricesAsOf})`, usd(rp.cost.raw.total), usd(rp.cost.compacted.total)) : null));
+  return h('div', {},
+    h('p', {}, `Replays all ${plural(rp.steps, 'step')} (${plural(rp.modelCalls, 'model request')}) as if the agent had used ${rp.label}: it compacts whenever ${rp.trigger}. `,
+      `Each summary is ${percent(rp.summaryRatio)} of what it replaces (${ratioSourceText(rp)}); effect: ${rp.effect}.`),
+    totals,
+    rp.cost ? h('p', { class: rp.cost.saved >= 0 ? 'good' : 'bad' }, rp.cost.saved >= 0 ? `Saves ${usd(rp.cost.saved)} over the run.` : `Costs ${usd(-rp.cost.saved)} more over the run.`) : h('p', { class: 'note' }, 'No price known for the model, so no cost.'),
+    sawtooth(rp),
+    replayControls(ctx, rp));
+}
+
+function ratioSourceText(rp: ReplayResult): string {
+  return rp.ratioSource === 'run' ? 'measured on the run just made' : rp.ratioSource === 'user' ? 'as you set it' : 'a default; no summary was measured';
+}
+
+function replayControls(ctx: PaneContext, rp: ReplayResult): HTMLElement | null {
+  if (ctx.standalone || !ctx.requestReplay) {
+    return h('p', { class: 'note' }, 'To replay with another ratio or a token budget, run: agent-trace-lens simulate FILE --strategy ', rp.strategy, ' --ratio R --budget N');
+  }
+  const ratio = h('input', { id: 'replay-ratio', type: 'number', min: 0, max: 2, step: 0.01, value: ctx.state.replayRatio ?? '', placeholder: rp.summaryRatio.toFixed(3) });
+  const budget = h('input', { id: 'replay-budget', type: 'number', min: 1, step: 1000, value: ctx.state.replayBudget ?? '', placeholder: 'strategy trigger' });
+  const form = h('form', { class: 'toolbar replay-form', 'aria-label': 'Replay settings' },
+    h('label', { for: 'replay-ratio' }, 'Summary ratio'), ratio,
+    h('label', { for: 'replay-budget' }, 'Token budget'), budget,
+    h('button', { type: 'submit', class: 'btn' }, 'Replay'));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const num = (v: string) => (v.trim() === '' ? undefined : Number(v));
+    ctx.state.replayRatio = num(ratio.value);
+    ctx.state.replayBudget = num(budget.value);
+    ctx.save();
+    ctx.requestReplay!(ctx.state.replayRatio, ctx.state.replayBudget);
+  });
+  return form;
+}
