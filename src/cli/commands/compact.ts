@@ -1,18 +1,14 @@
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import * as readline from 'node:readline';
 import {
-  canExportOpenHands,
   CompactionInputError,
   findStrategy,
   runCompaction,
   strategyIds,
   STRATEGIES,
-  toChatMessages,
-  toOpenHandsV0Events,
   type CompactionResult,
   type OutgoingRequest,
 } from '../../core/compaction';
+import { saveCondensed, SaveRefused, type ExportKind } from '../../core/compaction/saveCondensed';
 import { loadTrajectory } from '../../core/io/load';
 import { describeOutgoing } from '../../core/llm/consent';
 import { createOpenAiProvider } from '../../core/llm/openaiProvider';
@@ -94,7 +90,7 @@ export const compactCommand: CliCommand = {
     }
 
     let written: string | undefined;
-    if (values.out) written = await writeExport(values.out, file, loaded, trajectory, result, values.export as 'chat' | 'openhands' | undefined);
+    if (values.out) written = await writeExport(values.out, loaded, trajectory, result, values.export as ExportKind | undefined);
 
     if (values.html) await writeHtmlReport(values.html, file, result, trajectory, { model: values.model ?? stringMeta(trajectory.meta.model), counter }, io);
     const entities = forgottenEntities(trajectory, result).map(({ text, kind, kept }) => ({ text, kind, kept }));
@@ -158,29 +154,12 @@ async function askOnTerminal(o: OutgoingRequest, counter: string, io: CliIO): Pr
   }
 }
 
-async function writeExport(out: string, source: string, loaded: Trajectory, trajectory: Trajectory, result: CompactionResult, kind?: 'chat' | 'openhands'): Promise<string> {
-  const target = path.resolve(out);
-  const sameFile = target === path.resolve(source) || (await realpathOrUndefined(target)) === (await realpathOrUndefined(source));
-  if (sameFile) throw new UsageError('--out must name a new file: the original trajectory is never overwritten.');
-  const openhands = kind === 'openhands' || (kind === undefined && loaded === trajectory && canExportOpenHands(trajectory, result));
-  let value: unknown;
-  if (openhands) {
-    if (loaded !== trajectory || !canExportOpenHands(trajectory, result)) {
-      throw new UsageError('--export openhands needs an OpenHands V0 event list in which this compaction forgot whole events.');
-    }
-    value = toOpenHandsV0Events(JSON.parse(await fs.readFile(source, 'utf8')), trajectory, result);
-  } else {
-    value = toChatMessages(result);
-  }
-  await fs.writeFile(target, JSON.stringify(value, null, 2) + '\n');
-  return target;
-}
-
-async function realpathOrUndefined(p: string): Promise<string | undefined> {
+async function writeExport(out: string, loaded: Trajectory, trajectory: Trajectory, result: CompactionResult, kind?: ExportKind): Promise<string> {
   try {
-    return await fs.realpath(p);
-  } catch {
-    return undefined;
+    return await saveCondensed(out, loaded, trajectory, result, kind);
+  } catch (e) {
+    if (e instanceof SaveRefused) throw new UsageError(`--out: ${e.message}`);
+    throw e;
   }
 }
 
