@@ -1,4 +1,7 @@
 import * as vscode from 'vscode';
+import { CompactionController } from './compaction/compactionController';
+import { registerApiKeyCommands } from './compaction/apiKeyCommands';
+import { showRunsInReport } from './compaction/reportBridge';
 import { EditorFollower } from './followEditor';
 import { openTrajectory, pickAndOpen, type OpenDeps } from './openCommands';
 import { revealStepInSource } from './revealInSource';
@@ -6,28 +9,48 @@ import { StepDocumentProvider, STEP_SCHEME } from './stepDocuments';
 import { TrajectoryStore, type OpenTrajectory } from './trajectoryStore';
 import type { StepNode, TreeNode } from './tree/nodes';
 import { TrajectoryTreeProvider } from './tree/trajectoryTreeProvider';
+import { TokenService } from '../core/tokens';
+import { TokenStatusBar } from './tokens/statusBar';
+import { TokenTracker } from './tokens/tokenTracker';
 
 /** What the extension returns from `activate`, for tests that run inside VS Code. */
 export interface AgentTraceLensApi {
   store: TrajectoryStore;
   tree: TrajectoryTreeProvider;
+  compaction: CompactionController;
 }
 
 export function activate(context: vscode.ExtensionContext): AgentTraceLensApi {
   const log = vscode.window.createOutputChannel('Agent Trace Lens', { log: true });
   const store = new TrajectoryStore();
-  const tree = new TrajectoryTreeProvider(store);
+  const tokens = new TokenTracker(store, new TokenService(), log);
+  const tree = new TrajectoryTreeProvider(store, tokens);
   const view = vscode.window.createTreeView('agentTraceLens.trajectories', { treeDataProvider: tree, showCollapseAll: true, canSelectMany: true });
+  const statusBar = new TokenStatusBar(tokens);
+  // Counts arrive in waves; one repaint per wave keeps the tree's expansion and selection.
+  tokens.onDidChange(() => tree.refresh());
 
   const reveal = async (entry: OpenTrajectory): Promise<void> => {
+    statusBar.show(entry);
     const root = tree.rootFor(entry.key);
     if (root) await view.reveal(root, { select: true, focus: false, expand: true }).then(undefined, () => undefined);
   };
   const deps: OpenDeps = { store, log, reveal };
   const follower = new EditorFollower(deps);
+  const compaction: CompactionController = new CompactionController(context, store, log, showRunsInReport(context, () => compaction));
 
   context.subscriptions.push(
-    log, store, tree, view, follower,
+    log, store, tree, view, follower, tokens, statusBar,
+    view.onDidChangeSelection((e) => {
+      const doc = e.selection[0]?.doc;
+      if (doc) statusBar.show(doc);
+    }),
+    store.onDidChange(() => {
+      if (store.all().length === 0) statusBar.show(undefined);
+    }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('agentTraceLens.tokens.model')) tokens.recountAll();
+    }),
     vscode.workspace.registerTextDocumentContentProvider(STEP_SCHEME, new StepDocumentProvider(store)),
     vscode.commands.registerCommand('agentTraceLens.open', async (uri?: vscode.Uri) => {
       if (uri instanceof vscode.Uri) await openTrajectory(deps, uri);
@@ -57,9 +80,16 @@ export function activate(context: vscode.ExtensionContext): AgentTraceLensApi {
     vscode.commands.registerCommand('agentTraceLens.reload', async (node?: TreeNode) => {
       if (node) await openTrajectory(deps, node.doc.uri);
     }),
+    vscode.commands.registerCommand('agentTraceLens.compactRange', (node?: TreeNode, selected?: TreeNode[]) =>
+      compaction.compactSelection(node, selected ?? [...view.selection])),
+    vscode.commands.registerCommand('agentTraceLens.compact', () => {
+      const steps = view.selection.filter((n) => n.type === 'step');
+      return steps.length > 1 ? compaction.compactSelection(undefined, steps) : compaction.compactFromPalette();
+    }),
+    ...registerApiKeyCommands(context.secrets),
   );
   log.info('Agent Trace Lens activated');
-  return { store, tree };
+  return { store, tree, compaction };
 }
 
 function selectedStep(view: vscode.TreeView<TreeNode>): StepNode | undefined {

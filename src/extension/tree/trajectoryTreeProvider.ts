@@ -13,6 +13,8 @@ export interface SizeLabels {
   total(doc: OpenTrajectory, runIndex: number | undefined, steps: readonly Step[]): string;
   /** Extra tooltip lines for a step (token details, recorded usage). */
   stepDetails?(doc: OpenTrajectory, runIndex: number, step: Step): string[];
+  /** Extra tooltip lines for a whole trajectory (breakdown by kind and tool). */
+  totalDetails?(doc: OpenTrajectory): string[];
 }
 
 export const charSizeLabels: SizeLabels = {
@@ -117,7 +119,13 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
         const item = new vscode.TreeItem(t.title || doc.uri.path.split('/').pop() || 'trajectory', vscode.TreeItemCollapsibleState.Expanded);
         const steps = runsOf(t).flatMap((r) => r.steps);
         item.description = `${t.format} · ${steps.length} steps · ${this.sizes.total(doc, undefined, steps)}`;
-        item.tooltip = new vscode.MarkdownString().appendText(`${doc.uri.fsPath}\nFormat: ${t.format}\n${t.runs ? `${t.runs.length} runs, ` : ''}${steps.length} steps${t.warnings.length ? `\n${t.warnings.length} warning(s)` : ''}`);
+        item.tooltip = new vscode.MarkdownString().appendText([
+          doc.uri.fsPath,
+          `Format: ${t.format}`,
+          `${t.runs ? `${t.runs.length} runs, ` : ''}${steps.length} steps`,
+          ...(this.sizes.totalDetails?.(doc) ?? []),
+          t.warnings.length ? `${t.warnings.length} warning(s) while reading` : '',
+        ].filter(Boolean).join('\n'));
         item.iconPath = new vscode.ThemeIcon('list-tree');
         item.contextValue = 'trajectory';
         item.resourceUri = doc.uri;

@@ -1,0 +1,66 @@
+import * as vscode from 'vscode';
+import { consentKey, type ConsentStore } from '../../core/llm/consent';
+import { createOpenAiProvider, displayEndpoint } from '../../core/llm/openaiProvider';
+import { isLocalEndpoint } from '../../core/llm/consent';
+import type { ModelProvider } from '../../core/llm/provider';
+import { selectLmProvider } from '../lmProvider';
+
+export type ProviderChoice = 'auto' | 'openai' | 'vscode-lm' | 'none';
+
+export interface LlmSettings {
+  provider: ProviderChoice;
+  baseUrl: string;
+  model: string;
+  temperature: number;
+  lmFamily: string;
+}
+
+export function readLlmSettings(): LlmSettings {
+  const c = vscode.workspace.getConfiguration('agentTraceLens.llm');
+  return {
+    provider: c.get<ProviderChoice>('provider', 'auto'),
+    baseUrl: c.get<string>('baseUrl', 'https://api.openai.com/v1'),
+    model: c.get<string>('model', 'gpt-4o-mini'),
+    temperature: c.get<number>('temperature', 0),
+    lmFamily: c.get<string>('vscodeLmFamily', ''),
+  };
+}
+
+/** API keys are kept per endpoint in SecretStorage, never in settings or logs. */
+export function apiKeySecretName(baseUrl: string): string {
+  return `agentTraceLens.apiKey:${consentKey(baseUrl)}`;
+}
+
+/**
+ * The model the user configured, or undefined for the offline extractive mode.
+ * `auto` uses the OpenAI-compatible endpoint when a key is stored for it (or it is local).
+ */
+export async function providerFromSettings(secrets: vscode.SecretStorage, log: vscode.LogOutputChannel): Promise<ModelProvider | undefined> {
+  const s = readLlmSettings();
+  if (s.provider === 'none') return undefined;
+  if (s.provider === 'vscode-lm') {
+    const provider = await selectLmProvider(s.lmFamily || undefined);
+    if (!provider) void vscode.window.showWarningMessage('No VS Code language model is available (is a chat model extension installed and signed in?). Running the extractive mode instead.');
+    return provider;
+  }
+  const apiKey = await secrets.get(apiKeySecretName(s.baseUrl));
+  if (!apiKey && !isLocalEndpoint(s.baseUrl)) {
+    if (s.provider === 'openai') {
+      void vscode.window.showWarningMessage(`No API key is stored for ${displayEndpoint(s.baseUrl)}. Run "Agent Trace Lens: Set API Key". Running the extractive mode instead.`);
+    }
+    return undefined;
+  }
+  log.info(`Using ${s.model} at ${displayEndpoint(s.baseUrl)}`);
+  return createOpenAiProvider({ baseUrl: s.baseUrl, apiKey, model: s.model, temperature: s.temperature });
+}
+
+/** Remembered consent answers, per endpoint, in the extension's global state. */
+export function mementoConsentStore(memento: vscode.Memento): ConsentStore {
+  const KEY = 'agentTraceLens.consent';
+  return {
+    get: (endpoint) => memento.get<Record<string, boolean>>(KEY, {})[endpoint],
+    set: async (endpoint, allowed) => {
+      await memento.update(KEY, { ...memento.get<Record<string, boolean>>(KEY, {}), [endpoint]: allowed });
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import * as vscode from 'vscode';
+import { runsOf } from '../../core/stats';
+import { contextShare, summarizeTokens, tokenizerFor, tokenizerLabel } from '../../core/tokens';
+import { formatCount } from '../../core/view/stepPresentation';
+import type { OpenTrajectory } from '../trajectoryStore';
+import type { TokenTracker } from './tokenTracker';
+
+/** The active trajectory's total tokens and its share of the model's context window. */
+export class TokenStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('agentTraceLens.tokens', vscode.StatusBarAlignment.Right, 100);
+  private active: OpenTrajectory | undefined;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly tracker: TokenTracker) {
+    this.item.name = 'Agent Trace Lens: Tokens';
+    this.item.command = 'agentTraceLens.trajectories.focus';
+    this.subscription = tracker.onDidChange((doc) => {
+      if (doc.key === this.active?.key) this.render();
+    });
+  }
+
+  show(doc: OpenTrajectory | undefined): void {
+    this.active = doc;
+    this.render();
+  }
+
+  private render(): void {
+    const doc = this.active;
+    const counts = doc && this.tracker.counts(doc);
+    if (!doc || !counts) {
+      this.item.hide();
+      return;
+    }
+    const steps = runsOf(doc.trajectory).flatMap((r) => r.steps);
+    const totals = summarizeTokens(steps, counts.steps);
+    const info = counts.tokenizer.contextWindow ? counts.tokenizer : tokenizerFor(counts.tokenizer.model);
+    const share = contextShare(totals.total, info);
+    const mark = totals.exact && !counts.tokenizer.approximate ? '' : '≈';
+    const runs = runsOf(doc.trajectory).length;
+    this.item.text = `$(symbol-numeric) ${mark}${formatCount(totals.total)} tok${share !== undefined && runs === 1 ? ` · ${Math.round(share * 100)}% of ${formatCount(info.contextWindow!)}` : ''}`;
+    this.item.tooltip = new vscode.MarkdownString().appendText([
+      doc.trajectory.title,
+      `${mark}${totals.total.toLocaleString('en-US')} tokens, counted with ${tokenizerLabel(counts.tokenizer)}${counts.tokenizer.model ? ` for ${counts.tokenizer.model}` : ''}${totals.exact ? '' : ' (counting…)'}`,
+      share !== undefined && runs === 1 ? `${(share * 100).toFixed(1)}% of a ${info.contextWindow!.toLocaleString('en-US')}-token context window` : runs > 1 ? `${runs} runs in this file; the share is per run` : 'context window unknown for this model',
+      counts.tokenizer.note ?? '',
+    ].filter(Boolean).join('\n'));
+    this.item.show();
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.item.dispose();
+  }
+}

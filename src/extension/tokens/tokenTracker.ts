@@ -1,0 +1,177 @@
+import * as vscode from 'vscode';
+import type { Step } from '../../core/model';
+import { runsOf } from '../../core/stats';
+import { stepTotal, summarizeTokens, tokenizerLabel, TokenService, type TokenCounts } from '../../core/tokens';
+import { formatCount } from '../../core/view/stepPresentation';
+import type { OpenTrajectory, TrajectoryStore } from '../trajectoryStore';
+import type { SizeLabels } from '../tree/trajectoryTreeProvider';
+
+interface DocTokens {
+  counts: TokenCounts;
+  /** Where each run's steps start in the flat list `counts.steps` is parallel to. */
+  runOffsets: number[];
+  abort: AbortController;
+}
+
+/**
+ * Token counts for every open trajectory: an estimate the moment a file opens, replaced by exact
+ * counts as the worker threads deliver them. The tree and the status bar read from here.
+ */
+export class TokenTracker implements SizeLabels, vscode.Disposable {
+  private readonly docs = new Map<string, DocTokens>();
+  private readonly changed = new vscode.EventEmitter<OpenTrajectory>();
+  readonly onDidChange = this.changed.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly store: TrajectoryStore, private readonly service: TokenService, private readonly log: vscode.LogOutputChannel) {
+    this.subscription = store.onDidChange(() => this.sync());
+  }
+
+  /** The model whose tokenizer counts: the setting, else the model the log names. */
+  modelFor(doc: OpenTrajectory): string | undefined {
+    const configured = vscode.workspace.getConfiguration('agentTraceLens').get<string>('tokens.model', '');
+    if (configured) return configured;
+    const fromLog = doc.trajectory.meta.model ?? runsOf(doc.trajectory).find((r) => r.meta.model)?.meta.model;
+    return typeof fromLog === 'string' ? fromLog : undefined;
+  }
+
+  /** Recount everything, e.g. after the model setting changed. */
+  recountAll(): void {
+    for (const entry of this.docs.values()) entry.abort.abort();
+    this.docs.clear();
+    this.sync();
+  }
+
+  counts(doc: OpenTrajectory): TokenCounts | undefined {
+    return this.docs.get(doc.key)?.counts;
+  }
+
+  private sync(): void {
+    const open = new Set(this.store.all().map((d) => d.key));
+    for (const [key, entry] of this.docs) {
+      if (!open.has(key)) {
+        entry.abort.abort();
+        this.docs.delete(key);
+      }
+    }
+    for (const doc of this.store.all()) {
+      const existing = this.docs.get(doc.key);
+      if (existing && existing.counts.steps.length === flatLength(doc)) continue;
+      existing?.abort.abort();
+      this.start(doc);
+    }
+  }
+
+  private start(doc: OpenTrajectory): void {
+    const runs = runsOf(doc.trajectory);
+    const runOffsets: number[] = [];
+    let offset = 0;
+    for (const run of runs) {
+      runOffsets.push(offset);
+      offset += run.steps.length;
+    }
+    const model = this.modelFor(doc);
+    const abort = new AbortController();
+    const entry: DocTokens = { counts: this.service.estimate(runs.flatMap((r) => r.steps), model), runOffsets, abort };
+    this.docs.set(doc.key, entry);
+    this.changed.fire(doc);
+    const started = Date.now();
+    this.service.countTrajectory(doc.trajectory, {
+      model,
+      signal: abort.signal,
+      progressIntervalMs: 400,
+      onProgress: (counts) => {
+        if (abort.signal.aborted) return;
+        entry.counts = counts;
+        this.changed.fire(doc);
+      },
+    }).then((counts) => {
+      if (abort.signal.aborted) return;
+      entry.counts = counts;
+      this.changed.fire(doc);
+      this.log.info(`Counted ${doc.key} with ${tokenizerLabel(counts.tokenizer)} in ${Date.now() - started} ms (${counts.origin})`);
+    }, (e: unknown) => {
+      if (!abort.signal.aborted) this.log.warn(`Token counting failed for ${doc.key}: ${(e as Error).message}`);
+    });
+  }
+
+  private tokensOf(doc: OpenTrajectory, runIndex: number, steps: readonly Step[]): { total: number; exact: boolean } | undefined {
+    const entry = this.docs.get(doc.key);
+    if (!entry) return undefined;
+    const base = entry.runOffsets[runIndex] ?? 0;
+    let total = 0;
+    let exact = true;
+    for (const s of steps) {
+      const t = entry.counts.steps[base + s.index];
+      if (!t) continue;
+      total += stepTotal(t);
+      exact &&= t.exact;
+    }
+    return { total, exact };
+  }
+
+  private approx(doc: OpenTrajectory, exact: boolean): string {
+    const entry = this.docs.get(doc.key);
+    return !exact || entry?.counts.tokenizer.approximate ? '≈' : '';
+  }
+
+  step(doc: OpenTrajectory, runIndex: number, step: Step): string {
+    const t = this.tokensOf(doc, runIndex, [step]);
+    return t ? `${this.approx(doc, t.exact)}${formatCount(t.total)} tok` : `${step.text.length} chars`;
+  }
+
+  total(doc: OpenTrajectory, runIndex: number | undefined, steps: readonly Step[]): string {
+    if (runIndex === undefined) {
+      const runs = runsOf(doc.trajectory);
+      let total = 0;
+      let exact = true;
+      runs.forEach((run, i) => {
+        const t = this.tokensOf(doc, i, run.steps);
+        total += t?.total ?? 0;
+        exact &&= t?.exact ?? false;
+      });
+      return `${this.approx(doc, exact)}${formatCount(total)} tok`;
+    }
+    const t = this.tokensOf(doc, runIndex, steps);
+    return t ? `${this.approx(doc, t.exact)}${formatCount(t.total)} tok` : '';
+  }
+
+  stepDetails(doc: OpenTrajectory, runIndex: number, step: Step): string[] {
+    const entry = this.docs.get(doc.key);
+    const t = entry?.counts.steps[(entry.runOffsets[runIndex] ?? 0) + step.index];
+    if (!entry || !t) return [];
+    const lines = [`${t.exact ? '' : '≈'}${(t.content + t.overhead).toLocaleString('en-US')} tokens (${t.content.toLocaleString('en-US')} content + ${t.overhead} chat framing), ${tokenizerLabel(entry.counts.tokenizer)}${t.exact ? '' : ', estimate until counted'}`];
+    const u = step.usage;
+    if (u && (u.inputTokens !== undefined || u.outputTokens !== undefined)) {
+      lines.push(`recorded by the provider for this call: ${u.inputTokens ?? '?'} in, ${u.outputTokens ?? '?'} out${u.cachedInputTokens ? `, ${u.cachedInputTokens} cached` : ''}${u.cost !== undefined ? `, $${u.cost.toFixed(4)}` : ''}`);
+    }
+    return lines;
+  }
+
+  /** Breakdown by kind and tool for the trajectory's tooltip. */
+  totalDetails(doc: OpenTrajectory): string[] {
+    const entry = this.docs.get(doc.key);
+    if (!entry) return [];
+    const steps = runsOf(doc.trajectory).flatMap((r) => r.steps);
+    const totals = summarizeTokens(steps, entry.counts.steps);
+    const mark = totals.exact && !entry.counts.tokenizer.approximate ? '' : '≈';
+    const lines = [`${mark}${totals.total.toLocaleString('en-US')} tokens with ${tokenizerLabel(entry.counts.tokenizer)}${entry.counts.tokenizer.note ? ` (${entry.counts.tokenizer.note})` : ''}${totals.exact ? '' : ' — counting…'}`];
+    const kinds = Object.entries(totals.byKind).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${formatCount(n)}`);
+    lines.push(`By kind: ${kinds.join(', ')}`);
+    const tools = Object.entries(totals.byTool).sort((a, b) => b[1].total - a[1].total).slice(0, 8)
+      .map(([name, t]) => `${name} ${formatCount(t.total)} (calls ${formatCount(t.calls)}, results ${formatCount(t.results)})`);
+    if (tools.length) lines.push(`By tool: ${tools.join(', ')}`);
+    return lines;
+  }
+
+  dispose(): void {
+    for (const entry of this.docs.values()) entry.abort.abort();
+    this.subscription.dispose();
+    this.changed.dispose();
+    void this.service.dispose();
+  }
+}
+
+function flatLength(doc: OpenTrajectory): number {
+  return runsOf(doc.trajectory).reduce((n, r) => n + r.steps.length, 0);
+}
