@@ -1,9 +1,7 @@
 import * as readline from 'node:readline';
 import {
   CompactionInputError,
-  findStrategy,
   runCompaction,
-  strategyIds,
   STRATEGIES,
   type CompactionResult,
   type OutgoingRequest,
@@ -14,11 +12,11 @@ import { describeOutgoing } from '../../core/llm/consent';
 import { createOpenAiProvider } from '../../core/llm/openaiProvider';
 import type { ModelProvider } from '../../core/llm/provider';
 import type { Trajectory } from '../../core/model';
-import { runsOf } from '../../core/stats';
-import { tiktokenCounter } from '../../core/tokens/tiktokenCounter';
+import { memoizedCounter, tiktokenCounter } from '../../core/tokens/tiktokenCounter';
 import { tokenizerFor } from '../../core/tokens/models';
 import { parseCommandArgs, UsageError, type CliCommand, type CliIO } from '../args';
 import { table } from '../render';
+import { parseOptionPairs, pickRun, requireStrategy, stringMeta } from './common';
 import { maxBytesOption } from './stats';
 import { forgottenEntities } from '../../core/report/entities';
 import { writeHtmlReport } from './simulate';
@@ -53,9 +51,7 @@ export const compactCommand: CliCommand = {
       return 0;
     }
     if (positionals.length !== 1) throw new UsageError('compact takes exactly one FILE.');
-    if (!values.strategy) throw new UsageError(`compact needs --strategy ID (one of: ${strategyIds().join(', ')}).`);
-    const strategy = findStrategy(values.strategy);
-    if (!strategy) throw new UsageError(`Unknown strategy "${values.strategy}". Strategies: ${strategyIds().join(', ')}.`);
+    const strategy = requireStrategy('compact', values.strategy);
     if (values.export && !['chat', 'openhands'].includes(values.export)) throw new UsageError('--export takes chat or openhands.');
     const options = parseOptionPairs(values.option ?? []);
 
@@ -68,7 +64,7 @@ export const compactCommand: CliCommand = {
     const model = values.model ?? DEFAULT_MODEL;
     const provider: ModelProvider | undefined = baseUrl && strategy.kind === 'llm' ? createOpenAiProvider({ baseUrl, apiKey: key, model }) : undefined;
     const tokenizer = tokenizerFor(provider ? model : values.model ?? stringMeta(trajectory.meta.model));
-    const counter = memoize(tiktokenCounter(tokenizer.encoding, tokenizer.approximate));
+    const counter = memoizedCounter(tiktokenCounter(tokenizer.encoding, tokenizer.approximate));
 
     let confirm: ((o: OutgoingRequest) => Promise<boolean>) | undefined;
     if (values.yes) confirm = async () => true;
@@ -100,44 +96,10 @@ export const compactCommand: CliCommand = {
   },
 };
 
-function parseOptionPairs(pairs: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const pair of pairs) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) throw new UsageError(`--option takes NAME=VALUE, not "${pair}".`);
-    out[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
-  }
-  return out;
-}
 
-function pickRun(t: Trajectory, run: string | undefined): Trajectory {
-  const runs = runsOf(t);
-  if (run === undefined) return runs[0];
-  const n = Number(run);
-  if (!Number.isInteger(n) || n < 0 || n >= runs.length) throw new UsageError(`--run takes a run number from 0 to ${runs.length - 1}.`);
-  return runs[n];
-}
 
-function stringMeta(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
-}
 
 /** Counting the same text twice (before and after) should not cost twice. */
-function memoize(counter: ReturnType<typeof tiktokenCounter>) {
-  const cache = new Map<string, number>();
-  return {
-    tokenizer: counter.tokenizer,
-    approximate: counter.approximate,
-    count(text: string) {
-      let n = cache.get(text);
-      if (n === undefined) {
-        n = counter.count(text);
-        cache.set(text, n);
-      }
-      return n;
-    },
-  };
-}
 
 async function askOnTerminal(o: OutgoingRequest, counter: string, io: CliIO): Promise<boolean> {
   const lines = describeOutgoing({

@@ -1,18 +1,18 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { findStrategy, runCompaction, strategyIds, CompactionInputError, type CompactionResult } from '../../core/compaction';
+import { runCompaction, CompactionInputError, type CompactionResult } from '../../core/compaction';
 import type { Trajectory } from '../../core/model';
 import { reportHtmlFile } from '../../core/report/assets';
 import type { ReportOptions } from '../../core/report/viewModel';
 import { loadTrajectory } from '../../core/io/load';
 import { priceFor } from '../../core/pricing/prices';
 import { replay, type ReplayResult } from '../../core/report/replay';
-import { runsOf } from '../../core/stats';
 import type { TokenCounter } from '../../core/tokens/counter';
 import { tokenizerFor } from '../../core/tokens/models';
-import { tiktokenCounter } from '../../core/tokens/tiktokenCounter';
+import { memoizedCounter, tiktokenCounter } from '../../core/tokens/tiktokenCounter';
 import { parseCommandArgs, UsageError, type CliCommand, type CliIO } from '../args';
 import { table } from '../render';
+import { parseOptionPairs, pickRun, requireStrategy, stringMeta } from './common';
 import { maxBytesOption } from './stats';
 
 // `simulate`: the whole run replayed under a strategy's trigger, without any model. The summary
@@ -39,20 +39,15 @@ export const simulateCommand: CliCommand = {
       html: { type: 'string' },
     });
     if (positionals.length !== 1) throw new UsageError('simulate takes exactly one FILE.');
-    if (!values.strategy) throw new UsageError(`simulate needs --strategy ID (one of: ${strategyIds().join(', ')}).`);
-    const strategy = findStrategy(values.strategy);
-    if (!strategy) throw new UsageError(`Unknown strategy "${values.strategy}". Strategies: ${strategyIds().join(', ')}.`);
+    const strategy = requireStrategy('simulate', values.strategy);
     const ratio = numberOption('--ratio', values.ratio, 0);
     const budget = numberOption('--budget', values.budget, 1);
     const loaded = await loadTrajectory(positionals[0], { maxBytes: maxBytesOption(values['max-size-mb']) });
-    const runs = runsOf(loaded);
-    const runIndex = values.run === undefined ? 0 : Number(values.run);
-    if (!Number.isInteger(runIndex) || runIndex < 0 || runIndex >= runs.length) throw new UsageError(`--run takes a run number from 0 to ${runs.length - 1}.`);
-    const trajectory = runs[runIndex];
+    const trajectory = pickRun(loaded, values.run);
 
-    const model = values.model ?? (typeof trajectory.meta.model === 'string' ? trajectory.meta.model : undefined);
+    const model = values.model ?? stringMeta(trajectory.meta.model);
     const tokenizer = tokenizerFor(model);
-    const counter = cached(tiktokenCounter(tokenizer.encoding, tokenizer.approximate));
+    const counter = memoizedCounter(tiktokenCounter(tokenizer.encoding, tokenizer.approximate));
     let sample: CompactionResult;
     try {
       // Offline on purpose: the replay needs the strategy's shape and a size ratio, not a model's words.
@@ -81,29 +76,7 @@ function numberOption(name: string, value: string | undefined, min: number): num
   return n;
 }
 
-function parseOptionPairs(pairs: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const pair of pairs) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) throw new UsageError(`--option takes NAME=VALUE, not "${pair}".`);
-    out[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
-  }
-  return out;
-}
 
-/** Each distinct text is counted once (the replay asks about the same steps many times). */
-function cached(inner: TokenCounter): TokenCounter {
-  const cache = new Map<string, number>();
-  return {
-    tokenizer: inner.tokenizer,
-    approximate: inner.approximate,
-    count(text) {
-      let n = cache.get(text);
-      if (n === undefined) cache.set(text, (n = inner.count(text)));
-      return n;
-    },
-  };
-}
 
 const BLOCKS = '▁▂▃▄▅▆▇█';
 

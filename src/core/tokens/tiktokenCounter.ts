@@ -30,3 +30,17 @@ export function countWithTiktoken(encoding: EncodingName, text: string): number 
 export function tiktokenCounter(encoding: EncodingName, approximate = false): TokenCounter {
   return { tokenizer: encoding, approximate, count: (text) => countWithTiktoken(encoding, text) };
 }
+
+/** A counter that tokenizes each distinct text once; compaction and replay ask about the same steps many times. */
+export function memoizedCounter(inner: TokenCounter): TokenCounter {
+  const cache = new Map<string, number>();
+  return {
+    tokenizer: inner.tokenizer,
+    approximate: inner.approximate,
+    count(text) {
+      let n = cache.get(text);
+      if (n === undefined) cache.set(text, (n = inner.count(text)));
+      return n;
+    },
+  };
+}
