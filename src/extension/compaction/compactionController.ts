@@ -3,7 +3,7 @@ import { CompactionCancelled, CompactionInputError, resolveOptions, runCompactio
 import { decideConsent, type ConsentAnswer } from '../../core/llm/consent';
 import type { Trajectory } from '../../core/model';
 import { runsOf } from '../../core/stats';
-import { tiktokenCounter } from '../../core/tokens/tiktokenCounter';
+import { memoizedCounter, tiktokenCounter } from '../../core/tokens/tiktokenCounter';
 import { tokenizerFor } from '../../core/tokens/models';
 import type { OpenTrajectory, TrajectoryStore } from '../trajectoryStore';
 import type { StepNode, TreeNode } from '../tree/nodes';
@@ -91,7 +91,7 @@ export class CompactionController {
         return undefined;
       }
       const tokenizer = tokenizerFor(readLlmSettings().model ?? trajectory.meta.model);
-      range = await chooseRange(strategy, trajectory, resolved, tiktokenCounter(tokenizer.encoding, tokenizer.approximate));
+      range = await chooseRange(strategy, trajectory, resolved, memoizedCounter(tiktokenCounter(tokenizer.encoding, tokenizer.approximate)));
       if (range === undefined) return undefined;
     }
     return this.run(target.doc, target.runIndex, strategy, range ?? undefined, options);
@@ -102,7 +102,7 @@ export class CompactionController {
     const trajectory = runsOf(doc.trajectory)[runIndex];
     const provider = strategy.kind === 'llm' ? await providerFromSettings(this.context.secrets, this.log) : undefined;
     const tokenizer = tokenizerFor(provider?.model ?? readLlmSettings().model ?? trajectory.meta.model);
-    const counter = tiktokenCounter(tokenizer.encoding, tokenizer.approximate);
+    const counter = memoizedCounter(tiktokenCounter(tokenizer.encoding, tokenizer.approximate));
     const consentStore = mementoConsentStore(this.context.globalState);
     const abort = new AbortController();
     try {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { findStrategy, type CompactionResult } from '../../core/compaction';
 import { saveCondensed } from '../../core/compaction/saveCondensed';
-import { tiktokenCounter } from '../../core/tokens/tiktokenCounter';
+import { memoizedCounter, tiktokenCounter } from '../../core/tokens/tiktokenCounter';
 import { tokenizerFor } from '../../core/tokens/models';
 import { ReportPanel } from '../report/ReportPanel';
 import { revealStepInSource } from '../revealInSource';
@@ -20,7 +20,7 @@ export function showRunsInReport(context: vscode.ExtensionContext, controller: (
       key: `${doc.key}#${runIndex}`,
       model: latest.result.llm?.model,
       priceOverrides: vscode.workspace.getConfiguration('agentTraceLens').get('prices', {}),
-      counter: tiktokenCounter(tokenizer.encoding, tokenizer.approximate),
+      counter: memoizedCounter(tiktokenCounter(tokenizer.encoding, tokenizer.approximate)),
       onRerun: async (request) => {
         const strategy = findStrategy(request.strategy);
         if (!strategy) {
