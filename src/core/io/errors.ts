@@ -6,7 +6,9 @@ export type LoadErrorCode =
   | 'too-large'
   | 'unrecognized'
   | 'ambiguous'
-  | 'invalid';
+  | 'invalid'
+  /** The caller aborted the load through its AbortSignal. */
+  | 'cancelled';
 
 /** A file we cannot show. The message always names the file and says what is wrong with it. */
 export class TrajectoryLoadError extends Error {

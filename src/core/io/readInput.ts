@@ -1,6 +1,7 @@
-import type { ParsedInput, JsonlRecord } from '../formats/adapter';
+import type { ParsedInput } from '../formats/adapter';
 import type { Warning } from '../model';
 import { TrajectoryLoadError } from './errors';
+import { JsonLinesCollector } from './jsonLines';
 import { lineAt, repairTruncatedJson } from './jsonScan';
 
 export interface ReadResult {
@@ -12,18 +13,33 @@ export interface ReadResult {
 
 /** Looks at raw bytes and rejects what is clearly not text before anything tries to parse it. */
 export function decodeText(bytes: Uint8Array, file: string): string {
-  if (bytes.length === 0) throw new TrajectoryLoadError(file, 'empty', 'the file is empty.');
-  const head = bytes.subarray(0, Math.min(bytes.length, 8192));
-  if (head.includes(0)) {
-    throw new TrajectoryLoadError(file, 'binary', 'this is a binary file, not a text trajectory (it contains NUL bytes).');
-  }
+  checkBytes(bytes, file);
   let text = new TextDecoder('utf-8').decode(bytes);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  const replacements = countReplacementChars(text.slice(0, 8192));
-  if (replacements > 16) {
+  checkDecodedHead(text, file);
+  return text;
+}
+
+/**
+ * The same checks on the first bytes of a file only, for files too big to decode whole. Throws
+ * for an empty file, NUL bytes (binary) or text that is mostly not UTF-8.
+ */
+export function checkLooksLikeText(head: Uint8Array, file: string): void {
+  checkBytes(head, file);
+  checkDecodedHead(new TextDecoder('utf-8').decode(head.subarray(0, 8192)), file);
+}
+
+function checkBytes(head: Uint8Array, file: string): void {
+  if (head.length === 0) throw new TrajectoryLoadError(file, 'empty', 'the file is empty.');
+  if (head.subarray(0, Math.min(head.length, 8192)).includes(0)) {
+    throw new TrajectoryLoadError(file, 'binary', 'this is a binary file, not a text trajectory (it contains NUL bytes).');
+  }
+}
+
+function checkDecodedHead(text: string, file: string): void {
+  if (countReplacementChars(text.slice(0, 8192)) > 16) {
     throw new TrajectoryLoadError(file, 'binary', 'this file is not UTF-8 text (it looks binary).');
   }
-  return text;
 }
 
 function countReplacementChars(s: string): number {
@@ -72,48 +88,17 @@ function describeJsonError(error: Error, text: string): string {
   return error.message.replace(/^JSON\.parse: /, '').replace(/\s*\(line \d+ column \d+\)/, '') + where;
 }
 
-/**
- * JSON Lines: one value per line. Accepted when the first non-empty line is a JSON object or array
- * on its own and more lines than not parse; bad lines become warnings with their line numbers.
- */
+/** JSON Lines read from whole text; the streaming reader applies the same rules chunk by chunk. */
 function readJsonLines(text: string): ReadResult | undefined {
-  const records: JsonlRecord[] = [];
-  const warnings: Warning[] = [];
-  let bad = 0;
+  const collector = new JsonLinesCollector();
   let lineNo = 0;
-  let offset = 0;
-  let sawFirst = false;
-  let lastBadLine = 0;
-  while (offset <= text.length) {
+  for (let offset = 0; offset <= text.length && collector.stillJsonl;) {
     let end = text.indexOf('\n', offset);
     if (end === -1) end = text.length;
-    lineNo++;
-    const line = text.slice(offset, end).trim();
+    collector.add(text.slice(offset, end), ++lineNo);
     offset = end + 1;
-    if (line === '') continue;
-    try {
-      const value = JSON.parse(line);
-      records.push({ value, line: lineNo });
-    } catch (e) {
-      if (!sawFirst) return undefined;
-      bad++;
-      lastBadLine = lineNo;
-      warnings.push({ message: `line ${lineNo} is not valid JSON and was skipped (${(e as Error).message}).`, line: lineNo });
-    }
-    if (!sawFirst) {
-      sawFirst = true;
-      const first = records[0]?.value;
-      if (typeof first !== 'object' || first === null) return undefined;
-    }
   }
-  if (records.length === 0 || bad > records.length) return undefined;
-  if (records.length === 1 && bad === 0) return undefined; // a one-line document is plain JSON
-  const lastLine = text.trimEnd().split('\n').length;
-  if (bad > 0 && lastBadLine === lastLine && !text.endsWith('\n')) {
-    warnings[warnings.length - 1] = {
-      message: `The file ends mid-record at line ${lastBadLine} (it looks truncated, as when an agent stops mid-write); every complete line before it was loaded.`,
-      line: lastBadLine,
-    };
-  }
-  return { input: { shape: 'jsonl', records }, warnings };
+  const result = collector.finish(text.endsWith('\n'));
+  // readInput already tried the whole text as one JSON value; a single line is not JSON Lines.
+  return result?.input.shape === 'jsonl' ? result : undefined;
 }

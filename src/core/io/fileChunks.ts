@@ -1,0 +1,57 @@
+import type { FileHandle } from 'node:fs/promises';
+import { throwIfCancelled, yieldToEventLoop } from './progress';
+
+export const DEFAULT_CHUNK_BYTES = 2 * 1024 * 1024;
+
+export interface ChunkOptions {
+  file: string;
+  chunkBytes?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Reads a file front to back in chunks, giving each to `onChunk` with the bytes read so far.
+ * The chunk's memory is reused for the next read, so `onChunk` must copy what it keeps. Stops
+ * early when `onChunk` returns false. Between chunks it yields to the event loop and checks the
+ * signal, so a progress notification can repaint and a cancel can land.
+ */
+export async function readChunks(
+  handle: FileHandle,
+  options: ChunkOptions,
+  onChunk: (chunk: Buffer, bytesSoFar: number) => boolean,
+): Promise<void> {
+  const buffer = Buffer.allocUnsafe(Math.max(1, options.chunkBytes ?? DEFAULT_CHUNK_BYTES));
+  let position = 0;
+  for (;;) {
+    throwIfCancelled(options.signal, options.file);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+    if (bytesRead === 0) return;
+    position += bytesRead;
+    if (!onChunk(buffer.subarray(0, bytesRead), position)) return;
+    await yieldToEventLoop();
+  }
+}
+
+/**
+ * The first `size` bytes of the file (its size when it was opened; a log that grows meanwhile is
+ * read as it was) in one Buffer, not a string. Read chunk by chunk so progress and cancel work.
+ */
+export async function readAllBytes(
+  handle: FileHandle,
+  size: number,
+  options: ChunkOptions,
+  onProgress: (bytesSoFar: number) => void,
+): Promise<Buffer> {
+  const whole = Buffer.allocUnsafe(size);
+  const step = Math.max(1, options.chunkBytes ?? DEFAULT_CHUNK_BYTES);
+  let position = 0;
+  while (position < size) {
+    throwIfCancelled(options.signal, options.file);
+    const { bytesRead } = await handle.read(whole, position, Math.min(step, size - position), position);
+    if (bytesRead === 0) break; // the file shrank
+    position += bytesRead;
+    onProgress(position);
+    await yieldToEventLoop();
+  }
+  return whole.subarray(0, position);
+}

@@ -1,0 +1,80 @@
+import type { JsonlRecord, ParsedInput } from '../formats/adapter';
+import type { Warning } from '../model';
+import { formatBytes } from './bytes';
+
+// The rules that make a file JSON Lines, in one place so the whole-text reader and the streaming
+// reader cannot drift apart: the first non-blank line must be a JSON object or array on its own,
+// more lines must parse than not, and bad lines become warnings with their line numbers.
+
+export interface JsonlResult {
+  input: ParsedInput;
+  warnings: Warning[];
+}
+
+export class JsonLinesCollector {
+  readonly records: JsonlRecord[] = [];
+  readonly warnings: Warning[] = [];
+  private bad = 0;
+  private lastBadLine = 0;
+  private lastNonBlankLine = 0;
+  /** False once the first non-blank line showed this is not JSON Lines; then stop feeding lines. */
+  stillJsonl = true;
+
+  /** True once a non-blank line has been seen. */
+  get started(): boolean {
+    return this.lastNonBlankLine > 0;
+  }
+
+  /** Takes one line's text (without `\n`); returns false when the file is not JSON Lines after all. */
+  add(text: string, lineNo: number): boolean {
+    let value: unknown;
+    try {
+      // JSON.parse skips space, tab, CR and LF itself; trim only when that is not enough (BOM, NBSP).
+      value = JSON.parse(text);
+    } catch (first) {
+      const trimmed = text.trim();
+      if (trimmed === '') return true;
+      if (trimmed.length === text.length) return this.badLine(lineNo, first as Error);
+      try {
+        value = JSON.parse(trimmed);
+      } catch (e) {
+        return this.badLine(lineNo, e as Error);
+      }
+    }
+    if (this.lastNonBlankLine === 0 && (typeof value !== 'object' || value === null)) return (this.stillJsonl = false);
+    this.lastNonBlankLine = lineNo;
+    this.records.push({ value, line: lineNo });
+    return true;
+  }
+
+  /** A line too long to decode (over JavaScript's string limit) counts as a bad line. */
+  tooLong(lineNo: number, bytes: number): boolean {
+    return this.badLine(lineNo, undefined, `line ${lineNo} is ${formatBytes(bytes)} long, too long to read as one string, and was skipped.`);
+  }
+
+  private badLine(lineNo: number, error?: Error, message?: string): boolean {
+    if (this.lastNonBlankLine === 0) return (this.stillJsonl = false);
+    this.lastNonBlankLine = lineNo;
+    this.bad++;
+    this.lastBadLine = lineNo;
+    this.warnings.push({ message: message ?? `line ${lineNo} is not valid JSON and was skipped (${error?.message}).`, line: lineNo });
+    return true;
+  }
+
+  /**
+   * The records as an input, or undefined when the file is not JSON Lines (or is a one-line
+   * document, which is plain JSON). `endsWithNewline`: whether the file's last byte is `\n`.
+   */
+  finish(endsWithNewline: boolean): JsonlResult | undefined {
+    const { records, warnings, bad } = this;
+    if (!this.stillJsonl || records.length === 0 || bad > records.length) return undefined;
+    if (records.length === 1 && bad === 0) return { input: { shape: 'json', value: records[0].value }, warnings };
+    if (bad > 0 && this.lastBadLine === this.lastNonBlankLine && !endsWithNewline) {
+      warnings[warnings.length - 1] = {
+        message: `The file ends mid-record at line ${this.lastBadLine} (it looks truncated, as when an agent stops mid-write); every complete line before it was loaded.`,
+        line: this.lastBadLine,
+      };
+    }
+    return { input: { shape: 'jsonl', records }, warnings };
+  }
+}

@@ -1,0 +1,76 @@
+// Splits a byte stream into lines without ever building a string of the whole stream: JSON
+// Lines files can be far larger than the longest string JavaScript allows (about 512 MB).
+
+export interface LineSink {
+  /** One line without its `\n` (a `\r` before it is kept; JSON parsing treats it as space). */
+  (bytes: Buffer, lineNo: number): void;
+}
+
+/**
+ * Feed it chunks of any size; it calls the sink once per complete line, with 1-based line
+ * numbers. Lines are split on the byte 0x0A, which never occurs inside a multi-byte UTF-8
+ * character, so a character split across chunks reaches the sink whole.
+ */
+export class LineSplitter {
+  private pending: Buffer[] = [];
+  /** Bytes of the line not yet complete. */
+  pendingBytes = 0;
+  private lineNo = 0;
+  /** Set when a line grew past `maxLineBytes`; such a line is reported, not decoded. */
+  private overlong = false;
+  /** The last byte seen, to tell whether the stream ended with a newline. */
+  lastByte = -1;
+
+  constructor(
+    private readonly sink: LineSink,
+    /** Longest line worth keeping; longer lines reach `onOverlong` instead of the sink. */
+    private readonly maxLineBytes = Number.POSITIVE_INFINITY,
+    private readonly onOverlong: (lineNo: number, bytes: number) => void = () => undefined,
+  ) {}
+
+  /** The chunk may be reused by the caller after this returns: partial lines are copied. */
+  push(chunk: Buffer): void {
+    if (chunk.length === 0) return;
+    this.lastByte = chunk[chunk.length - 1];
+    let start = 0;
+    for (let nl = chunk.indexOf(10, start); nl !== -1; nl = chunk.indexOf(10, start)) {
+      this.emit(chunk.subarray(start, nl));
+      start = nl + 1;
+    }
+    if (start < chunk.length) this.keep(chunk.subarray(start));
+  }
+
+  /** Flushes a last line that has no newline after it. */
+  end(): void {
+    if (this.pendingBytes > 0 || this.overlong) this.emit(Buffer.alloc(0));
+  }
+
+  private keep(part: Buffer): void {
+    this.pendingBytes += part.length;
+    if (this.overlong || this.pendingBytes > this.maxLineBytes) {
+      this.overlong = true;
+      this.pending = [];
+      return;
+    }
+    this.pending.push(Buffer.from(part));
+  }
+
+  private emit(tail: Buffer): void {
+    this.lineNo++;
+    if (this.overlong || this.pendingBytes + tail.length > this.maxLineBytes) {
+      const bytes = this.pendingBytes + tail.length;
+      this.reset();
+      this.onOverlong(this.lineNo, bytes);
+      return;
+    }
+    const line = this.pending.length === 0 ? tail : Buffer.concat([...this.pending, tail]);
+    this.reset();
+    this.sink(line, this.lineNo);
+  }
+
+  private reset(): void {
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.overlong = false;
+  }
+}

@@ -1,0 +1,84 @@
+import { constants as bufferConstants } from 'node:buffer';
+import { promises as fs } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { formatBytes } from './bytes';
+import { TrajectoryLoadError } from './errors';
+import { readAllBytes, readChunks } from './fileChunks';
+import { JsonDocumentScanner, UnstreamableJson } from './jsonDocumentStream';
+import { throwIfCancelled, yieldToEventLoop, type ProgressSink } from './progress';
+import { checkLooksLikeText, decodeText, readInput, type ReadResult } from './readInput';
+import { streamJsonl } from './streamJsonl';
+import { isZip, readZipJson, type ZipJson } from './zip';
+
+// Turns a file on disk into parsed input, choosing how to read it: JSON Lines stream line by line
+// whatever their size; a single JSON document is read as one string when it fits in one (the
+// fastest way), and element by element when it does not; a zip is read whole.
+
+/**
+ * The largest text read as one string: JSON.parse needs the whole document as one, and V8 strings
+ * stop at about 512 MB (2^29 - 24 UTF-16 units; one byte of UTF-8 never makes more than one unit).
+ */
+export const MAX_DOCUMENT_BYTES = bufferConstants.MAX_STRING_LENGTH;
+
+export interface ReadFileOptions {
+  /** Aborting it stops the load between chunks with a TrajectoryLoadError of code `cancelled`. */
+  signal?: AbortSignal;
+  /** Bytes read at a time (default 2 MB); tests use tiny chunks to hit every boundary. */
+  chunkBytes?: number;
+  /** Documents over this are read element by element (default `MAX_DOCUMENT_BYTES`); tests lower it. */
+  maxDocumentBytes?: number;
+}
+
+export type FileContent = { result: ReadResult; zip?: undefined } | { zip: ZipJson; result?: undefined };
+
+/** Reads the file; progress goes to 0.9 (the caller builds steps after). */
+export async function readTrajectoryFile(file: string, size: number, options: ReadFileOptions, progress: ProgressSink): Promise<FileContent> {
+  const reading = (share: number) => (n: number) => progress(share * n / size, `Reading ${formatBytes(n)} of ${formatBytes(size)}…`);
+  const chunks = { ...options, file };
+  const handle = await fs.open(file, 'r');
+  try {
+    const head = Buffer.alloc(Math.min(size, 8192));
+    await handle.read(head, 0, head.length, 0);
+    if (isZip(head)) return { zip: readZipJson(await readAllBytes(handle, size, chunks, reading(0.5)), file) };
+    checkLooksLikeText(head, file);
+    const maxDocumentBytes = options.maxDocumentBytes ?? MAX_DOCUMENT_BYTES;
+    const lines = await streamJsonl(handle, { ...chunks, size, maxLineBytes: maxDocumentBytes, onProgress: reading(0.9) });
+    if (lines) return { result: lines };
+    if (size > maxDocumentBytes) return { result: await streamDocument(handle, file, size, maxDocumentBytes, chunks, reading(0.9)) };
+    const bytes = await readAllBytes(handle, size, chunks, reading(0.6));
+    progress(0.6, 'Parsing JSON…');
+    await yieldToEventLoop();
+    throwIfCancelled(options.signal, file);
+    return { result: readInput(decodeText(bytes, file), file) };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A document too big to be one string, read element by element of its event arrays. */
+async function streamDocument(handle: FileHandle, file: string, size: number, maxDocumentBytes: number, options: ReadFileOptions & { file: string }, onProgress: (n: number) => void): Promise<ReadResult> {
+  const scanner = new JsonDocumentScanner(maxDocumentBytes);
+  try {
+    await readChunks(handle, options, (chunk, n) => {
+      scanner.push(chunk);
+      onProgress(n);
+      return true;
+    });
+  } catch (e) {
+    if (e instanceof UnstreamableJson) throw documentTooLarge(file, size, maxDocumentBytes, e.message);
+    if (e instanceof SyntaxError) throw new TrajectoryLoadError(file, 'not-json', `not valid JSON: ${e.message}.`);
+    throw e;
+  }
+  const warnings = scanner.finished ? [] : [{
+    message: 'The file ends abruptly (it looks truncated, as when an agent stops mid-write). Loaded every complete record before the break; the rest was ignored.',
+  }];
+  return { input: { shape: 'json', value: scanner.value }, warnings };
+}
+
+function documentTooLarge(file: string, size: number, limit: number, reason: string): TrajectoryLoadError {
+  return new TrajectoryLoadError(file, 'too-large',
+    `this is a single JSON document of ${formatBytes(size)}. JavaScript cannot hold text over ${formatBytes(limit)} as one piece, ` +
+    `and this document cannot be read in parts because ${reason}. JSON Lines files (one event per line) are always read in parts: ` +
+    `convert its event list, e.g. \`jq -c '.[]' FILE > FILE.jsonl\` for a bare array or \`jq -c '.messages[]' FILE > FILE.jsonl\` ` +
+    `for {"messages": [...]}, and open the .jsonl file.`);
+}

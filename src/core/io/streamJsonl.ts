@@ -1,0 +1,47 @@
+import type { FileHandle } from 'node:fs/promises';
+import { readChunks, type ChunkOptions } from './fileChunks';
+import { JsonLinesCollector, type JsonlResult } from './jsonLines';
+import { LineSplitter } from './lineSplitter';
+
+/**
+ * A first line this long is a document written on one line, not a JSON Lines record: stop
+ * collecting it and let the caller read the file as a document, which needs no second copy.
+ */
+const FIRST_LINE_MAX_BYTES = 64 * 1024 * 1024;
+
+export interface StreamJsonlOptions extends ChunkOptions {
+  size: number;
+  /** Lines longer than this cannot become one string; they are reported as bad lines. */
+  maxLineBytes: number;
+  onProgress: (bytesSoFar: number) => void;
+}
+
+/**
+ * Reads a file as JSON Lines without holding more than one chunk and one line as raw data: each
+ * line is decoded and parsed as soon as it is complete, so the only thing that grows is the list
+ * of parsed records. Returns undefined as soon as the file turns out not to be JSON Lines (its
+ * first non-blank line is not a complete object or array, as in a pretty-printed document), and
+ * also when too many lines are bad; the caller then reads the file as one document.
+ */
+export async function streamJsonl(handle: FileHandle, options: StreamJsonlOptions): Promise<JsonlResult | undefined> {
+  const collector = new JsonLinesCollector();
+  const splitter = new LineSplitter(
+    (bytes, lineNo) => {
+      if (collector.stillJsonl) collector.add(bytes.toString('utf8'), lineNo);
+    },
+    options.maxLineBytes,
+    (lineNo, bytes) => {
+      if (collector.stillJsonl) collector.tooLong(lineNo, bytes);
+    },
+  );
+  let oneLongLine = false;
+  await readChunks(handle, options, (chunk, soFar) => {
+    splitter.push(chunk);
+    options.onProgress(soFar);
+    oneLongLine = !collector.started && splitter.pendingBytes > FIRST_LINE_MAX_BYTES;
+    return collector.stillJsonl && !oneLongLine;
+  });
+  if (!collector.stillJsonl || oneLongLine) return undefined;
+  splitter.end();
+  return collector.finish(splitter.lastByte === 0x0a);
+}
