@@ -9,7 +9,7 @@ export interface OpenDeps {
 }
 
 export function maxBytesSetting(): number {
-  const mb = vscode.workspace.getConfiguration('agentTraceLens').get<number>('maxFileSizeMB', 512);
+  const mb = vscode.workspace.getConfiguration('agentTraceLens').get<number>('maxFileSizeMB', 4096);
   return Math.max(1, mb) * 1024 * 1024;
 }
 
@@ -20,14 +20,27 @@ export function maxBytesSetting(): number {
  */
 export async function openTrajectory(deps: OpenDeps, uri: vscode.Uri, quiet = false): Promise<OpenTrajectory | undefined> {
   const abort = new AbortController();
-  const load = deps.store.load(uri, maxBytesSetting(), abort.signal);
+  // The loader reports as it goes; the notification only appears after half a second, so it
+  // starts from the latest figure and then reports the increments.
+  let latest = { fraction: 0, message: '' };
+  let report: ((fraction: number, message: string) => void) | undefined;
+  const load = deps.store.load(uri, maxBytesSetting(), abort.signal, (fraction, message) => {
+    latest = { fraction, message };
+    report?.(fraction, message);
+  });
   let done = false;
   const timer = setTimeout(() => {
     if (done || quiet) return;
     void vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Opening ${vscode.workspace.asRelativePath(uri)}…`, cancellable: true },
-      (_progress, token) => {
+      { location: vscode.ProgressLocation.Notification, title: `Opening ${vscode.workspace.asRelativePath(uri)}`, cancellable: true },
+      (progress, token) => {
         token.onCancellationRequested(() => abort.abort());
+        let shown = latest.fraction;
+        progress.report({ increment: shown * 100, message: latest.message });
+        report = (fraction, message) => {
+          progress.report({ increment: Math.max(0, fraction - shown) * 100, message });
+          shown = Math.max(shown, fraction);
+        };
         return load.catch(() => undefined);
       },
     );
@@ -42,7 +55,7 @@ export async function openTrajectory(deps: OpenDeps, uri: vscode.Uri, quiet = fa
     }
     return entry;
   } catch (e) {
-    if (e instanceof vscode.CancellationError) return undefined;
+    if (e instanceof vscode.CancellationError || (e instanceof TrajectoryLoadError && e.code === 'cancelled')) return undefined;
     const message = e instanceof TrajectoryLoadError ? e.message : `${uri.fsPath}: ${(e as Error).message}`;
     deps.log.warn(message);
     if (!quiet) void vscode.window.showErrorMessage(`Agent Trace Lens could not open ${message}`);

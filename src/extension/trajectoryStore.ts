@@ -31,8 +31,8 @@ export class TrajectoryStore implements vscode.Disposable {
     return this.open.has(uri.fsPath);
   }
 
-  async load(uri: vscode.Uri, maxBytes: number, signal?: AbortSignal): Promise<OpenTrajectory> {
-    const trajectory = await loadTrajectory(uri.fsPath, { maxBytes });
+  async load(uri: vscode.Uri, maxBytes: number, signal?: AbortSignal, onProgress?: (fraction: number, message: string) => void): Promise<OpenTrajectory> {
+    const trajectory = await loadTrajectory(uri.fsPath, { maxBytes, signal, onProgress });
     if (signal?.aborted) throw new vscode.CancellationError();
     const entry: OpenTrajectory = { key: uri.fsPath, uri, trajectory };
     this.open.delete(entry.key); // re-insert so it moves to the top
