@@ -75,3 +75,14 @@ test('protocol: messages from the webview are checked before the host acts on th
   assert.ok(!isWebviewMessage({ type: 'eval', code: 'x' }));
   assert.ok(!isWebviewMessage(null));
 });
+
+test('view model: "Show prompt" applies to strategies that build a prompt, even offline, and not to masking', async () => {
+  const { t, a, b } = await twoResults();
+  const vm = buildReport([a, b], t, { counter, actions: { prompt: true } });
+  assert.equal(vm.actions.prompt, true);
+  assert.equal(a.mode, 'extractive');
+  assert.equal(vm.results[0].hasPrompt, true, 'the extractive run still shows what would be sent');
+  assert.match(a.prompt!.map((m) => m.content).join('\n'), /USER_CONTEXT/);
+  assert.equal(vm.results[1].hasPrompt, false, 'observation masking never prompts a model');
+  assert.equal(buildReport([a], t, { counter }).actions.prompt, false, 'the standalone HTML has no editor to open it in');
+});

@@ -21,6 +21,7 @@ export type WebviewMessage =
   | { type: 'openDiff'; result: number }
   | { type: 'copySummary'; result: number }
   | { type: 'saveCondensed'; result: number }
+  | { type: 'showPrompt'; result: number }
   | { type: 'rerun'; request: RerunRequest }
   | { type: 'replay'; result: number; summaryRatio?: number; tokenBudget?: number }
   | { type: 'revealStep'; step: number };
@@ -65,7 +66,7 @@ export function isWebviewMessage(m: unknown): m is WebviewMessage {
   const r = (m as { result?: unknown }).result;
   switch (t) {
     case 'ready': return true;
-    case 'openDiff': case 'copySummary': case 'saveCondensed': return Number.isInteger(r);
+    case 'openDiff': case 'copySummary': case 'saveCondensed': case 'showPrompt': return Number.isInteger(r);
     case 'replay': return Number.isInteger(r);
     case 'revealStep': return Number.isInteger((m as { step?: unknown }).step);
     case 'rerun': {

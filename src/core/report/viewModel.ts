@@ -37,6 +37,8 @@ export interface ReportActions {
   copy: boolean;
   save: boolean;
   rerun: boolean;
+  /** Open the prompt that was sent (or, offline, would be sent) in an editor. */
+  prompt: boolean;
 }
 
 export interface BarRow {
@@ -109,6 +111,8 @@ export interface ResultView {
   forgottenCut: boolean;
   summary: string | null;
   summaryTokens: number;
+  /** Whether the strategy built a prompt (LLM strategies, also offline), so "Show prompt" applies. */
+  hasPrompt: boolean;
   entities: EntityRow[];
   entityCounts: { kept: number; lost: number };
   replay: ReplayResult | null;
@@ -140,7 +144,7 @@ export function buildReport(results: readonly CompactionResult[], trajectory: Tr
     title: trajectory.title,
     source: { path: trajectory.source.path, format: trajectory.format, steps: trajectory.steps.length },
     generatedAt: opts.generatedAt ?? new Date().toISOString(),
-    actions: { diff: false, copy: true, save: false, rerun: false, ...opts.actions },
+    actions: { diff: false, copy: true, save: false, rerun: false, prompt: false, ...opts.actions },
     strategies: STRATEGIES.map((s) => ({ id: s.id, label: s.label, kind: s.kind, options: s.options })),
     replaySettings,
     results: results.map((r) => resultView(r, trajectory, opts)),
@@ -162,6 +166,7 @@ export function resultView(r: CompactionResult, trajectory: Trajectory, opts: Re
     headline: headline(r, trajectory, opts),
     range: r.range ? { start: r.range[0], end: r.range[1] } : null,
     rangeSource: r.rangeSource,
+    hasPrompt: r.prompt !== null && r.prompt.length > 0,
     rangeReason: r.rangeReason,
     widenedNote: r.widened?.note ?? null,
     warnings: r.warnings,

@@ -111,7 +111,7 @@ export class ReportPanel {
       priceOverrides: this.options.priceOverrides,
       counter: this.options.counter,
       replay: this.replaySettings,
-      actions: { diff: true, copy: true, save: true, rerun: this.options.onRerun !== undefined },
+      actions: { diff: true, copy: true, save: true, prompt: true, rerun: this.options.onRerun !== undefined },
     };
   }
 
@@ -148,6 +148,7 @@ export class ReportPanel {
           break;
         case 'saveCondensed': await (this.options.onSave ?? ((r) => this.saveCondensed(r)))(result); break;
         case 'replay': this.replay(m.result, m.summaryRatio, m.tokenBudget); break;
+        case 'showPrompt': await showPrompt(result); break;
       }
     } catch (e) {
       this.post({ type: 'notice', level: 'error', message: (e as Error).message });
@@ -230,4 +231,16 @@ export class ReportPanel {
     ReportPanel.documents?.dropPrefix(String(this.id));
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** The prompt as a read-only-in-spirit untitled Markdown document: what was sent, or would be. */
+async function showPrompt(result: CompactionResult): Promise<void> {
+  const sent = result.mode === 'llm';
+  const header = sent
+    ? `# Prompt sent by ${result.strategy} to ${result.llm?.model ?? 'the model'} at ${result.llm?.baseUrl ?? ''}\n\nSecrets were redacted before sending (${result.redactions}).`
+    : `# Prompt ${result.strategy} would send to a model\n\nThis run was ${result.mode}: nothing was sent. Configure a model to send it.`;
+  const tool = result.promptTool ? `\n\n## Forced function: ${result.promptTool.name}\n\n\`\`\`json\n${JSON.stringify(result.promptTool.parameters, null, 2)}\n\`\`\`` : '';
+  const messages = (result.prompt ?? []).map((m, i) => `## ${i + 1}. ${m.role}\n\n${m.content}`).join('\n\n');
+  const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: `${header}${tool}\n\n${messages}\n` });
+  await vscode.window.showTextDocument(document, { preview: true, viewColumn: vscode.ViewColumn.Active });
 }

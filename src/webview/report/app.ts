@@ -108,6 +108,10 @@ export class ReportApp {
     if (a.diff) bar.appendChild(button('Open diff', () => this.host.post({ type: 'openDiff', result }), { id: 'action-diff' }));
     if (a.copy && r.summary !== null) bar.appendChild(button('Copy summary', () => this.copy(r.summary!, result), { id: 'action-copy' }));
     if (a.save) bar.appendChild(button('Save condensed…', () => this.host.post({ type: 'saveCondensed', result }), { id: 'action-save' }));
+    if (a.prompt && r.hasPrompt) {
+      const label = r.headline.mode === 'llm' ? 'Show prompt sent' : 'Show prompt (not sent)';
+      bar.appendChild(button(label, () => this.host.post({ type: 'showPrompt', result }), { id: 'action-prompt' }));
+    }
     if (a.rerun) bar.appendChild(this.rerunForm(report));
     return bar;
   }
