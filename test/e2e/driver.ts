@@ -1,0 +1,101 @@
+// Drives a running code-server (started by test/e2e/run.sh) in headless Chromium and runs
+// the scenarios one after another. Prints `N passed, N failed` last; exit code 1 on failure.
+//   node out/test/e2e/driver.js --url URL --workspace DIR [--chromium PATH] [--profile DIR]
+//     [--artifacts DIR] [--screenshots DIR] [--only NAME]
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium } from 'playwright-core';
+import { REPO_ROOT, SHARED } from '../helpers/paths';
+import { fillWorkspace, SCENARIOS } from './scenarios';
+import { Workbench } from './workbench';
+
+/** Screenshots worth showing in the README, copied to media/screenshots/ after a green run. */
+const README_SHOTS: Record<string, string> = {
+  'explorer-context-menu-tree.png': 'tree-view.png',
+  'step-opens-read-only-document-observation.png': 'step-document.png',
+  'command-palette-open-tree.png': 'multi-turn.png',
+};
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      url: { type: 'string' },
+      workspace: { type: 'string' },
+      chromium: { type: 'string', default: '/usr/bin/chromium' },
+      profile: { type: 'string' },
+      artifacts: { type: 'string', default: path.join(REPO_ROOT, 'test', 'e2e', 'artifacts') },
+      screenshots: { type: 'string' },
+      only: { type: 'string' },
+    },
+  });
+  if (!values.url || !values.workspace) throw new Error('--url and --workspace are required');
+  const artifacts = values.artifacts!;
+  fs.rmSync(artifacts, { recursive: true, force: true });
+  fs.mkdirSync(artifacts, { recursive: true });
+  fillWorkspace(values.workspace, path.join(SHARED, 'corpus'));
+
+  const profile = values.profile ?? fs.mkdtempSync(path.join(os.tmpdir(), 'atl-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: values.chromium,
+    headless: true,
+    viewport: { width: 1400, height: 900 },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+  let passed = 0;
+  let failed = 0;
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    page.setDefaultTimeout(20_000);
+    const wb = new Workbench(page);
+    const t0 = Date.now();
+    // The first load compiles the whole workbench: slow on 2 cores.
+    await wb.open(values.url, values.workspace, 120_000);
+    console.log(`workbench ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    await page.screenshot({ path: path.join(artifacts, '00-workbench.png') });
+
+    for (const scenario of SCENARIOS) {
+      if (values.only && !scenario.name.includes(values.only)) continue;
+      const started = Date.now();
+      let shots = 0;
+      const shot = async (step: string) => {
+        shots++;
+        await page.screenshot({ path: path.join(artifacts, `${scenario.name}-${step}.png`) });
+      };
+      try {
+        await scenario.run({ wb, repo: REPO_ROOT, workspace: values.workspace, shot });
+        passed++;
+        console.log(`ok   ${scenario.name} (${((Date.now() - started) / 1000).toFixed(1)} s, ${shots} screenshots)`);
+      } catch (e) {
+        failed++;
+        await page.screenshot({ path: path.join(artifacts, `${scenario.name}-FAILED.png`) }).catch(() => undefined);
+        console.log(`FAIL ${scenario.name}: ${(e as Error).stack ?? e}`);
+        // Leave the workbench in a neutral state for the next scenario.
+        await page.keyboard.press('Escape').catch(() => undefined);
+      }
+    }
+  } finally {
+    await context.close();
+    if (!values.profile) fs.rmSync(profile, { recursive: true, force: true });
+  }
+  if (failed === 0 && values.screenshots && !values.only) {
+    fs.mkdirSync(values.screenshots, { recursive: true });
+    for (const [from, to] of Object.entries(README_SHOTS)) {
+      const src = path.join(artifacts, from);
+      if (fs.existsSync(src)) fs.copyFileSync(src, path.join(values.screenshots, to));
+    }
+  }
+  console.log(`${passed} passed, ${failed} failed`);
+  return failed === 0 && passed > 0 ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(e);
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  },
+);

@@ -1,0 +1,268 @@
+// A page object over code-server's workbench: the few gestures the scenarios need,
+// with selectors taken from VS Code's DOM (see /work/shared/e2e/RECIPE.md).
+import type { Locator, Page } from 'playwright-core';
+
+export const VIEW_CONTAINER_TITLE = 'Agent Trace Lens';
+export const VIEW_NAME = 'Trajectories';
+
+/** One visible row of a tree or list, as a user reads it. */
+export interface Row {
+  index: number;
+  /** Depth in the tree, 1 for roots. */
+  level: number;
+  label: string;
+  description: string;
+  expanded?: boolean;
+}
+
+export class Workbench {
+  constructor(readonly page: Page) {}
+
+  async open(url: string, folder: string, timeoutMs: number): Promise<void> {
+    await this.page.goto(`${url}/?folder=${encodeURIComponent(folder)}`);
+    await this.page.locator('.monaco-workbench').waitFor({ timeout: timeoutMs });
+    // The Explorer listing the folder's files is the sign that the workbench is usable.
+    await this.explorerRow().first().waitFor({ timeout: timeoutMs });
+    await this.widenSideBar(520);
+  }
+
+  /** Drags the sash between side bar and editor, so tree rows and screenshots are readable. */
+  async widenSideBar(width: number): Promise<void> {
+    const side = await this.page.locator('#workbench\\.parts\\.sidebar').boundingBox();
+    const sash = await this.page.locator('.monaco-sash.vertical.primary-sidebar-sash').boundingBox();
+    if (!side || !sash || side.width >= width) return;
+    const y = sash.y + sash.height / 2;
+    await this.page.mouse.move(sash.x + sash.width / 2, y);
+    await this.page.mouse.down();
+    await this.page.mouse.move(side.x + width, y, { steps: 8 });
+    await this.page.mouse.up();
+  }
+
+  /** Parks the mouse on the status bar, so no hover card covers what a screenshot should show. */
+  async parkMouse(): Promise<void> {
+    const bar = await this.page.locator('#workbench\\.parts\\.statusbar').boundingBox();
+    if (bar) await this.page.mouse.move(bar.x + bar.width / 2, bar.y + bar.height / 2);
+  }
+
+  explorerRow(name?: string): Locator {
+    // Explorer rows are labelled with the file's name.
+    const rows = this.page.locator('.explorer-folders-view .monaco-list-row');
+    return name === undefined ? rows : this.page.locator(`.explorer-folders-view .monaco-list-row[aria-label=${JSON.stringify(name)}]`);
+  }
+
+  async showExplorer(): Promise<void> {
+    if (!(await this.page.locator('.explorer-folders-view').isVisible())) await this.page.keyboard.press('Control+Shift+E');
+    await this.page.locator('.explorer-folders-view').waitFor();
+  }
+
+  /** Runs a command from the palette by its title (category included, as the palette shows it). */
+  async runCommand(title: string): Promise<void> {
+    await this.dismissQuickInput();
+    await this.page.keyboard.press('F1');
+    const input = this.page.locator('.quick-input-widget input');
+    await input.waitFor();
+    await input.fill('>' + title);
+    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+    await row.waitFor({ timeout: 15_000 });
+    await input.press('Enter');
+  }
+
+  /** Answers code-server's "simple file dialog" (a quick input) with an absolute path. */
+  async answerFileDialog(absPath: string): Promise<void> {
+    const input = this.page.locator('.quick-input-widget input');
+    await input.waitFor({ timeout: 15_000 });
+    // The dialog fills in the current folder once it has listed it; typing earlier gets overwritten.
+    await this.page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 15_000 });
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await input.fill(absPath);
+      // It completes the path as you type; let it settle, then check our path is still what it holds.
+      await this.page.waitForTimeout(500);
+      if ((await input.inputValue()) === absPath) break;
+    }
+    await input.press('Enter');
+    await this.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15_000 });
+  }
+
+  async dismissQuickInput(): Promise<void> {
+    if (await this.page.locator('.quick-input-widget').isVisible()) await this.page.keyboard.press('Escape');
+  }
+
+  /** Right-clicks a file in the Explorer and picks an entry of its context menu. */
+  async explorerContextMenu(fileName: string, entry: string): Promise<void> {
+    await this.showExplorer();
+    const row = this.explorerRow(fileName);
+    await row.waitFor({ timeout: 15_000 });
+    await row.click({ button: 'right' });
+    const item = this.page.locator('.monaco-menu .action-item', { hasText: entry }).first();
+    await item.waitFor({ timeout: 10_000 });
+    // A freshly opened menu ignores a click that comes too soon after it appeared: retry once it has settled.
+    for (let attempt = 0; attempt < 5 && (await item.isVisible()); attempt++) {
+      await this.page.waitForTimeout(300);
+      await item.click().catch(() => undefined);
+      await item.waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => undefined);
+    }
+    if (await item.isVisible()) throw new Error(`the context menu entry "${entry}" did not respond to clicks`);
+  }
+
+  /** Opens a file of the workspace as a normal text editor, the way a user double-clicks it. */
+  async openInEditor(fileName: string): Promise<void> {
+    await this.showExplorer();
+    const row = this.explorerRow(fileName);
+    await row.waitFor({ timeout: 15_000 });
+    await row.dblclick();
+    await this.editorTab(fileName).waitFor({ timeout: 15_000 });
+  }
+
+  editorTab(title: string): Locator {
+    return this.page.locator(`.tabs-container .tab[data-resource-name=${JSON.stringify(title)}]`);
+  }
+
+  activeTab(): Locator {
+    return this.page.locator('.tabs-container .tab.active');
+  }
+
+  /** Text of the active editor, read from Monaco's rendered lines (only what is on screen). */
+  async activeEditorText(): Promise<string> {
+    const lines = this.page.locator('.editor-group-container.active .monaco-editor .view-lines .view-line');
+    await lines.first().waitFor({ timeout: 10_000 });
+    return (await lines.allInnerTexts()).join('\n').replace(/\u00a0/g, ' ');
+  }
+
+  /** True when VS Code treats the active editor as read-only: its input is marked so, or typing drew the "Cannot edit" hint. */
+  async activeEditorIsReadOnly(): Promise<boolean> {
+    if (await this.page.locator('.monaco-editor-overlaymessage', { hasText: /read-only/i }).isVisible()) return true;
+    const textarea = this.page.locator('.editor-group-container.active .monaco-editor textarea').first();
+    if ((await textarea.getAttribute('readonly')) !== null) return true;
+    if ((await textarea.getAttribute('aria-readonly')) === 'true') return true;
+    return false;
+  }
+
+  /** The sidebar showing our view container; clicks its activity-bar entry when it is hidden. */
+  async showTraceView(): Promise<Locator> {
+    const tree = this.traceTree();
+    // Opening a trajectory reveals the view by itself, a moment later; clicking the entry of an
+    // already active container would close the side bar, so give the extension that moment first.
+    if (!(await tree.waitFor({ timeout: 3_000 }).then(() => true, () => false))) {
+      await this.page.locator(`.activitybar .action-item a.action-label[aria-label^="${VIEW_CONTAINER_TITLE}"]`).first().click();
+    }
+    await tree.waitFor({ timeout: 15_000 });
+    return tree;
+  }
+
+  /** The tree of the "Trajectories" view: VS Code labels a tree view's list with the view's name. */
+  traceTree(): Locator {
+    return this.page.locator(`.monaco-list[aria-label^="${VIEW_NAME}"]`).first();
+  }
+
+  /** Every row of the trace tree, scrolling through it, since lists render only what is on screen. */
+  async traceRows(): Promise<Row[]> {
+    const tree = await this.showTraceView();
+    await this.scrollToTop(tree);
+    const seen = new Map<number, Row & { last: boolean }>();
+    for (let guard = 0, idle = 0; guard < 300 && idle < 3; guard++) {
+      const before = seen.size;
+      for (const row of await this.visibleRows(tree)) seen.set(row.index, row);
+      if ([...seen.values()].some((r) => r.last)) break;
+      await this.page.mouse.wheel(0, 300);
+      await this.page.waitForTimeout(150);
+      idle = seen.size === before ? idle + 1 : 0;
+    }
+    await this.parkMouse();
+    return [...seen.values()].sort((a, b) => a.index - b.index).map(({ last: _last, ...row }) => row);
+  }
+
+  /** Wheels the tree up until its first row is rendered (wheel events land a frame later). */
+  private async scrollToTop(tree: Locator): Promise<void> {
+    await tree.hover();
+    for (let i = 0; i < 30; i++) {
+      if ((await tree.locator('.monaco-list-rows > .monaco-list-row[data-index="0"]').count()) > 0) return;
+      await this.page.mouse.wheel(0, -5_000);
+      await this.page.waitForTimeout(150);
+    }
+    throw new Error('could not scroll the Trajectories tree to its top');
+  }
+
+  private async visibleRows(tree: Locator): Promise<(Row & { last: boolean })[]> {
+    // `.monaco-list-rows >` leaves out sticky-scroll copies of parent rows pinned above the list.
+    return tree.locator('.monaco-list-rows > .monaco-list-row').evaluateAll((els) =>
+      els.map((el) => ({
+        index: Number(el.getAttribute('data-index')),
+        level: Number(el.getAttribute('aria-level') ?? '1'),
+        label: el.querySelector('.label-name')?.textContent?.trim() ?? '',
+        description: el.querySelector('.label-description')?.textContent?.trim() ?? '',
+        expanded: el.hasAttribute('aria-expanded') ? el.getAttribute('aria-expanded') === 'true' : undefined,
+        last: el.getAttribute('data-last-element') === 'true',
+      })),
+    );
+  }
+
+  /** A row of the trace tree whose label starts with `label` (scrolls it into view first). */
+  async traceRow(label: string | RegExp): Promise<Locator> {
+    const tree = await this.showTraceView();
+    const match = typeof label === 'string' ? new RegExp('^' + escapeRegExp(label)) : label;
+    const row = tree.locator('.monaco-list-rows > .monaco-list-row').filter({ has: this.page.locator('.label-name', { hasText: match }) }).first();
+    await this.scrollToTop(tree);
+    for (let guard = 0; guard < 150 && !(await row.isVisible()); guard++) {
+      if ((await tree.locator('.monaco-list-rows > .monaco-list-row[data-last-element="true"]').count()) > 0) break;
+      await this.page.mouse.wheel(0, 300);
+      await this.page.waitForTimeout(150);
+    }
+    await row.waitFor({ timeout: 5_000 });
+    await this.parkMouse();
+    return row;
+  }
+
+  /** The trace-tree row at a list position (as `traceRows` numbers them), scrolled into view. */
+  async traceRowAt(index: number): Promise<Locator> {
+    const tree = await this.showTraceView();
+    const row = tree.locator(`.monaco-list-rows > .monaco-list-row[data-index="${index}"]`);
+    await this.scrollToTop(tree);
+    for (let guard = 0; guard < 150 && !(await row.isVisible()); guard++) {
+      await this.page.mouse.wheel(0, 300);
+      await this.page.waitForTimeout(150);
+    }
+    await row.waitFor({ timeout: 5_000 });
+    await this.parkMouse();
+    return row;
+  }
+
+  /** Expands a collapsed tree row (no-op when already open). */
+  async expand(row: Locator): Promise<void> {
+    if ((await row.getAttribute('aria-expanded')) === 'false') {
+      await row.locator('.monaco-tl-twistie').click();
+      await this.page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await row.elementHandle(), {
+        timeout: 5_000,
+      });
+    }
+  }
+
+  /** Texts of the notifications on screen, toasts or the notification centre. */
+  async notifications(): Promise<string[]> {
+    return this.page.locator('.notification-toast .notification-list-item-message, .notifications-center .notification-list-item-message').allInnerTexts();
+  }
+
+  async waitForNotification(match: RegExp, timeoutMs = 20_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const hit = (await this.notifications()).find((t) => match.test(t));
+      if (hit) return hit;
+      if (Date.now() > deadline) throw new Error(`no notification matching ${match}; on screen: ${JSON.stringify(await this.notifications())}`);
+      await this.page.waitForTimeout(250);
+    }
+  }
+
+  async clearNotifications(): Promise<void> {
+    for (const close of await this.page.locator('.notification-toast .codicon-notifications-clear, .notification-toast .codicon-close').all()) {
+      await close.click().catch(() => undefined);
+    }
+  }
+
+  async closeAllEditors(): Promise<void> {
+    await this.runCommand('View: Close All Editors');
+    await this.page.waitForTimeout(300);
+  }
+}
+
+export function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
