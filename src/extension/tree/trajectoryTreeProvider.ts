@@ -179,7 +179,8 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
     const { step, doc, runIndex } = node;
     const item = new vscode.TreeItem(stepLabel(step));
     const preview = stepPreview(step, 70);
-    item.description = `${preview}${preview ? ' · ' : ''}${this.sizes.step(doc, runIndex, step)}`;
+    // Size first: a long preview is cut at the view's edge, and the count must stay visible.
+    item.description = `${this.sizes.step(doc, runIndex, step)}${preview ? ' · ' + preview : ''}`;
     item.iconPath = stepIcon(step);
     item.contextValue = `step+${step.kind}`;
     const tooltip = new vscode.MarkdownString();
