@@ -1,10 +1,8 @@
 import type { TrajectoryStats } from '../core/stats';
 
-/** A plain-text table; widths follow the longest cell so columns line up in any terminal. */
-export function table(rows: [string, string][], indent = '  '): string {
-  const width = Math.max(0, ...rows.map(([k]) => k.length));
-  return rows.map(([k, v]) => `${indent}${k.padEnd(width)}  ${v}`).join('\n') + '\n';
-}
+import { table } from '../core/view/textTable';
+
+export { table };
 
 export function renderStats(s: TrajectoryStats): string {
   const kinds = Object.entries(s.byKind).filter(([, n]) => n > 0).map(([k, n]) => [k, String(n)] as [string, string]);

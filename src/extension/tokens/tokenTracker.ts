@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import type { Step } from '../../core/model';
 import { runsOf } from '../../core/stats';
-import { stepTotal, summarizeTokens, tokenizerLabel, TokenService, type TokenCounts } from '../../core/tokens';
+import type { PriceOverrides } from '../../core/pricing/prices';
+import { stepTotal, tokenReport, tokenizerLabel, TokenService, type TokenCounts } from '../../core/tokens';
+import { describeTokenReport } from '../../core/tokens/describe';
 import { formatCount } from '../../core/view/stepPresentation';
 import type { OpenTrajectory, TrajectoryStore } from '../trajectoryStore';
 import type { SizeLabels } from '../tree/trajectoryTreeProvider';
@@ -130,7 +132,8 @@ export class TokenTracker implements SizeLabels, vscode.Disposable {
         total += t?.total ?? 0;
         exact &&= t?.exact ?? false;
       });
-      return `${this.approx(doc, exact)}${formatCount(total)} tok`;
+      const tokenizer = this.docs.get(doc.key)?.counts.tokenizer;
+      return `${this.approx(doc, exact)}${formatCount(total)} tok${tokenizer ? ` (${tokenizerLabel(tokenizer)})` : ''}`;
     }
     const t = this.tokensOf(doc, runIndex, steps);
     return t ? `${this.approx(doc, t.exact)}${formatCount(t.total)} tok` : '';
@@ -148,20 +151,14 @@ export class TokenTracker implements SizeLabels, vscode.Disposable {
     return lines;
   }
 
-  /** Breakdown by kind and tool for the trajectory's tooltip. */
+  /** The trajectory tooltip: the same token report the CLI prints (by kind, tool, recorded usage, cost). */
   totalDetails(doc: OpenTrajectory): string[] {
     const entry = this.docs.get(doc.key);
     if (!entry) return [];
-    const steps = runsOf(doc.trajectory).flatMap((r) => r.steps);
-    const totals = summarizeTokens(steps, entry.counts.steps);
-    const mark = totals.exact && !entry.counts.tokenizer.approximate ? '' : '≈';
-    const lines = [`${mark}${totals.total.toLocaleString('en-US')} tokens with ${tokenizerLabel(entry.counts.tokenizer)}${entry.counts.tokenizer.note ? ` (${entry.counts.tokenizer.note})` : ''}${totals.exact ? '' : ' — counting…'}`];
-    const kinds = Object.entries(totals.byKind).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${formatCount(n)}`);
-    lines.push(`By kind: ${kinds.join(', ')}`);
-    const tools = Object.entries(totals.byTool).sort((a, b) => b[1].total - a[1].total).slice(0, 8)
-      .map(([name, t]) => `${name} ${formatCount(t.total)} (calls ${formatCount(t.calls)}, results ${formatCount(t.results)})`);
-    if (tools.length) lines.push(`By tool: ${tools.join(', ')}`);
-    return lines;
+    const prices = vscode.workspace.getConfiguration('agentTraceLens').get<PriceOverrides>('prices', {});
+    const report = tokenReport(doc.trajectory, entry.counts, prices);
+    const counting = report.tokens.exact ? [] : ['(estimates until the count finishes)'];
+    return [...describeTokenReport(report).trim().split('\n'), ...counting];
   }
 
   dispose(): void {

@@ -119,13 +119,16 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
         const item = new vscode.TreeItem(t.title || doc.uri.path.split('/').pop() || 'trajectory', vscode.TreeItemCollapsibleState.Expanded);
         const steps = runsOf(t).flatMap((r) => r.steps);
         item.description = `${t.format} · ${steps.length} steps · ${this.sizes.total(doc, undefined, steps)}`;
-        item.tooltip = new vscode.MarkdownString().appendText([
+        const tooltip = new vscode.MarkdownString().appendText([
           doc.uri.fsPath,
           `Format: ${t.format}`,
           `${t.runs ? `${t.runs.length} runs, ` : ''}${steps.length} steps`,
-          ...(this.sizes.totalDetails?.(doc) ?? []),
           t.warnings.length ? `${t.warnings.length} warning(s) while reading` : '',
         ].filter(Boolean).join('\n'));
+        // The token report is a column-aligned table: a code block keeps its spacing.
+        const details = this.sizes.totalDetails?.(doc) ?? [];
+        if (details.length > 0) tooltip.appendCodeblock(details.join('\n'), 'text');
+        item.tooltip = tooltip;
         item.iconPath = new vscode.ThemeIcon('list-tree');
         item.contextValue = 'trajectory';
         item.resourceUri = doc.uri;
