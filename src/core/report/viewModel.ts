@@ -169,7 +169,8 @@ export function resultView(r: CompactionResult, trajectory: Trajectory, opts: Re
     hasPrompt: r.prompt !== null && r.prompt.length > 0,
     rangeReason: r.rangeReason,
     widenedNote: r.widened?.note ?? null,
-    warnings: r.warnings,
+    // The widening has its own line in the report; listing it again as a warning says it twice.
+    warnings: r.warnings.filter((w) => w !== r.widened?.note),
     byKind: byKind(steps, r),
     byTool: byTool(steps, r),
     steps: steps.map((s) => ({
