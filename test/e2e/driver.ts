@@ -1,13 +1,14 @@
 // Drives a running code-server (started by test/e2e/run.sh) in headless Chromium and runs
 // the scenarios one after another. Prints `N passed, N failed` last; exit code 1 on failure.
 //   node out/test/e2e/driver.js --url URL --workspace DIR [--chromium PATH] [--profile DIR]
-//     [--artifacts DIR] [--screenshots DIR] [--only NAME]
+//     [--artifacts DIR] [--screenshots DIR] [--user-settings FILE] [--only NAME]
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 import { REPO_ROOT, SHARED } from '../helpers/paths';
+import { COMPACTION_SCENARIOS } from './compactionScenarios';
 import { fillWorkspace, SCENARIOS } from './scenarios';
 import { Workbench } from './workbench';
 
@@ -16,6 +17,11 @@ const README_SHOTS: Record<string, string> = {
   'explorer-context-menu-tree.png': 'tree-view.png',
   'step-opens-read-only-document-observation.png': 'step-document.png',
   'command-palette-open-tree.png': 'multi-turn.png',
+  'token-counts-status-bar.png': 'token-counts.png',
+  'compact-range-from-tree-strategy-pick.png': 'compact-range.png',
+  'report-diff-prompt-themes-dark.png': 'report-panel-dark.png',
+  'report-diff-prompt-themes-light.png': 'report-panel-light.png',
+  'report-diff-prompt-themes-diff.png': 'report-diff.png',
 };
 
 async function main(): Promise<number> {
@@ -27,6 +33,7 @@ async function main(): Promise<number> {
       profile: { type: 'string' },
       artifacts: { type: 'string', default: path.join(REPO_ROOT, 'test', 'e2e', 'artifacts') },
       screenshots: { type: 'string' },
+      'user-settings': { type: 'string' },
       only: { type: 'string' },
     },
   });
@@ -35,6 +42,9 @@ async function main(): Promise<number> {
   fs.rmSync(artifacts, { recursive: true, force: true });
   fs.mkdirSync(artifacts, { recursive: true });
   fillWorkspace(values.workspace, path.join(SHARED, 'corpus'));
+  // The settings code-server started with: scenarios compare counts made with the models they name.
+  const settingsFile = values['user-settings'];
+  const settings = settingsFile ? (JSON.parse(fs.readFileSync(settingsFile, 'utf8')) as Record<string, unknown>) : {};
 
   const profile = values.profile ?? fs.mkdtempSync(path.join(os.tmpdir(), 'atl-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -56,7 +66,7 @@ async function main(): Promise<number> {
     console.log(`workbench ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     await page.screenshot({ path: path.join(artifacts, '00-workbench.png') });
 
-    for (const scenario of SCENARIOS) {
+    for (const scenario of [...SCENARIOS, ...COMPACTION_SCENARIOS]) {
       if (values.only && !scenario.name.includes(values.only)) continue;
       const started = Date.now();
       let shots = 0;
@@ -65,7 +75,7 @@ async function main(): Promise<number> {
         await page.screenshot({ path: path.join(artifacts, `${scenario.name}-${step}.png`) });
       };
       try {
-        await scenario.run({ wb, repo: REPO_ROOT, workspace: values.workspace, shot });
+        await scenario.run({ wb, repo: REPO_ROOT, workspace: values.workspace, settings, shot });
         passed++;
         console.log(`ok   ${scenario.name} (${((Date.now() - started) / 1000).toFixed(1)} s, ${shots} screenshots)`);
       } catch (e) {

@@ -85,7 +85,8 @@ new_profile() {
   "extensions.autoUpdate": false,
   "update.mode": "none",
   "chat.disableAIFeatures": true,
-  "window.commandCenter": false
+  "window.commandCenter": false,
+  "agentTraceLens.tokens.model": "gpt-4o"
 }
 JSON
   echo "$dir"
@@ -126,7 +127,8 @@ say "installed $(basename "$VSIX") into a fresh extensions folder"
 start_code_server "$UI"
 ui_rc=0
 node out/test/e2e/driver.js --url "$URL" --workspace "$UI/workspace" --chromium "$ATL_CHROMIUM" \
-  --profile "$TMP/chromium-ui" --artifacts "$REPO/test/e2e/artifacts" --screenshots "$REPO/media/screenshots" || ui_rc=$?
+  --profile "$TMP/chromium-ui" --artifacts "$REPO/test/e2e/artifacts" --screenshots "$REPO/media/screenshots" \
+  --user-settings "$UI/user-data/User/settings.json" || ui_rc=$?
 show_log_on_failure "$ui_rc" "$UI"
 stop_code_server
 

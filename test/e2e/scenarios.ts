@@ -4,6 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { expectedFor, kindOfLabel, KIND_LABEL, type Expected } from './expected';
+import { writeHostileTrajectory } from './fixtures';
 import type { Row, Workbench } from './workbench';
 
 export interface Context {
@@ -11,6 +12,8 @@ export interface Context {
   repo: string;
   /** The workspace folder code-server has open (a temp copy of a few corpus files). */
   workspace: string;
+  /** The user settings code-server was started with (run.sh seeds them). */
+  settings: Record<string, unknown>;
   /** Saves a screenshot named after the scenario and this step. */
   shot(step: string): Promise<void>;
 }
@@ -25,6 +28,8 @@ export const WORKSPACE_FILES: Record<string, string> = {
   'pydicom__pydicom-1458.traj': 'swe-agent/pydicom__pydicom-1458.traj',
   'basic_interactions.json': 'openhands-v0/basic_interactions.json',
   'basic.json': 'openhands-v0/basic.json',
+  // Opened by no other scenario, so the token scenario sees its counts arrive.
+  'sphinx-doc__sphinx-9711.traj.json': 'mini-swe-agent/sphinx-doc__sphinx-9711.traj.json',
 };
 export const NOT_A_TRAJECTORY = 'not-a-trajectory.json';
 
@@ -32,6 +37,7 @@ export function fillWorkspace(workspace: string, corpusDir: string): void {
   for (const [name, rel] of Object.entries(WORKSPACE_FILES)) fs.copyFileSync(path.join(corpusDir, rel), path.join(workspace, name));
   // Valid JSON that is no agent log in any format: a package manifest.
   fs.writeFileSync(path.join(workspace, NOT_A_TRAJECTORY), JSON.stringify({ name: 'left-pad', version: '1.3.0', main: 'index.js' }, null, 2));
+  writeHostileTrajectory(workspace);
 }
 
 const OPEN_TITLE = 'Agent Trace Lens: Open Trajectory…';
@@ -46,7 +52,7 @@ export function subtreeOf(rows: Row[], title: string): { root: Row; rows: Row[] 
 }
 
 /** Expands the trajectory's root and every turn, then returns its rows. */
-async function expandedTrajectory(wb: Workbench, title: string): Promise<{ root: Row; rows: Row[] }> {
+export async function expandedTrajectory(wb: Workbench, title: string): Promise<{ root: Row; rows: Row[] }> {
   await wb.expand(await wb.traceRow(title));
   for (let n = 1; ; n++) {
     const turns = subtreeOf(await wb.traceRows(), title).rows.filter((r) => /^Turn \d+$/.test(r.label));
@@ -88,7 +94,7 @@ function rawObservation(file: string, command: string): string {
   return entry.observation.split('\n').find((l) => l.trim() !== '')!.trim();
 }
 
-function flat(s: string): string {
+export function flat(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
 }
 

@@ -62,9 +62,10 @@ export class Workbench {
     const input = this.page.locator('.quick-input-widget input');
     await input.waitFor();
     await input.fill('>' + title);
-    const row = this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-    await row.waitFor({ timeout: 15_000 });
-    await input.press('Enter');
+    // The exact command, not the first fuzzy match ("Color Theme" also matches "Browse Color Themes…").
+    const exact = this.page.locator('.quick-input-list .monaco-list-row').filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`) }) }).first();
+    await exact.waitFor({ timeout: 15_000 });
+    await exact.click();
   }
 
   /** Answers code-server's "simple file dialog" (a quick input) with an absolute path. */
@@ -92,7 +93,12 @@ export class Workbench {
     await this.showExplorer();
     const row = this.explorerRow(fileName);
     await row.waitFor({ timeout: 15_000 });
-    await row.click({ button: 'right' });
+    await this.contextMenu(row, entry);
+  }
+
+  /** Right-clicks `target` (a tree row, say) and picks an entry of the menu that opens. */
+  async contextMenu(target: Locator, entry: string): Promise<void> {
+    await target.click({ button: 'right' });
     const item = this.page.locator('.monaco-menu .action-item', { hasText: entry }).first();
     await item.waitFor({ timeout: 10_000 });
     // A freshly opened menu ignores a click that comes too soon after it appeared: retry once it has settled.
@@ -117,8 +123,9 @@ export class Workbench {
     return this.page.locator(`.tabs-container .tab[data-resource-name=${JSON.stringify(title)}]`);
   }
 
+  /** The active tab of the active editor group (each group has an active tab of its own). */
   activeTab(): Locator {
-    return this.page.locator('.tabs-container .tab.active');
+    return this.page.locator('.editor-group-container.active .tabs-container .tab.active');
   }
 
   /** Text of the active editor, read from Monaco's rendered lines (only what is on screen). */
@@ -171,12 +178,28 @@ export class Workbench {
     return [...seen.values()].sort((a, b) => a.index - b.index).map(({ last: _last, ...row }) => row);
   }
 
+  /** The trace-tree rows on screen right now, without scrolling (for watching rows change). */
+  async visibleTraceRows(): Promise<Row[]> {
+    return (await this.visibleRows(this.traceTree())).map(({ last: _last, ...row }) => row);
+  }
+
+  /**
+   * Puts the mouse on the tree's scrollbar strip, where wheel events scroll the list. Resting on a
+   * row instead brings up that row's tooltip after a moment, and the tooltip then takes the wheel.
+   */
+  private async aimAtScrollbar(tree: Locator): Promise<void> {
+    const box = await tree.boundingBox();
+    if (!box) throw new Error('the Trajectories tree is not on screen');
+    await this.page.mouse.move(box.x + box.width - 4, box.y + box.height / 2, { steps: 2 });
+  }
+
   /** Wheels the tree up until its first row is rendered (wheel events land a frame later). */
   private async scrollToTop(tree: Locator): Promise<void> {
-    await tree.hover();
-    for (let i = 0; i < 30; i++) {
+    await this.aimAtScrollbar(tree);
+    // However large its delta, one wheel event moves the list by about two rows: send them in bursts.
+    for (let i = 0; i < 60; i++) {
       if ((await tree.locator('.monaco-list-rows > .monaco-list-row[data-index="0"]').count()) > 0) return;
-      await this.page.mouse.wheel(0, -5_000);
+      for (let k = 0; k < 10; k++) await this.page.mouse.wheel(0, -5_000);
       await this.page.waitForTimeout(150);
     }
     throw new Error('could not scroll the Trajectories tree to its top');
@@ -226,6 +249,77 @@ export class Workbench {
     return row;
   }
 
+  /**
+   * The trace-tree row of a trajectory's step `index` (scrolled into view). Step rows name their
+   * step in their accessible label ("tool call bash, step 7, …"), as a screen reader hears it.
+   */
+  async traceStepRow(index: number): Promise<Locator> {
+    const tree = await this.showTraceView();
+    const row = tree.locator(`.monaco-list-rows > .monaco-list-row[aria-label*=${JSON.stringify(`, step ${index},`)}]`).first();
+    await this.scrollToTop(tree);
+    for (let guard = 0; guard < 150 && !(await row.isVisible()); guard++) {
+      if ((await tree.locator('.monaco-list-rows > .monaco-list-row[data-last-element="true"]').count()) > 0) break;
+      await this.page.mouse.wheel(0, 300);
+      await this.page.waitForTimeout(150);
+    }
+    await row.waitFor({ timeout: 5_000 });
+    return row;
+  }
+
+  /** The step numbers of the selected trace-tree rows, read from their accessible labels. */
+  async selectedSteps(): Promise<number[]> {
+    const labels = await this.traceTree().locator('.monaco-list-rows > .monaco-list-row.selected').evaluateAll((els) => els.map((el) => el.getAttribute('aria-label') ?? ''));
+    return labels.map((l) => /, step (\d+),/.exec(l)).filter((m): m is RegExpExecArray => m !== null).map((m) => Number(m[1]));
+  }
+
+  /** Selects the steps `from` through `to` the way a person does: click the first, shift-click the last. */
+  async selectStepRange(from: number, to: number): Promise<number[]> {
+    await (await this.traceStepRow(from)).click();
+    // A click on a step opens its document without taking focus; the tree keeps the selection.
+    const last = await this.traceStepRow(to);
+    await last.click({ modifiers: ['Shift'] });
+    await this.page.waitForFunction(
+      (n) => document.querySelectorAll('.monaco-list[aria-label^="Trajectories"] .monaco-list-rows > .monaco-list-row.selected').length >= n,
+      Math.min(2, to - from + 1), { timeout: 5_000 });
+    return this.selectedSteps();
+  }
+
+  /** Picks an item of the open quick pick by its label, typing `filter` first when given. */
+  async pickQuickItem(label: string, filter?: string): Promise<void> {
+    const input = this.page.locator('.quick-input-widget input');
+    await input.waitFor({ timeout: 15_000 });
+    if (filter !== undefined) await input.fill(filter);
+    const row = this.page.locator('.quick-input-list .monaco-list-row').filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) }) }).first();
+    await row.waitFor({ timeout: 15_000 });
+    await row.click();
+  }
+
+  /** A status-bar entry contributed by an extension, found by the name it gives itself. */
+  statusBarEntry(id: string): Locator {
+    // VS Code gives the entry's element the id `<extension id>.<entry id>`.
+    return this.page.locator(`#workbench\\.parts\\.statusbar .statusbar-item[id$=${JSON.stringify('.' + id)}]`).first();
+  }
+
+  /** Hovers `target` and returns the text of the hover card it brings up. */
+  async hoverText(target: Locator, whileShown?: () => Promise<void>, timeoutMs = 10_000): Promise<string> {
+    await this.parkMouse();
+    await target.hover();
+    const card = this.page.locator('.workbench-hover, .monaco-hover:not(.hidden)').filter({ visible: true }).first();
+    await card.waitFor({ timeout: timeoutMs });
+    const text = (await card.innerText()).replace(/\u00a0/g, ' ');
+    await whileShown?.();
+    await this.parkMouse();
+    await this.page.keyboard.press('Escape');
+    return text;
+  }
+
+  /** Switches the colour theme through "Preferences: Color Theme", as a person would. */
+  async setColorTheme(label: string, dark: boolean): Promise<void> {
+    await this.runCommand('Preferences: Color Theme');
+    await this.pickQuickItem(label, label);
+    await this.page.locator(dark ? '.monaco-workbench.vs-dark' : '.monaco-workbench.vs').waitFor({ timeout: 15_000 });
+  }
+
   /** Expands a collapsed tree row (no-op when already open). */
   async expand(row: Locator): Promise<void> {
     if ((await row.getAttribute('aria-expanded')) === 'false') {
@@ -260,6 +354,12 @@ export class Workbench {
   async closeAllEditors(): Promise<void> {
     await this.runCommand('View: Close All Editors');
     await this.page.waitForTimeout(300);
+    // An unsaved untitled editor (a prompt a scenario opened, say) asks whether to save: it need not.
+    const dontSave = this.page.locator('.monaco-dialog-box .dialog-buttons a, .monaco-dialog-box .dialog-buttons button', { hasText: /Don.t Save/ }).first();
+    if (await dontSave.isVisible()) {
+      await dontSave.click();
+      await this.page.locator('.monaco-dialog-box').waitFor({ state: 'hidden', timeout: 5_000 });
+    }
   }
 }
 

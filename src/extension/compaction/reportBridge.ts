@@ -5,6 +5,7 @@ import { tokenizerFor } from '../../core/tokens/models';
 import { ReportPanel } from '../report/ReportPanel';
 import { revealStepInSource } from '../revealInSource';
 import { optionsFromSettings } from './chooseRun';
+import { readLlmSettings } from './llmSettings';
 import type { CompactionController, CompactionRun } from './compactionController';
 
 /** Shows finished runs in the report panel and routes its buttons back to the controller. */
@@ -12,7 +13,8 @@ export function showRunsInReport(context: vscode.ExtensionContext, controller: (
   return (runs: CompactionRun[]): void => {
     const latest = runs[runs.length - 1];
     const { doc, runIndex, trajectory } = latest;
-    const tokenizer = tokenizerFor(latest.result.llm?.model ?? (typeof trajectory.meta.model === 'string' ? trajectory.meta.model : undefined));
+    // The replay's budget policies must count like the run did: the controller's model choice, not only the log's.
+    const tokenizer = tokenizerFor(latest.result.llm?.model ?? readLlmSettings().model ?? (typeof trajectory.meta.model === 'string' ? trajectory.meta.model : undefined));
     ReportPanel.show(context, runs.map((r) => r.result), {
       trajectory,
       loaded: doc.trajectory,

@@ -15,7 +15,7 @@ export function headlineView(r: ResultView): HTMLElement {
       h('div', { class: 'card-value' }, value),
       detail ? h('div', { class: 'card-detail' }, detail) : null);
   return h('section', { class: 'headline', 'aria-label': 'Headline' },
-    card('Tokens', `${tokensApprox(hl.tokensBefore, approx)} → ${tokensApprox(hl.tokensAfter, approx)}`, `${tokens(hl.saved)} fewer · tokenizer ${approx ? '≈ ' : ''}${hl.tokenizer}`, 'headline-tokens'),
+    card('Tokens', `${tokensApprox(hl.tokensBefore, approx)} → ${tokensApprox(hl.tokensAfter, approx)}`, `${hl.saved >= 0 ? `${tokens(hl.saved)} fewer` : `${tokens(-hl.saved)} more`} · tokenizer ${approx ? '≈ ' : ''}${hl.tokenizer}`, 'headline-tokens'),
     card('Reduction', percent(hl.reduction), `${tokens(hl.stepsBefore)} → ${tokens(hl.stepsAfter)} steps`, 'headline-reduction'),
     hl.cost
       ? card('Input cost per call', `${usd(hl.cost.perCallBefore)} → ${usd(hl.cost.perCallAfter)}`, `${hl.cost.model} (${hl.cost.priceRow} price, ${hl.cost.pricesAsOf === 'settings' ? 'from settings' : `prices of ${hl.cost.pricesAsOf}`})`, 'headline-cost')

@@ -1,0 +1,317 @@
+// Token counts, compaction from the tree's context menu, the report panel and hostile content,
+// in the real workbench. Expected numbers come from the bundled CLI (`stats`, `compact`) run on the
+// same file with the same model, so a difference means the extension's wiring differs from the core's.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import type { Dialog } from 'playwright-core';
+import { compactCount, expectedCompaction, expectedFor, expectedTokens, percentText, settingValue, thousands, type ExpectedCompaction } from './expected';
+import { HOSTILE_FILE, HOSTILE_STEPS, HOSTILE_TITLE, PAYLOADS } from './fixtures';
+import { ReportView } from './reportView';
+import { flat, subtreeOf, type Context, type Scenario } from './scenarios';
+import type { Row, Workbench } from './workbench';
+
+const PYDICOM = 'pydicom__pydicom-1458.traj';
+const SPHINX = 'sphinx-doc__sphinx-9711.traj.json';
+const SUMMARY = { id: 'openhands-summary', label: 'OpenHands LLM summarizing condenser' };
+const MASKING = { id: 'observation-masking', label: 'SWE-agent observation masking (last N observations)' };
+/** The steps the compaction scenarios select in the pydicom trajectory (thoughts, calls, observations). */
+const PYDICOM_RANGE: [number, number] = [5, 20];
+
+/** A step row's own count, e.g. "≈60 tok · First, I'll…" → { value: 60, approx: true }; k and M rounded. */
+function stepCount(description: string): { low: number; high: number; approx: boolean } | undefined {
+  const m = /^(≈?)(\d+(?:\.\d+)?)([kM]?) tok(?: · |$)/.exec(description);
+  if (!m) return undefined;
+  const n = Number(m[2]);
+  const unit = m[3] === 'k' ? 1000 : m[3] === 'M' ? 1_000_000 : 1;
+  // formatCount keeps one decimal below 10k and 10M, none above; the half-step bounds the rounding.
+  const half = unit === 1 ? 0 : (m[2].includes('.') || n < 10 ? 0.05 : 0.5) * unit;
+  return { low: n * unit - half, high: n * unit + half, approx: m[1] === '≈' };
+}
+
+/** The model the extension counts compaction tokens with (`agentTraceLens.llm.model`). */
+function compactionModel(repo: string, settings: Record<string, unknown>): string {
+  const model = settingValue(repo, settings, 'agentTraceLens.llm.model');
+  assert.ok(typeof model === 'string' && model !== '', 'agentTraceLens.llm.model has no value');
+  return model;
+}
+
+/**
+ * Selects steps `from`–`to` of an open trajectory (click, shift-click), right-clicks the selection,
+ * picks "Compact Range…", the strategy and "Run". Returns the steps the tree had selected.
+ */
+async function compactRangeFromTree(wb: Workbench, from: number, to: number, strategyLabel: string, shot?: (step: string) => Promise<void>): Promise<number[]> {
+  const selected = await wb.selectStepRange(from, to);
+  assert.ok(selected.includes(from) && selected.includes(to), `the tree selected steps ${JSON.stringify(selected)}, not ${from}–${to}`);
+  await shot?.('selection');
+  await wb.contextMenu(await wb.traceStepRow(to), 'Compact Range…');
+  await wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').first().waitFor({ timeout: 15_000 });
+  await shot?.('strategy-pick');
+  await wb.pickQuickItem(strategyLabel, strategyLabel);
+  // Strategies with options ask "Run" or "Edit options…" next.
+  await wb.pickQuickItem('Run');
+  return selected;
+}
+
+/** The report shows the same numbers the CLI printed for the same file, range, strategy and model. */
+async function assertHeadlineMatches(report: ReportView, want: ExpectedCompaction): Promise<void> {
+  assert.equal(await report.headline('tokens'), `${thousands(want.tokensBefore)} → ${thousands(want.tokensAfter)}`, 'tokens before → after differ from `compact --json`');
+  assert.equal(await report.headline('reduction'), percentText(want.reduction), 'the reduction differs from `compact --json`');
+  assert.equal(await report.headlineDetail('reduction'), `${want.stepsBefore} → ${want.stepsAfter} steps`);
+  const saved = want.tokensBefore - want.tokensAfter;
+  assert.equal(await report.headlineDetail('tokens'), `${thousands(Math.abs(saved))} ${saved >= 0 ? 'fewer' : 'more'} · tokenizer ${want.tokenizer}`);
+  assert.match((await report.headline('mode')).toLowerCase(), new RegExp(want.mode));
+  const rangeLine = await report.frame().locator('.range-line strong').innerText();
+  assert.equal(rangeLine, `Steps ${want.range[0]}–${want.range[1]}`);
+}
+
+/** Waits until the panel's headline shows `mode`'s strategy (a new run replaces the shown one). */
+async function waitForStrategy(report: ReportView, label: string): Promise<void> {
+  await report.waitForReport();
+  await report.frame().locator('#headline-mode .card-detail', { hasText: label }).waitFor({ timeout: 30_000 });
+}
+
+async function openPydicomReport({ wb, repo, workspace, settings }: Context, strategy: typeof SUMMARY, shot?: (step: string) => Promise<void>) {
+  const file = path.join(workspace, PYDICOM);
+  const title = expectedFor(repo, file).title;
+  await wb.explorerContextMenu(PYDICOM, 'Open as Trajectory');
+  await wb.traceRow(title);
+  const selected = await compactRangeFromTree(wb, PYDICOM_RANGE[0], PYDICOM_RANGE[1], strategy.label, shot);
+  const range: [number, number] = [Math.min(...selected), Math.max(...selected)];
+  const report = new ReportView(wb.page);
+  await report.tab(title).waitFor({ timeout: 30_000 });
+  await waitForStrategy(report, strategy.label);
+  const want = expectedCompaction(repo, file, { strategy: strategy.id, range, model: compactionModel(repo, settings) });
+  return { report, title, want, file };
+}
+
+/** Evaluates in the webview page: did any payload run, did any markup become elements? */
+async function webviewDamage(report: ReportView) {
+  const frame = await report.pageFrame();
+  return frame.evaluate(() => ({
+    pwned: (window as unknown as { __pwned?: unknown }).__pwned,
+    images: document.querySelectorAll('img').length,
+    bold: document.querySelectorAll('b').length,
+    // VS Code adds an inline script of its own to every webview; none may carry a payload.
+    payloadScripts: Array.from(document.scripts).filter((s) => /__pwned|alert\(/.test(s.textContent ?? '')).length,
+    bundle: Array.from(document.scripts).some((s) => s.src.endsWith('/report.main.js')),
+  }));
+}
+
+export const COMPACTION_SCENARIOS: Scenario[] = [
+  {
+    name: 'token-counts',
+    async run({ wb, repo, workspace, settings, shot }) {
+      const file = path.join(workspace, SPHINX);
+      const model = settingValue(repo, settings, 'agentTraceLens.tokens.model');
+      assert.ok(typeof model === 'string' && model !== '', 'run.sh should seed agentTraceLens.tokens.model, so the counts can be compared exactly');
+      const want = expectedFor(repo, file);
+      const tokens = expectedTokens(repo, file, model);
+      await wb.explorerContextMenu(SPHINX, 'Open as Trajectory');
+      await wb.traceRow(want.title);
+      // Estimates (≈) first, exact counts as the workers deliver them: watch the rows on screen settle.
+      let sawEstimate = false;
+      let root: Row | undefined;
+      for (const deadline = Date.now() + 60_000; ; await wb.page.waitForTimeout(200)) {
+        const rows = await wb.visibleTraceRows();
+        root = rows.find((r) => r.level === 1 && r.label === want.title);
+        if (rows.some((r) => r.description.includes('≈'))) sawEstimate = true;
+        if (root && !root.description.includes('≈') && /\d[kM]? tok\b/.test(root.description)) break;
+        assert.ok(Date.now() < deadline, `the counts never became exact: ${JSON.stringify(root?.description)}`);
+      }
+      console.log(`     (${sawEstimate ? 'saw estimates become exact' : 'counts were exact by the first look'})`);
+      await shot('tree');
+      // e.g. "mini-swe-agent · 113 steps · 22k tok (o200k_base)"
+      assert.ok(root.description.includes(` · ${compactCount(tokens.total)} tok`), `the trajectory row says ${JSON.stringify(root.description)}; stats --model ${model} counts ${tokens.total}`);
+      assert.ok(root.description.includes(tokens.tokenizer), `the trajectory row does not name the tokenizer ${tokens.tokenizer}: ${JSON.stringify(root.description)}`);
+
+      // Every step row carries its own exact count, and together they make the trajectory's total.
+      const steps = subtreeOf(await wb.traceRows(), want.title).rows.filter((r) => /^(system|user|thought|assistant|tool call|observation|compaction|other)\b/.test(r.label));
+      assert.equal(steps.length, want.steps, 'not every step has a row');
+      let low = 0;
+      let high = 0;
+      for (const row of steps) {
+        const count = stepCount(row.description);
+        assert.ok(count, `step row ${JSON.stringify(row.label)} shows no token count: ${JSON.stringify(row.description)}`);
+        assert.ok(!count.approx, `step row ${JSON.stringify(row.label)} is still an estimate: ${JSON.stringify(row.description)}`);
+        low += count.low;
+        high += count.high;
+      }
+      assert.ok(tokens.total >= low && tokens.total <= high, `the step rows add up to ${low}–${high}, not the ${tokens.total} stats counts`);
+
+      // The exact figures are in the trajectory row's tooltip, worded as `stats` words them.
+      const tooltip = flat(await wb.hoverText(await wb.traceRow(want.title)));
+      assert.ok(tooltip.includes(flat(tokens.section)), `the trajectory tooltip lacks the CLI's token section ${JSON.stringify(flat(tokens.section))}: ${tooltip}`);
+
+      // The status bar: the total and the share of the model's context window.
+      assert.ok(tokens.contextWindow && tokens.contextShare !== undefined, `stats knows no context window for ${model}`);
+      const entry = wb.statusBarEntry('agentTraceLens.tokens');
+      await entry.waitFor({ timeout: 10_000 });
+      const text = (await entry.innerText()).trim();
+      assert.equal(text, `${compactCount(tokens.total)} tok · ${Math.round(tokens.contextShare * 100)}% of ${compactCount(tokens.contextWindow)}`, 'the status bar item differs from stats');
+      await wb.traceRow(want.title);
+      const detail = flat(await wb.hoverText(entry, () => shot('status-bar')));
+      assert.ok(detail.includes(`${thousands(tokens.total)} tokens, counted with ${tokens.tokenizer}`), `status bar tooltip: ${detail}`);
+      assert.ok(detail.includes(`${(tokens.contextShare * 100).toFixed(1)}% of a ${thousands(tokens.contextWindow)}-token context window`), `status bar tooltip: ${detail}`);
+    },
+  },
+  {
+    name: 'compact-range-from-tree',
+    async run(ctx) {
+      const { wb, shot } = ctx;
+      await wb.closeAllEditors();
+      const { report, title, want } = await openPydicomReport(ctx, SUMMARY, shot);
+      // The panel opens in an editor beside the tree, which stays in view.
+      assert.ok(await wb.traceTree().isVisible(), 'the Trajectories view closed when the report opened');
+      assert.ok(await report.tab(title).isVisible(), 'no report tab');
+      assert.equal(want.mode, 'extractive', 'with no API key the summary should be extractive');
+      await wb.parkMouse();
+      await shot('report-summary');
+      await assertHeadlineMatches(report, want);
+
+      // A deterministic strategy on the same selection updates the same panel.
+      const file = path.join(ctx.workspace, PYDICOM);
+      const selected = await compactRangeFromTree(wb, PYDICOM_RANGE[0], PYDICOM_RANGE[1], MASKING.label);
+      await waitForStrategy(report, MASKING.label);
+      assert.equal(await wb.page.locator('.tabs-container .tab', { hasText: 'Compaction: ' }).count(), 1, 'a second compaction of the same trajectory opened a second panel');
+      const masked = expectedCompaction(ctx.repo, file, { strategy: MASKING.id, range: [Math.min(...selected), Math.max(...selected)], model: compactionModel(ctx.repo, ctx.settings) });
+      await wb.parkMouse();
+      await shot('report-masking');
+      await assertHeadlineMatches(report, masked);
+      await wb.closeAllEditors();
+    },
+  },
+  {
+    name: 'report-diff-prompt-themes',
+    async run(ctx) {
+      const { wb, shot } = ctx;
+      await wb.closeAllEditors();
+      const { report, title, want } = await openPydicomReport(ctx, SUMMARY);
+      // Only the report in the editor area, for a readable picture and a roomy diff.
+      await report.tab(title).click();
+      await wb.runCommand('View: Close Editors in Other Groups');
+      await report.waitForReport();
+      await assertHeadlineMatches(report, want);
+      assert.equal(await report.themeKind(), 'vscode-dark');
+      await wb.parkMouse();
+      await shot('dark');
+
+      // "Open diff": VS Code's own diff editor, the touched steps before and after.
+      await report.click('action-diff');
+      const diffTab = wb.page.locator(`.tabs-container .tab.active[aria-label*=${JSON.stringify(`before ↔ ${SUMMARY.id}`)}]`);
+      await diffTab.waitFor({ timeout: 20_000 });
+      const diff = wb.page.locator('.editor-group-container .monaco-diff-editor').filter({ visible: true }).first();
+      await diff.waitFor({ timeout: 20_000 });
+      // Side by side or inline (the editor picks by its width), both texts are on screen at the top.
+      const shown = async () => (await diff.innerText()).replace(/\u00a0/g, ' ');
+      for (let i = 0; i < 50 && !/Before compaction/.test(await shown()); i++) await wb.page.waitForTimeout(200);
+      assert.match(await shown(), /Before compaction \(o200k_base\)/);
+      assert.match(await shown(), new RegExp(`After ${SUMMARY.id} \\(extractive\\)`));
+      await wb.parkMouse();
+      await shot('diff');
+
+      // "Show prompt (not sent)": an untitled Markdown editor with the OpenHands sections.
+      await report.tab(title).click();
+      await report.waitForReport();
+      assert.equal((await report.frame().locator('#action-prompt').innerText()).trim(), 'Show prompt (not sent)');
+      await report.click('action-prompt');
+      // An untitled document: VS Code names its tab after the first line and adds "Untitled-N".
+      await wb.page.locator('.editor-group-container.active .tabs-container .tab.active[aria-label*="Untitled-"]').waitFor({ timeout: 15_000 });
+      const language = wb.page.locator('#workbench\\.parts\\.statusbar .statusbar-item[id="status.editor.mode"]');
+      assert.equal((await language.innerText()).trim(), 'Markdown');
+      assert.match(await wb.activeEditorText(), new RegExp(`# Prompt ${SUMMARY.id} would send to a model`));
+      // The sections sit further down than the screen shows: let the editor's search find them.
+      await wb.page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+      await wb.page.keyboard.press('Control+F');
+      const find = wb.page.locator('.editor-group-container.active .find-widget textarea, .editor-group-container.active .find-widget input').first();
+      await find.fill('USER_CONTEXT');
+      const matches = wb.page.locator('.editor-group-container.active .find-widget .matchesCount');
+      await wb.page.waitForFunction((el) => /\bof\b/.test(el?.textContent ?? ''), await matches.elementHandle(), { timeout: 10_000 });
+      await wb.parkMouse();
+      await shot('prompt');
+      await wb.page.keyboard.press('Escape');
+      // The prompt is an unsaved document: close it without the save question.
+      await wb.runCommand('View: Revert and Close Editor');
+
+      // The same panel in a light theme: VS Code re-themes the open webview.
+      await report.tab(title).click();
+      await report.waitForReport();
+      try {
+        await wb.setColorTheme('Light Modern', false);
+        for (let i = 0; i < 50 && (await report.themeKind()) !== 'vscode-light'; i++) await wb.page.waitForTimeout(200);
+        assert.equal(await report.themeKind(), 'vscode-light');
+        await wb.parkMouse();
+        await shot('light');
+      } finally {
+        await wb.setColorTheme('Dark Modern', true);
+      }
+      await wb.closeAllEditors();
+    },
+  },
+  {
+    name: 'hostile-html-stays-text',
+    async run({ wb, repo, workspace, settings, shot }) {
+      const want = expectedFor(repo, path.join(workspace, HOSTILE_FILE));
+      assert.equal(want.title, HOSTILE_TITLE, 'the loader titles the file by its first user message');
+      const dialogs: string[] = [];
+      const onDialog = (d: Dialog) => { dialogs.push(d.message()); void d.dismiss().catch(() => undefined); };
+      wb.page.on('dialog', onDialog);
+      try {
+        await wb.closeAllEditors();
+        await wb.explorerContextMenu(HOSTILE_FILE, 'Open as Trajectory');
+        // The tree: the title and previews read as the characters in the log; no markup rendered.
+        const root = await wb.traceRow(HOSTILE_TITLE);
+        assert.equal((await root.locator('.label-name').innerText()).trim(), HOSTILE_TITLE);
+        for (const [step, payload] of [[HOSTILE_STEPS.user, PAYLOADS.bold], [HOSTILE_STEPS.script, PAYLOADS.script], [HOSTILE_STEPS.img, PAYLOADS.img], [HOSTILE_STEPS.breakout, PAYLOADS.breakout]] as const) {
+          const description = await (await wb.traceStepRow(step)).locator('.label-description').innerText();
+          assert.ok(description.includes(payload), `step ${step}'s row shows ${JSON.stringify(description)}, not ${payload}`);
+        }
+        assert.equal(await wb.traceTree().locator('img, b, script').count(), 0, 'markup from the log became elements in the tree');
+        // The step document shows the observation verbatim.
+        await (await wb.traceStepRow(HOSTILE_STEPS.img)).click();
+        await wb.page.waitForFunction(() => /observation/.test(document.querySelector('.tabs-container .tab.active')?.textContent ?? ''), undefined, { timeout: 15_000 });
+        assert.ok((await wb.activeEditorText()).includes(PAYLOADS.img), 'the step document does not show the <img> payload as text');
+        await shot('tree-and-document');
+
+        // Compact the range that holds every payload, then read the report's detail tabs.
+        await compactRangeFromTree(wb, HOSTILE_STEPS.user, HOSTILE_STEPS.breakout, SUMMARY.label);
+        const report = new ReportView(wb.page);
+        await report.tab(HOSTILE_TITLE).waitFor({ timeout: 30_000 });
+        await waitForStrategy(report, SUMMARY.label);
+        await report.tab(HOSTILE_TITLE).click();
+        await wb.runCommand('View: Close Editors in Other Groups');
+        await report.waitForReport();
+        assert.ok((await report.frame().locator('h1').innerText()).includes(HOSTILE_TITLE), 'the report title is not the literal title');
+
+        // The same numbers as the CLI, even when the summary outweighs what it replaced.
+        await assertHeadlineMatches(report, expectedCompaction(repo, path.join(workspace, HOSTILE_FILE), { strategy: SUMMARY.id, range: [HOSTILE_STEPS.user, HOSTILE_STEPS.breakout], model: compactionModel(repo, settings) }));
+
+        await report.openTab('range');
+        // The observations and the reply are forgotten (the user's request is kept and quoted in the summary).
+        const forgotten = (await report.frame().locator('.forgotten pre').allInnerTexts()).join('\n');
+        for (const payload of [PAYLOADS.script, PAYLOADS.img, PAYLOADS.breakout]) assert.ok(forgotten.includes(payload), `"Forgotten range" does not show ${payload} as text`);
+        await report.frame().locator('#panel-range').scrollIntoViewIfNeeded();
+        assert.ok((await report.frame().locator('#summary-text').innerText()).includes(HOSTILE_TITLE), 'the summary does not quote the request, <b> and all, as text');
+        await wb.parkMouse();
+        await shot('forgotten-range');
+
+        await report.openTab('steps');
+        await report.frame().locator('#step-list').scrollIntoViewIfNeeded();
+        const list = await report.frame().locator('#step-list').innerText();
+        for (const payload of [PAYLOADS.script, PAYLOADS.img, PAYLOADS.breakout]) assert.ok(list.includes(payload), `the step list does not show ${payload} as text`);
+        await shot('steps');
+
+        const damage = await webviewDamage(report);
+        assert.equal(damage.pwned, undefined, 'a payload ran inside the report');
+        assert.equal(damage.images, 0, 'an <img> element exists in the report');
+        assert.equal(damage.bold, 0, 'a <b> element exists in the report');
+        assert.equal(damage.payloadScripts, 0, 'a payload became a <script> element in the report');
+        assert.ok(damage.bundle, 'checked the wrong frame: it lacks the report bundle');
+        assert.equal(await wb.page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned), undefined, 'a payload ran in the workbench');
+        assert.deepEqual(dialogs, [], 'a payload opened a dialog');
+        await wb.closeAllEditors();
+      } finally {
+        wb.page.off('dialog', onDialog);
+      }
+    },
+  },
+];
