@@ -45,9 +45,10 @@ export async function openTrajectory(deps: OpenDeps, uri: vscode.Uri, quiet = fa
       },
     );
   }, 500);
+  const started = Date.now();
   try {
     const entry = await load;
-    deps.log.info(`Opened ${uri.fsPath} as ${entry.trajectory.format}: ${entry.trajectory.steps.length} steps, ${entry.trajectory.warnings.length} warnings`);
+    deps.log.info(`Opened ${uri.fsPath} as ${entry.trajectory.format} in ${Date.now() - started} ms: ${entry.trajectory.steps.length} steps, ${entry.trajectory.warnings.length} warnings`);
     for (const w of entry.trajectory.warnings) deps.log.warn(`${uri.fsPath}: ${w.message}`);
     await deps.reveal(entry);
     if (!quiet && entry.trajectory.warnings.length > 0) {
