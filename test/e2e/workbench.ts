@@ -194,6 +194,17 @@ export class Workbench {
   }
 
   /** Wheels the tree up until its first row is rendered (wheel events land a frame later). */
+  /** Scrolls the tree from the top until `row` is visible (the list is virtualized: rows exist only in view). */
+  private async scrollTo(tree: Locator, row: Locator, stopAtLastRow: boolean): Promise<void> {
+    await this.scrollToTop(tree);
+    for (let guard = 0; guard < 150 && !(await row.isVisible()); guard++) {
+      if (stopAtLastRow && (await tree.locator('.monaco-list-rows > .monaco-list-row[data-last-element="true"]').count()) > 0) break;
+      await this.page.mouse.wheel(0, 300);
+      await this.page.waitForTimeout(150);
+    }
+    await row.waitFor({ timeout: 5_000 });
+  }
+
   private async scrollToTop(tree: Locator): Promise<void> {
     await this.aimAtScrollbar(tree);
     // However large its delta, one wheel event moves the list by about two rows: send them in bursts.
@@ -224,13 +235,7 @@ export class Workbench {
     const tree = await this.showTraceView();
     const match = typeof label === 'string' ? new RegExp('^' + escapeRegExp(label)) : label;
     const row = tree.locator('.monaco-list-rows > .monaco-list-row').filter({ has: this.page.locator('.label-name', { hasText: match }) }).first();
-    await this.scrollToTop(tree);
-    for (let guard = 0; guard < 150 && !(await row.isVisible()); guard++) {
-      if ((await tree.locator('.monaco-list-rows > .monaco-list-row[data-last-element="true"]').count()) > 0) break;
-      await this.page.mouse.wheel(0, 300);
-      await this.page.waitForTimeout(150);
-    }
-    await row.waitFor({ timeout: 5_000 });
+    await this.scrollTo(tree, row, true);
     await this.parkMouse();
     return row;
   }
@@ -239,12 +244,7 @@ export class Workbench {
   async traceRowAt(index: number): Promise<Locator> {
     const tree = await this.showTraceView();
     const row = tree.locator(`.monaco-list-rows > .monaco-list-row[data-index="${index}"]`);
-    await this.scrollToTop(tree);
-    for (let guard = 0; guard < 150 && !(await row.isVisible()); guard++) {
-      await this.page.mouse.wheel(0, 300);
-      await this.page.waitForTimeout(150);
-    }
-    await row.waitFor({ timeout: 5_000 });
+    await this.scrollTo(tree, row, false);
     await this.parkMouse();
     return row;
   }
@@ -256,13 +256,7 @@ export class Workbench {
   async traceStepRow(index: number): Promise<Locator> {
     const tree = await this.showTraceView();
     const row = tree.locator(`.monaco-list-rows > .monaco-list-row[aria-label*=${JSON.stringify(`, step ${index},`)}]`).first();
-    await this.scrollToTop(tree);
-    for (let guard = 0; guard < 150 && !(await row.isVisible()); guard++) {
-      if ((await tree.locator('.monaco-list-rows > .monaco-list-row[data-last-element="true"]').count()) > 0) break;
-      await this.page.mouse.wheel(0, 300);
-      await this.page.waitForTimeout(150);
-    }
-    await row.waitFor({ timeout: 5_000 });
+    await this.scrollTo(tree, row, true);
     return row;
   }
 

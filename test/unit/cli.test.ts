@@ -3,22 +3,14 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import type { CliIO } from '../../src/cli/args';
-import { main } from '../../src/cli/main';
+import { runCli } from '../helpers/cli';
 import { REPO_ROOT, tempDir, writeTemp } from '../helpers/paths';
 
 const SAMPLE = path.join(REPO_ROOT, 'samples', 'demo-trajectory.json');
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const STATS_KEYS = ['file', 'format', 'records', 'steps', 'turns', 'byKind', 'tools', 'chars', 'warnings'];
 
-/** Runs the CLI in-process and keeps what it prints. */
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = { out: (s) => { out += s; }, err: (s) => { err += s; }, interactive: false };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
+const run = runCli;
 
 const scratchpad = [
   'Fix the flaky upload test (ABC-123).',

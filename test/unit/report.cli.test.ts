@@ -2,20 +2,13 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import type { CliIO } from '../../src/cli/args';
-import { main } from '../../src/cli/main';
+import { runCli } from '../helpers/cli';
 import { REPORT_SCRIPT } from '../../src/core/report/assets';
 import { REPORT_DATA_ID } from '../../src/core/report/html';
 import type { ReportViewModel } from '../../src/core/report/viewModel';
 import { corpus, REPO_ROOT, tempDir } from '../helpers/paths';
 
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: CliIO = { out: (s) => { out += s; }, err: (s) => { err += s; }, interactive: false };
-  const code = await main(argv, io);
-  return { code, out, err };
-}
+const run = runCli;
 
 const SWE = corpus('swe-agent/marshmallow-code__marshmallow-1867.traj');
 

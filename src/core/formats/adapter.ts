@@ -36,3 +36,9 @@ export interface FormatAdapter {
   sniff(input: ParsedInput, fileName: string): number;
   parse(input: ParsedInput, ctx: ParseContext): ParsedTrajectory;
 }
+
+/** The input's top-level JSON object, for adapters of formats that are one object per file. */
+export function jsonObjectOf(input: ParsedInput): Record<string, unknown> | undefined {
+  const v = input.shape === 'json' ? input.value : undefined;
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}

@@ -1,6 +1,6 @@
 import type { RecordedUsage, TrajectoryMeta } from '../model';
 import { argsOf, isRecord, textOf } from '../steps';
-import type { FormatAdapter, ParsedInput } from './adapter';
+import { jsonObjectOf, type FormatAdapter } from './adapter';
 import { stringOrUndefined } from './chatMessages';
 import { ActionStepper, at, numberOrUndefined, type StepBase, taskTitle } from './sweAgent';
 
@@ -136,15 +136,12 @@ function metaOf(root: Record<string, unknown>, fileName: string): TrajectoryMeta
   };
 }
 
-function rootOf(input: ParsedInput): Record<string, unknown> | undefined {
-  return input.shape === 'json' && isRecord(input.value) ? input.value : undefined;
-}
 
 export const miniSweAgentAdapter: FormatAdapter = {
   id: 'mini-swe-agent',
   label: 'mini-swe-agent trajectory (.traj.json)',
   sniff(input) {
-    const root = rootOf(input);
+    const root = jsonObjectOf(input);
     if (!root || !Array.isArray(root.messages)) return 0;
     const format = root.trajectory_format;
     if (typeof format === 'string' && format.startsWith('mini-swe-agent')) return 0.98;
@@ -153,7 +150,7 @@ export const miniSweAgentAdapter: FormatAdapter = {
     return 0;
   },
   parse(input, ctx) {
-    const root = rootOf(input)!;
+    const root = jsonObjectOf(input)!;
     const s = new ActionStepper(ctx.warnings);
     (root.messages as unknown[]).forEach((msg, i) => addMessage(s, msg, i));
     const steps = s.b.finish();

@@ -1,7 +1,7 @@
 import { pointerOf } from '../io/jsonScan';
 import type { RecordedUsage, SourceLocation, Step, StepKind, TrajectoryMeta, Warning } from '../model';
 import { argsOf, isRecord, StepBuilder, textOf } from '../steps';
-import type { FormatAdapter, ParsedInput } from './adapter';
+import { jsonObjectOf, type FormatAdapter } from './adapter';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
 
 // SWE-agent `.traj`: one JSON document with `trajectory`, `history` and `info`.
@@ -242,9 +242,6 @@ function metaOf(root: Record<string, unknown>, fileName: string): TrajectoryMeta
   };
 }
 
-function rootOf(input: ParsedInput): Record<string, unknown> | undefined {
-  return input.shape === 'json' && isRecord(input.value) ? input.value : undefined;
-}
 
 function looksLikeStep(item: unknown): boolean {
   return isRecord(item) && 'action' in item && ('observation' in item || 'response' in item);
@@ -254,7 +251,7 @@ export const sweAgentAdapter: FormatAdapter = {
   id: 'swe-agent',
   label: 'SWE-agent trajectory (.traj)',
   sniff(input, fileName) {
-    const root = rootOf(input);
+    const root = jsonObjectOf(input);
     if (!root || 'trajectory_format' in root) return 0;
     const hasTrajectory = Array.isArray(root.trajectory);
     const hasHistory = Array.isArray(root.history);
@@ -265,7 +262,7 @@ export const sweAgentAdapter: FormatAdapter = {
     return 0;
   },
   parse(input, ctx) {
-    const root = rootOf(input)!;
+    const root = jsonObjectOf(input)!;
     const s = new ActionStepper(ctx.warnings);
     const history = Array.isArray(root.history) ? root.history : [];
     const trajectory = Array.isArray(root.trajectory) ? root.trajectory : [];
