@@ -203,7 +203,9 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
       await diff.waitFor({ timeout: 20_000 });
       // Side by side or inline (the editor picks by its width), both texts are on screen at the top.
       const shown = async () => (await diff.innerText()).replace(/\u00a0/g, ' ');
-      for (let i = 0; i < 50 && !/Before compaction/.test(await shown()); i++) await wb.page.waitForTimeout(200);
+      // Both sides render on their own schedule on a busy machine: wait for both headings.
+      const afterHeading = new RegExp(`After ${SUMMARY.id} \\(extractive\\)`);
+      for (let i = 0; i < 100 && !(/Before compaction/.test(await shown()) && afterHeading.test(await shown())); i++) await wb.page.waitForTimeout(200);
       assert.match(await shown(), /Before compaction \(o200k_base\)/);
       assert.match(await shown(), new RegExp(`After ${SUMMARY.id} \\(extractive\\)`));
       await wb.parkMouse();
@@ -258,6 +260,7 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
       try {
         await wb.closeAllEditors();
         await wb.explorerContextMenu(HOSTILE_FILE, 'Open as Trajectory');
+        await shot('after-open');
         // The tree: the title and previews read as the characters in the log; no markup rendered.
         const root = await wb.traceRow(HOSTILE_TITLE);
         assert.equal((await root.locator('.label-name').innerText()).trim(), HOSTILE_TITLE);

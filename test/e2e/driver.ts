@@ -10,7 +10,7 @@ import { chromium } from 'playwright-core';
 import { REPO_ROOT, SHARED } from '../helpers/paths';
 import { COMPACTION_SCENARIOS } from './compactionScenarios';
 import { LARGE_FILE_SCENARIOS } from './largeFileScenario';
-import { fillWorkspace, SCENARIOS } from './scenarios';
+import { fillWorkspace, LAST_SCENARIOS, SCENARIOS } from './scenarios';
 import { Workbench } from './workbench';
 
 /** Screenshots worth showing in the README, copied to media/screenshots/ after a green run. */
@@ -67,7 +67,7 @@ async function main(): Promise<number> {
     console.log(`workbench ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     await page.screenshot({ path: path.join(artifacts, '00-workbench.png') });
 
-    for (const scenario of [...SCENARIOS, ...COMPACTION_SCENARIOS, ...LARGE_FILE_SCENARIOS]) {
+    for (const scenario of [...SCENARIOS, ...COMPACTION_SCENARIOS, ...LARGE_FILE_SCENARIOS, ...LAST_SCENARIOS]) {
       if (values.only && !scenario.name.includes(values.only)) continue;
       const started = Date.now();
       let shots = 0;

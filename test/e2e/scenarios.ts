@@ -188,3 +188,33 @@ export const SCENARIOS: Scenario[] = [
     },
   },
 ];
+
+/** Runs last: it opens the log itself in an editor, which the other scenarios do not expect. */
+export const LAST_SCENARIOS: Scenario[] = [
+  {
+    name: 'reveal-in-source-and-title-button',
+    async run({ wb, repo, workspace, shot }) {
+      const file = path.join(workspace, 'pydicom__pydicom-1458.traj');
+      const want = expectedFor(repo, file);
+      await wb.explorerContextMenu('pydicom__pydicom-1458.traj', 'Open as Trajectory');
+      await wb.expand(await wb.traceRow(want.title));
+      // "Reveal in Source" opens the log itself (a normal, editable file) at the step's record.
+      await wb.contextMenu(await wb.traceRow('observation · python'), 'Reveal in Source');
+      await wb.page.waitForFunction(() => /pydicom__pydicom-1458\.traj/.test(document.querySelector('.editor-group-container.active .tabs-container .tab.active')?.textContent ?? ''), undefined, { timeout: 15_000 });
+      await shot('revealed');
+      const first = rawObservation(file, 'python');
+      const visible = flat((await wb.activeEditorText()).replace(/\\n/g, ' '));
+      assert.ok(visible.includes(flat(first)), `the revealed part of the file does not show the observation ${JSON.stringify(first)}`);
+      // The log itself, not one of our step documents (those tabs are named "step N — …").
+      assert.doesNotMatch((await wb.activeTab().textContent()) ?? '', /^\s*step \d+/, 'Reveal in Source opened a step document, not the file');
+      // With a trajectory as the active editor, its title bar offers "Open as Trajectory".
+      const button = wb.page.locator('.editor-group-container.active .editor-actions [aria-label="Open as Trajectory"]').first();
+      await button.waitFor({ timeout: 10_000 });
+      await button.click();
+      const root = await wb.traceRow(want.title);
+      assert.equal(await root.getAttribute('aria-level'), '1');
+      await shot('title-button');
+      await wb.closeAllEditors();
+    },
+  },
+];

@@ -93,7 +93,18 @@ export class Workbench {
     await this.showExplorer();
     const row = this.explorerRow(fileName);
     await row.waitFor({ timeout: 15_000 });
-    await this.contextMenu(row, entry);
+    // Right after start-up the workbench can show the menu before extension menus are merged into
+    // it; a menu without the entry is closed and opened again, as a person would.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.contextMenu(row, entry);
+        return;
+      } catch (e) {
+        if (attempt >= 3) throw e;
+        await this.page.keyboard.press('Escape');
+        await this.page.waitForTimeout(2_000);
+      }
+    }
   }
 
   /** Right-clicks `target` (a tree row, say) and picks an entry of the menu that opens. */
@@ -193,7 +204,6 @@ export class Workbench {
     await this.page.mouse.move(box.x + box.width - 4, box.y + box.height / 2, { steps: 2 });
   }
 
-  /** Wheels the tree up until its first row is rendered (wheel events land a frame later). */
   /** Scrolls the tree from the top until `row` is visible (the list is virtualized: rows exist only in view). */
   private async scrollTo(tree: Locator, row: Locator, stopAtLastRow: boolean): Promise<void> {
     await this.scrollToTop(tree);
@@ -205,6 +215,7 @@ export class Workbench {
     await row.waitFor({ timeout: 5_000 });
   }
 
+  /** Wheels the tree up until its first row is rendered (wheel events land a frame later). */
   private async scrollToTop(tree: Locator): Promise<void> {
     await this.aimAtScrollbar(tree);
     // However large its delta, one wheel event moves the list by about two rows: send them in bursts.
@@ -347,12 +358,13 @@ export class Workbench {
 
   async closeAllEditors(): Promise<void> {
     await this.runCommand('View: Close All Editors');
-    await this.page.waitForTimeout(300);
     // An unsaved untitled editor (a prompt a scenario opened, say) asks whether to save: it need not.
+    // On a busy machine the question comes late, so wait for it a while before assuming none.
     const dontSave = this.page.locator('.monaco-dialog-box .dialog-buttons a, .monaco-dialog-box .dialog-buttons button', { hasText: /Don.t Save/ }).first();
-    if (await dontSave.isVisible()) {
+    const untitled = (await this.page.locator('.tabs-container .tab[aria-label*="Untitled-"]').count()) > 0;
+    if (await dontSave.waitFor({ timeout: untitled ? 10_000 : 1_000 }).then(() => true, () => false)) {
       await dontSave.click();
-      await this.page.locator('.monaco-dialog-box').waitFor({ state: 'hidden', timeout: 5_000 });
+      await this.page.locator('.monaco-dialog-box').waitFor({ state: 'hidden', timeout: 10_000 });
     }
   }
 }
