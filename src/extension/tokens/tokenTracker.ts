@@ -8,6 +8,9 @@ import { formatCount } from '../../core/view/stepPresentation';
 import type { OpenTrajectory, TrajectoryStore } from '../trajectoryStore';
 import type { SizeLabels } from '../tree/trajectoryTreeProvider';
 
+/** How long exact counting waits after a file opens, so the tree paints first. */
+const COUNT_DELAY_MS = 250;
+
 interface DocTokens {
   counts: TokenCounts;
   /** Where each run's steps start in the flat list `counts.steps` is parallel to. */
@@ -77,6 +80,15 @@ export class TokenTracker implements SizeLabels, vscode.Disposable {
     const entry: DocTokens = { counts: this.service.estimate(runs.flatMap((r) => r.steps), model), runOffsets, abort };
     this.docs.set(doc.key, entry);
     this.changed.fire(doc);
+    // Exact counting starts once the tree has had its turn: on a large file, hashing every text
+    // competes with the first paint, and the estimate is already on screen.
+    setTimeout(() => {
+      if (!abort.signal.aborted) this.countExactly(doc, entry, model);
+    }, COUNT_DELAY_MS);
+  }
+
+  private countExactly(doc: OpenTrajectory, entry: DocTokens, model: string | undefined): void {
+    const abort = entry.abort;
     const started = Date.now();
     this.service.countTrajectory(doc.trajectory, {
       model,
