@@ -57,11 +57,23 @@ export class Workbench {
 
   /** Runs a command from the palette by its title (category included, as the palette shows it). */
   async runCommand(title: string): Promise<void> {
-    await this.dismissQuickInput();
-    await this.page.keyboard.press('F1');
     const input = this.page.locator('.quick-input-widget input');
-    await input.waitFor();
-    await input.fill('>' + title);
+    // With the keyboard focus inside a webview, the palette can open before the workbench takes the
+    // focus back and refuse input for a moment ("inert"): close it and open it again from the workbench.
+    for (let attempt = 1; ; attempt++) {
+      await this.dismissQuickInput();
+      if (attempt > 1) await this.page.locator('#workbench\\.parts\\.statusbar').click({ position: { x: 5, y: 5 } }).catch(() => undefined);
+      await this.page.keyboard.press('F1');
+      try {
+        await input.waitFor({ timeout: 10_000 });
+        await input.fill('>' + title, { timeout: 5_000 });
+        break;
+      } catch (e) {
+        if (attempt >= 3) throw e;
+        await this.page.keyboard.press('Escape');
+        await this.page.waitForTimeout(1_000);
+      }
+    }
     // The exact command, not the first fuzzy match ("Color Theme" also matches "Browse Color Themes…").
     const exact = this.page.locator('.quick-input-list .monaco-list-row').filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`) }) }).first();
     await exact.waitFor({ timeout: 15_000 });
