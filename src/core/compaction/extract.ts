@@ -186,10 +186,7 @@ export function oneLine(text: string, max: number): string {
 }
 
 /** `text` with whitespace collapsed, cut to `max` characters: enough of a long request to recognize it. */
-export function brief(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
-}
+export { oneLine as brief } from '../view/stepPresentation';
 
 /** A bulleted list, or a dash when empty. */
 export function bullets(items: string[], max = 12): string {
