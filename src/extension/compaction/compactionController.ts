@@ -3,12 +3,10 @@ import { CompactionCancelled, CompactionInputError, resolveOptions, runCompactio
 import { decideConsent, type ConsentAnswer } from '../../core/llm/consent';
 import type { Trajectory } from '../../core/model';
 import { runsOf } from '../../core/stats';
-import { memoizedCounter, tiktokenCounter } from '../../core/tokens/tiktokenCounter';
-import { tokenizerFor } from '../../core/tokens/models';
 import type { OpenTrajectory, TrajectoryStore } from '../trajectoryStore';
 import type { StepNode, TreeNode } from '../tree/nodes';
 import { chooseOptions, chooseRange, chooseStrategy, optionsFromSettings } from './chooseRun';
-import { mementoConsentStore, providerFromSettings, readLlmSettings } from './llmSettings';
+import { compactionCounter, mementoConsentStore, providerFromSettings } from './llmSettings';
 
 /** One finished compaction, kept for the report, the diff, saving and re-running. */
 export interface CompactionRun {
@@ -90,8 +88,7 @@ export class CompactionController {
         void vscode.window.showErrorMessage((e as Error).message);
         return undefined;
       }
-      const tokenizer = tokenizerFor(readLlmSettings().model ?? trajectory.meta.model);
-      range = await chooseRange(strategy, trajectory, resolved, memoizedCounter(tiktokenCounter(tokenizer.encoding, tokenizer.approximate)));
+      range = await chooseRange(strategy, trajectory, resolved, compactionCounter(undefined, trajectory));
       if (range === undefined) return undefined;
     }
     return this.run(target.doc, target.runIndex, strategy, range ?? undefined, options);
@@ -101,8 +98,7 @@ export class CompactionController {
   async run(doc: OpenTrajectory, runIndex: number, strategy: Strategy, range: string | StepRange | undefined, options: Record<string, OptionValue>, compareWith: CompactionRun[] = []): Promise<CompactionRun | undefined> {
     const trajectory = runsOf(doc.trajectory)[runIndex];
     const provider = strategy.kind === 'llm' ? await providerFromSettings(this.context.secrets, this.log) : undefined;
-    const tokenizer = tokenizerFor(provider?.model ?? readLlmSettings().model ?? trajectory.meta.model);
-    const counter = memoizedCounter(tiktokenCounter(tokenizer.encoding, tokenizer.approximate));
+    const counter = compactionCounter(provider?.model, trajectory);
     const consentStore = mementoConsentStore(this.context.globalState);
     const abort = new AbortController();
     try {
@@ -116,7 +112,7 @@ export class CompactionController {
             signal: abort.signal,
             onProgress: (message) => progress.report({ message }),
             onDelta: (text) => this.streamOutput(text),
-            confirm: (outgoing) => this.confirm(outgoing, tokenizer.encoding, consentStore),
+            confirm: (outgoing) => this.confirm(outgoing, counter.tokenizer, consentStore),
           });
         },
       );

@@ -3,6 +3,10 @@ import { consentKey, type ConsentStore } from '../../core/llm/consent';
 import { createOpenAiProvider, displayEndpoint } from '../../core/llm/openaiProvider';
 import { isLocalEndpoint } from '../../core/llm/consent';
 import type { ModelProvider } from '../../core/llm/provider';
+import type { Trajectory } from '../../core/model';
+import type { TokenCounter } from '../../core/tokens/counter';
+import { tokenizerFor } from '../../core/tokens/models';
+import { memoizedCounter, tiktokenCounter } from '../../core/tokens/tiktokenCounter';
 import { selectLmProvider } from '../lmProvider';
 
 export type ProviderChoice = 'auto' | 'openai' | 'vscode-lm' | 'none';
@@ -63,4 +67,15 @@ export function mementoConsentStore(memento: vscode.Memento): ConsentStore {
       await memento.update(KEY, { ...memento.get<Record<string, boolean>>(KEY, {}), [endpoint]: allowed });
     },
   };
+}
+
+/**
+ * The counter compaction counts with: the model that summarizes (or would), else the configured
+ * one, else the log's. The range prompt, the run and the report's replay all use this, so their
+ * numbers agree.
+ */
+export function compactionCounter(model: string | undefined, trajectory: Trajectory): TokenCounter {
+  const fromLog = typeof trajectory.meta.model === 'string' ? trajectory.meta.model : undefined;
+  const tokenizer = tokenizerFor(model ?? readLlmSettings().model ?? fromLog);
+  return memoizedCounter(tiktokenCounter(tokenizer.encoding, tokenizer.approximate));
 }
