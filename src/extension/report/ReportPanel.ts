@@ -80,7 +80,7 @@ export class ReportPanel {
 
   private readonly panel: vscode.WebviewPanel;
 
-  private constructor(private readonly context: vscode.ExtensionContext, private readonly key: string, title: string) {
+  private constructor(context: vscode.ExtensionContext, private readonly key: string, title: string) {
     const webviewRoot = vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview');
     const mediaRoot = vscode.Uri.joinPath(context.extensionUri, 'media');
     this.panel = vscode.window.createWebviewPanel(VIEW_TYPE, `Compaction: ${title}`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {

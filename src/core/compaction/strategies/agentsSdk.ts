@@ -5,7 +5,7 @@
 
 import type { Step, Trajectory } from '../../model';
 import { replaceRange, summaryStep, syntheticStep } from '../assemble';
-import { bullets, describeCommand, describeTools, EXTRACTIVE_NOTE, extractFacts, type Facts, oneLine, brief } from '../extract';
+import { bullets, describeCommand, describeTools, EXTRACTIVE_NOTE, extractFacts, type Facts, brief } from '../extract';
 import type { PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOutput } from '../types';
 
 /** The synthetic user line that keeps the conversation natural before the summary. */

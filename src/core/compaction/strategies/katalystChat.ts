@@ -3,7 +3,7 @@
 
 import type { Step, Trajectory } from '../../model';
 import { replaceRange, summaryStep } from '../assemble';
-import { bullets, describeCommand, EXTRACTIVE_NOTE, extractFacts, type Facts, oneLine, brief } from '../extract';
+import { bullets, describeCommand, EXTRACTIVE_NOTE, extractFacts, type Facts, brief } from '../extract';
 import type { PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
 
 export const CHAT_SUMMARY_START = '[CONVERSATION SUMMARY]';

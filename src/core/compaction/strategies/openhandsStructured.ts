@@ -5,7 +5,7 @@
 import type { ToolSpec } from '../../llm/provider';
 import type { Trajectory } from '../../model';
 import { replaceRange, summaryStep } from '../assemble';
-import { describeCommand, describeTools, EXTRACTIVE_NOTE, extractFacts, type Facts, oneLine, brief } from '../extract';
+import { describeCommand, describeTools, EXTRACTIVE_NOTE, extractFacts, type Facts, brief } from '../extract';
 import type { StepRange, Strategy, StrategyContext, StrategyOutput } from '../types';
 import { eventBlocks, forgottenEvents, OPENHANDS_OPTIONS, openHandsPolicy, openHandsSurvivor } from './openhandsCommon';
 
