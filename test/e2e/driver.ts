@@ -83,6 +83,8 @@ async function main(): Promise<number> {
         failed++;
         await page.screenshot({ path: path.join(artifacts, `${scenario.name}-FAILED.png`) }).catch(() => undefined);
         console.log(`FAIL ${scenario.name}: ${(e as Error).stack ?? e}`);
+        // What was on screen, in words: a CI log has no screenshots to look at.
+        console.log(`     on screen: ${JSON.stringify(await wb.onScreen().catch((err) => String(err)))}`);
         // Leave the workbench in a neutral state for the next scenario.
         await page.keyboard.press('Escape').catch(() => undefined);
       }

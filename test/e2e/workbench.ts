@@ -216,13 +216,23 @@ export class Workbench {
     await this.page.mouse.move(box.x + box.width - 4, box.y + box.height / 2, { steps: 2 });
   }
 
-  /** Scrolls the tree from the top until `row` is visible (the list is virtualized: rows exist only in view). */
-  private async scrollTo(tree: Locator, row: Locator, stopAtLastRow: boolean): Promise<void> {
-    await this.scrollToTop(tree);
-    for (let guard = 0; guard < 150 && !(await row.isVisible()); guard++) {
-      if (stopAtLastRow && (await tree.locator('.monaco-list-rows > .monaco-list-row[data-last-element="true"]').count()) > 0) break;
-      await this.page.mouse.wheel(0, 300);
-      await this.page.waitForTimeout(150);
+  /**
+   * Scrolls the tree from the top until `row` is visible (the list is virtualized: rows exist only in
+   * view). A row can still be on its way (a trajectory loading, a node being expanded), so a pass that
+   * reaches the last row without it starts again from the top until `timeoutMs` has passed.
+   */
+  private async scrollTo(tree: Locator, row: Locator, stopAtLastRow: boolean, timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      await this.scrollToTop(tree);
+      for (let guard = 0; guard < 150 && !(await row.isVisible()); guard++) {
+        if (stopAtLastRow && (await tree.locator('.monaco-list-rows > .monaco-list-row[data-last-element="true"]').count()) > 0) break;
+        await this.page.mouse.wheel(0, 300);
+        await this.page.waitForTimeout(150);
+      }
+      if (await row.isVisible()) return;
+      if (Date.now() > deadline) break;
+      await this.page.waitForTimeout(500);
     }
     await row.waitFor({ timeout: 5_000 });
   }
@@ -345,6 +355,16 @@ export class Workbench {
         timeout: 5_000,
       });
     }
+  }
+
+  /** The trace rows, notifications and active tab on screen: what a failure report prints. */
+  async onScreen(): Promise<{ activeTab: string; notifications: string[]; traceRows: string[] }> {
+    const rows = await this.visibleRows(this.traceTree()).catch(() => []);
+    return {
+      activeTab: (await this.activeTab().textContent({ timeout: 1_000 }).catch(() => null))?.trim() ?? '(none)',
+      notifications: await this.notifications(),
+      traceRows: rows.map((r) => `${r.index}:${'  '.repeat(Math.max(0, r.level - 1))}${r.label} · ${r.description}`),
+    };
   }
 
   /** Texts of the notifications on screen, toasts or the notification centre. */
