@@ -25,6 +25,25 @@ const README_SHOTS: Record<string, string> = {
   'report-diff-prompt-themes-diff.png': 'report-diff.png',
 };
 
+/**
+ * The extension's log in code-server's user-data folder (under logs/, in the extension host folder),
+ * found from the user settings file that lives in the same folder. Empty when there is none.
+ */
+function extensionLog(settingsFile: string | undefined): string {
+  if (!settingsFile) return '';
+  const logs = path.join(path.dirname(settingsFile), '..', 'logs');
+  const found: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name === 'Agent Trace Lens.log') found.push(full);
+    }
+  };
+  walk(logs);
+  return found.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+}
+
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
@@ -76,7 +95,7 @@ async function main(): Promise<number> {
         await page.screenshot({ path: path.join(artifacts, `${scenario.name}-${step}.png`) });
       };
       try {
-        await scenario.run({ wb, repo: REPO_ROOT, workspace: values.workspace, settings, shot });
+        await scenario.run({ wb, repo: REPO_ROOT, workspace: values.workspace, settings, shot, extensionLog: () => extensionLog(settingsFile) });
         passed++;
         console.log(`ok   ${scenario.name} (${((Date.now() - started) / 1000).toFixed(1)} s, ${shots} screenshots)`);
       } catch (e) {

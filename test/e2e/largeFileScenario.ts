@@ -27,28 +27,36 @@ function writeLargeTrajectory(repo: string, file: string): void {
 export const LARGE_FILE_SCENARIOS: Scenario[] = [
   {
     name: 'large-file-opens',
-    async run({ wb, repo, workspace, shot }) {
+    async run({ wb, repo, workspace, shot, extensionLog }) {
       const file = path.join(workspace, LARGE_FILE);
       writeLargeTrajectory(repo, file);
       const want = expectedFor(repo, file);
       const size = fs.statSync(file).size;
       await wb.runCommand('Agent Trace Lens: Open Trajectory…');
-      const started = Date.now();
-      await wb.answerFileDialog(file);
+      // The root row is watched for inside the page from the moment the file is chosen, and the page's
+      // own clock is read when it shows, so the figure is the workbench's time, not the driver's round trips.
+      // The extension reveals the new root; should it still be off screen, the scrolling lookup below finds it.
+      const appeared = wb.page.waitForFunction(
+        (title) => Array.from(document.querySelectorAll('.monaco-list-row .label-name'))
+          .some((el) => (el.textContent ?? '').trim().startsWith(title)) && Date.now(),
+        want.title, { polling: 'raf', timeout: 60_000 },
+      ).then((handle) => handle.jsonValue() as Promise<number>, () => undefined);
+      const chosen = await wb.answerFileDialog(file);
       const progress = wb.page.locator('.notification-toast', { hasText: /Opening .*large-run\.jsonl/ }).first();
-      const sawProgress = await progress.waitFor({ timeout: 3_000 }).then(() => true, () => false);
+      const sawProgress = await Promise.race([
+        progress.waitFor({ timeout: 3_000 }).then(() => true, () => false),
+        appeared.then(() => false),
+      ]);
       if (sawProgress) await shot('progress');
-      // The notification closes when the load itself finishes; the rest is the tree's own time.
-      const loaded = sawProgress ? await progress.waitFor({ state: 'hidden', timeout: 60_000 }).then(() => (Date.now() - started) / 1000) : undefined;
-      // The root appears when loading ends; on a busy machine that can take longer than one look.
-      let row = await wb.traceRow(want.title).catch(() => undefined);
-      for (const deadline = Date.now() + 60_000; !row && Date.now() < deadline;) row = await wb.traceRow(want.title).catch(() => undefined);
-      assert.ok(row, `the tree did not show ${want.title} within a minute`);
-      const seconds = (Date.now() - started) / 1000;
+      const shownAt = await appeared;
+      const row = await wb.traceRow(want.title);
+      const seconds = ((shownAt ?? Date.now()) - chosen) / 1000;
       const description = (await row.locator('.label-description').textContent()) ?? '';
       await shot('tree');
       assert.ok(description.includes(`${want.steps} steps`), `the root says "${description}", not ${want.steps} steps`);
-      console.log(`     ${(size / 1024 / 1024).toFixed(0)} MB, ${want.steps} steps: the tree appeared ${seconds.toFixed(2)} s after the file was chosen (target 2 s)${loaded !== undefined ? `; loading took ${loaded.toFixed(2)} s with the progress notification showing` : ''}`);
+      const loadMs = [...extensionLog().matchAll(/Opened \S*large-run\.jsonl as \S+ in (\d+) ms/g)].pop()?.[1];
+      console.log(`     ${(size / 1024 / 1024).toFixed(0)} MB, ${want.steps} steps: the tree showed it ${seconds.toFixed(2)} s after the file was chosen (target 2 s${shownAt ? '' : '; measured after scrolling to it'})` +
+        `${loadMs ? `; the extension host loaded it in ${(Number(loadMs) / 1000).toFixed(2)} s` : ''}; progress notification ${sawProgress ? 'shown' : 'not needed'}`);
       fs.rmSync(file, { force: true });
     },
   },

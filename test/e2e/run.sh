@@ -7,6 +7,7 @@
 # Exits non-zero when anything fails. Screenshots: test/e2e/artifacts/.
 #   ATL_E2E_VSIX=FILE   test this .vsix instead of packaging the repository
 #   ATL_E2E_KEEP=1      keep the temporary folder (code-server logs, profiles) for a look
+#   ATL_E2E_ONLY=NAME   run only the UI scenarios whose name contains NAME, and skip step 2
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 REPO="$PWD"
@@ -130,11 +131,14 @@ ui_rc=0
 # the committed files alone; every run's pictures are in test/e2e/artifacts.
 screenshot_args=()
 [ "${ATL_UPDATE_SCREENSHOTS:-}" = "1" ] && screenshot_args=(--screenshots "$REPO/media/screenshots")
+[ -n "${ATL_E2E_ONLY:-}" ] && screenshot_args+=(--only "$ATL_E2E_ONLY")
 node out/test/e2e/driver.js --url "$URL" --workspace "$UI/workspace" --chromium "$ATL_CHROMIUM" \
   --profile "$TMP/chromium-ui" --artifacts "$REPO/test/e2e/artifacts" "${screenshot_args[@]}" \
   --user-settings "$UI/user-data/User/settings.json" || ui_rc=$?
 show_log_on_failure "$ui_rc" "$UI"
 stop_code_server
+
+if [ -n "${ATL_E2E_ONLY:-}" ]; then say "ATL_E2E_ONLY is set: extension-host checks skipped"; exit "$ui_rc"; fi
 
 # --- 2. the extension-host checks, with the repository as the development extension ---
 HOST="$(new_profile host)"

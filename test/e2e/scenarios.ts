@@ -16,6 +16,8 @@ export interface Context {
   settings: Record<string, unknown>;
   /** Saves a screenshot named after the scenario and this step. */
   shot(step: string): Promise<void>;
+  /** What the extension has written to its log ("Agent Trace Lens" output channel) so far. */
+  extensionLog(): string;
 }
 
 export interface Scenario {

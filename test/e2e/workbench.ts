@@ -81,7 +81,8 @@ export class Workbench {
   }
 
   /** Answers code-server's "simple file dialog" (a quick input) with an absolute path. */
-  async answerFileDialog(absPath: string): Promise<void> {
+  /** Types `absPath` into VS Code's file dialog and accepts it; returns the time Enter was pressed. */
+  async answerFileDialog(absPath: string): Promise<number> {
     const input = this.page.locator('.quick-input-widget input');
     await input.waitFor({ timeout: 15_000 });
     // The dialog fills in the current folder once it has listed it; typing earlier gets overwritten.
@@ -92,8 +93,10 @@ export class Workbench {
       await this.page.waitForTimeout(500);
       if ((await input.inputValue()) === absPath) break;
     }
+    const chosen = Date.now();
     await input.press('Enter');
     await this.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15_000 });
+    return chosen;
   }
 
   async dismissQuickInput(): Promise<void> {
