@@ -34,6 +34,7 @@ export function activate(context: vscode.ExtensionContext): AgentTraceLensApi {
     statusBar.show(entry);
     const root = tree.rootFor(entry.key);
     if (root) await view.reveal(root, { select: true, focus: false, expand: true }).then(undefined, () => undefined);
+    tokens.shown(entry);
   };
   const deps: OpenDeps = { store, log, reveal };
   const follower = new EditorFollower(deps);

@@ -8,14 +8,20 @@ import { formatCount } from '../../core/view/stepPresentation';
 import type { OpenTrajectory, TrajectoryStore } from '../trajectoryStore';
 import type { SizeLabels } from '../tree/trajectoryTreeProvider';
 
-/** How long exact counting waits after a file opens, so the tree paints first. */
-const COUNT_DELAY_MS = 250;
+/**
+ * Exact counting starts once the tree has shown the file (see `shown`), or after this long if it
+ * never is (the view closed). Handing 100 MB of text to the workers blocks the extension host for
+ * a moment, and the tree's first paint waits on the same thread.
+ */
+const COUNT_FALLBACK_MS = 2_000;
 
 interface DocTokens {
   counts: TokenCounts;
   /** Where each run's steps start in the flat list `counts.steps` is parallel to. */
   runOffsets: number[];
   abort: AbortController;
+  /** Starts exact counting; a no-op after the first call. */
+  countNow(): void;
 }
 
 /**
@@ -45,6 +51,8 @@ export class TokenTracker implements SizeLabels, vscode.Disposable {
     for (const entry of this.docs.values()) entry.abort.abort();
     this.docs.clear();
     this.sync();
+    // These files are on screen already: nothing to wait for.
+    for (const entry of this.docs.values()) entry.countNow();
   }
 
   counts(doc: OpenTrajectory): TokenCounts | undefined {
@@ -77,14 +85,22 @@ export class TokenTracker implements SizeLabels, vscode.Disposable {
     }
     const model = this.modelFor(doc);
     const abort = new AbortController();
-    const entry: DocTokens = { counts: this.service.estimate(runs.flatMap((r) => r.steps), model), runOffsets, abort };
+    let started = false;
+    const countNow = (): void => {
+      if (started || abort.signal.aborted) return;
+      started = true;
+      clearTimeout(fallback);
+      this.countExactly(doc, entry, model);
+    };
+    const fallback = setTimeout(countNow, COUNT_FALLBACK_MS);
+    const entry: DocTokens = { counts: this.service.estimate(runs.flatMap((r) => r.steps), model), runOffsets, abort, countNow };
     this.docs.set(doc.key, entry);
     this.changed.fire(doc);
-    // Exact counting starts once the tree has had its turn: on a large file, hashing every text
-    // competes with the first paint, and the estimate is already on screen.
-    setTimeout(() => {
-      if (!abort.signal.aborted) this.countExactly(doc, entry, model);
-    }, COUNT_DELAY_MS);
+  }
+
+  /** The tree has shown this file with its estimates: exact counting may take the thread now. */
+  shown(doc: OpenTrajectory): void {
+    this.docs.get(doc.key)?.countNow();
   }
 
   private countExactly(doc: OpenTrajectory, entry: DocTokens, model: string | undefined): void {
