@@ -96,7 +96,12 @@ function main(): void {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atl-bench-files-'));
   try {
     console.log(`File benchmark: Node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}; files in ${dir}\n`);
-    if (SMALL_MB > 0) for (const kind of ['chat-jsonl', 'eval-jsonl', 'v0-json'] as const) smallCase(dir, kind);
+    if (SMALL_MB > 0) {
+      // The 2 s budget was set on a machine where plain JSON.parse of 100 MB takes about 0.2 s; the
+      // ratio is the machine-independent figure. The e2e large-file scenario times the real tree.
+      console.log('"Tree within 2 s" is checked here for the load alone; the tree in VS Code: ATL_E2E_ONLY=large-file bash test/e2e/run.sh\n');
+      for (const kind of ['chat-jsonl', 'eval-jsonl', 'v0-json'] as const) smallCase(dir, kind);
+    }
     if (LARGE_MB <= 0) return;
     // The large cases write one file at a time; each needs its size free plus some room.
     if (freeBytes(dir) < LARGE_MB * MB * 1.2) {
