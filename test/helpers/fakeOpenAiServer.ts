@@ -39,6 +39,8 @@ export interface FakeOpenAiServer {
   readonly requests: ReceivedRequest[];
   /** Queue replies for the next requests, in order; when the queue is empty, `defaultReply` is used. */
   script(...replies: FakeReply[]): void;
+  /** Resolves once `count` requests in all have arrived, so a test can act on a request in flight. */
+  received(count: number): Promise<void>;
   defaultReply: FakeReply;
   close(): Promise<void>;
 }
@@ -50,6 +52,7 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
   const requests: ReceivedRequest[] = [];
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
+  const waiters: { count: number; resolve: () => void }[] = [];
   let counter = 0;
 
   const server = http.createServer((req, res) => {
@@ -64,6 +67,10 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
         body = undefined;
       }
       requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, at: Date.now() });
+      for (const w of waiters.filter((w) => requests.length >= w.count)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
       if (req.method !== 'POST' || !/\/v1\/chat\/completions(\?|$)/.test(req.url ?? '')) {
         return sendJson(res, 404, { error: { message: `no route ${req.method} ${req.url}`, type: 'invalid_request_error' } });
       }
@@ -91,6 +98,7 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
     requests,
     defaultReply: { text: 'ok' },
     script: (...replies) => void queue.push(...replies),
+    received: (count) => requests.length >= count ? Promise.resolve() : new Promise<void>((resolve) => void waiters.push({ count, resolve })),
     close: async () => {
       for (const t of timers) clearTimeout(t);
       for (const s of sockets) s.destroy();

@@ -32,7 +32,9 @@ async function withServer(fn: (server: FakeOpenAiServer, ctx: (extra?: Partial<C
   const asked: OutgoingRequest[] = [];
   const ctx = (extra: Partial<CompactionContext> = {}): CompactionContext => ({
     counter: charEstimateCounter,
-    provider: createOpenAiProvider({ baseUrl: server.baseUrl, apiKey: 'sk-test', model: 'gpt-4o-mini', retryBaseDelayMs: 20, maxRetries: 2, idleTimeoutMs: 300, timeoutMs: 2000 }),
+    // Generous timeouts: a loaded CI machine must not turn a good reply into a fallback. The stall
+    // test sets its own short ones.
+    provider: createOpenAiProvider({ baseUrl: server.baseUrl, apiKey: 'sk-test', model: 'gpt-4o-mini', retryBaseDelayMs: 20, maxRetries: 2, idleTimeoutMs: 10_000, timeoutMs: 20_000 }),
     confirm: async (o) => { asked.push(o); return true; },
     ...extra,
   });
@@ -116,7 +118,8 @@ test('model faults: 401 and 500 fall back to extractive with a warning; 429 then
 test('model faults: a stalled stream and malformed JSON fall back as the strategy prescribes', async () => {
   await withServer(async (server, ctx) => {
     server.defaultReply = { kind: 'stall', firstText: 'USER_CONTEXT: half' };
-    const stalled = await runCompaction(agentRun(), { strategy: findStrategy('katalyst-chat')!, range: '2-19' }, ctx());
+    const impatient = createOpenAiProvider({ baseUrl: server.baseUrl, apiKey: 'sk-test', model: 'gpt-4o-mini', maxRetries: 0, idleTimeoutMs: 300, timeoutMs: 2000 });
+    const stalled = await runCompaction(agentRun(), { strategy: findStrategy('katalyst-chat')!, range: '2-19' }, ctx({ provider: impatient }));
     assert.equal(stalled.mode, 'deterministic');
     assert.equal(stalled.condensed.steps.length, agentRun().steps.length, 'Katalyst leaves the conversation unchanged');
     assert.match(stalled.warnings.join('\n'), /left unchanged/);
@@ -169,7 +172,7 @@ test('cancellation is not a failure: it stops the run instead of falling back', 
   await withServer(async (server, ctx) => {
     server.script({ text: 'slow', delayMs: 1500 });
     const abort = new AbortController();
-    setTimeout(() => abort.abort(), 100);
+    void server.received(1).then(() => abort.abort());
     await assert.rejects(runCompaction(agentRun(), { strategy: findStrategy('openhands-summary')!, range: '2-19' }, ctx({ signal: abort.signal })), CompactionCancelled);
   });
 });

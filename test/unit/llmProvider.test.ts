@@ -245,7 +245,8 @@ test('llm: cancelling stops a waiting request and a retry wait at once', async (
   await withServer(async (server) => {
     server.script({ kind: 'stall' }, { kind: 'status', status: 429, headers: { 'retry-after': '30' } });
     const first = new AbortController();
-    setTimeout(() => first.abort(), 100);
+    // Cancel once the server holds the request: cancelling earlier would leave the stall for the next one.
+    void server.received(1).then(() => first.abort());
     let started = Date.now();
     const stalled = await rejection(provider(server).complete({ ...ask, signal: first.signal }));
     assert.equal(stalled.kind, 'cancelled');
