@@ -183,7 +183,7 @@ test('llm: a retry-after longer than the allowed wait fails at once instead of h
     const err = await rejection(provider(server, { maxRetryAfterMs: 10_000 }).complete(ask));
     assert.equal(err.kind, 'rate-limit');
     assert.match(err.message, /asks to wait 3600 s/);
-    assert.ok(Date.now() - started < 2000);
+    assert.ok(Date.now() - started < 5000);
   });
 });
 
@@ -250,14 +250,14 @@ test('llm: cancelling stops a waiting request and a retry wait at once', async (
     let started = Date.now();
     const stalled = await rejection(provider(server).complete({ ...ask, signal: first.signal }));
     assert.equal(stalled.kind, 'cancelled');
-    assert.ok(Date.now() - started < 2000);
+    assert.ok(Date.now() - started < 5000);
 
     const second = new AbortController();
     started = Date.now();
     const p = provider(server, { onRetry: () => second.abort() }).complete({ ...ask, signal: second.signal });
     const waiting = await rejection(p);
     assert.equal(waiting.kind, 'cancelled');
-    assert.ok(Date.now() - started < 2000, 'did not sit out the 30 s retry-after');
+    assert.ok(Date.now() - started < 5000, 'did not sit out the 30 s retry-after');
   });
 });
 

@@ -24,5 +24,5 @@ test('retry: a sleep ends at once when cancelled', async () => {
   const started = Date.now();
   setTimeout(() => ac.abort(new Error('stop')), 20);
   await assert.rejects(sleep(10_000, ac.signal), /stop/);
-  assert.ok(Date.now() - started < 1000);
+  assert.ok(Date.now() - started < 3000);
 });
