@@ -238,13 +238,30 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
       await report.tab(title).click();
       await report.waitForReport();
       try {
-        await wb.setColorTheme('Light Modern', false);
+        await wb.setColorTheme('Light Modern', 'light');
         for (let i = 0; i < 50 && (await report.themeKind()) !== 'vscode-light'; i++) await wb.page.waitForTimeout(200);
         assert.equal(await report.themeKind(), 'vscode-light');
         await wb.parkMouse();
         await shot('light');
+
+        // High contrast: the cards are outlined in the theme's contrast border, not told apart by fill.
+        await wb.setColorTheme('Dark High Contrast', 'high-contrast');
+        for (let i = 0; i < 50 && (await report.themeKind()) !== 'vscode-high-contrast'; i++) await wb.page.waitForTimeout(200);
+        assert.equal(await report.themeKind(), 'vscode-high-contrast');
+        const borders = await (await report.pageFrame()).evaluate(() => {
+          const card = document.querySelector('.card');
+          const probe = document.createElement('div');
+          probe.style.color = 'var(--vscode-contrastBorder)';
+          document.body.append(probe);
+          const contrast = getComputedStyle(probe).color;
+          probe.remove();
+          return { card: card ? getComputedStyle(card).borderTopColor : '', contrast };
+        });
+        assert.ok(borders.card && borders.card === borders.contrast, `a card's border is ${borders.card}, not the contrast border ${borders.contrast}`);
+        await wb.parkMouse();
+        await shot('high-contrast');
       } finally {
-        await wb.setColorTheme('Dark Modern', true);
+        await wb.setColorTheme('Dark Modern', 'dark');
       }
       await wb.closeAllEditors();
     },

@@ -22,6 +22,7 @@ const README_SHOTS: Record<string, string> = {
   'compact-range-from-tree-strategy-pick.png': 'compact-range.png',
   'report-diff-prompt-themes-dark.png': 'report-panel-dark.png',
   'report-diff-prompt-themes-light.png': 'report-panel-light.png',
+  'report-diff-prompt-themes-high-contrast.png': 'report-panel-high-contrast.png',
   'report-diff-prompt-themes-diff.png': 'report-diff.png',
 };
 
@@ -87,7 +88,7 @@ async function main(): Promise<number> {
     await page.screenshot({ path: path.join(artifacts, '00-workbench.png') });
 
     for (const scenario of [...SCENARIOS, ...COMPACTION_SCENARIOS, ...LARGE_FILE_SCENARIOS, ...LAST_SCENARIOS]) {
-      if (values.only && !scenario.name.includes(values.only)) continue;
+      if (values.only && !values.only.split(',').some((name) => scenario.name.includes(name))) continue;
       const started = Date.now();
       let shots = 0;
       const shot = async (step: string) => {

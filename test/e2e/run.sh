@@ -7,7 +7,8 @@
 # Exits non-zero when anything fails. Screenshots: test/e2e/artifacts/.
 #   ATL_E2E_VSIX=FILE   test this .vsix instead of packaging the repository
 #   ATL_E2E_KEEP=1      keep the temporary folder (code-server logs, profiles) for a look
-#   ATL_E2E_ONLY=NAME   run only the UI scenarios whose name contains NAME, and skip step 2
+#   ATL_E2E_ONLY=A,B    run only the UI scenarios whose names contain A or B (later ones may need
+#                       the earlier ones), and skip step 2
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 REPO="$PWD"

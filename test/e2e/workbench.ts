@@ -344,10 +344,11 @@ export class Workbench {
   }
 
   /** Switches the colour theme through "Preferences: Color Theme", as a person would. */
-  async setColorTheme(label: string, dark: boolean): Promise<void> {
+  async setColorTheme(label: string, kind: 'light' | 'dark' | 'high-contrast'): Promise<void> {
     await this.runCommand('Preferences: Color Theme');
     await this.pickQuickItem(label, label);
-    await this.page.locator(dark ? '.monaco-workbench.vs-dark' : '.monaco-workbench.vs').waitFor({ timeout: 15_000 });
+    const workbenchClass = { light: 'vs', dark: 'vs-dark', 'high-contrast': 'hc-black' }[kind];
+    await this.page.locator(`.monaco-workbench.${workbenchClass}`).waitFor({ timeout: 15_000 });
   }
 
   /** Expands a collapsed tree row (no-op when already open). */
