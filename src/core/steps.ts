@@ -65,16 +65,23 @@ export class StepBuilder {
  * make turn 0, even when a log records state changes first.
  */
 export function assignTurns(steps: Step[]): void {
-  let turn = 0;
-  let agentActedInTurn = false;
-  for (const step of steps) {
-    if (step.kind === 'user' && agentActedInTurn) {
-      turn++;
-      agentActedInTurn = false;
+  const turns = new TurnCounter();
+  for (const step of steps) step.turn = turns.next(step);
+}
+
+/** Turn numbers one step at a time, for a list that grows (the replay's context). */
+export class TurnCounter {
+  private turn = 0;
+  private agentActedInTurn = false;
+
+  next(step: Step): number {
+    if (step.kind === 'user' && this.agentActedInTurn) {
+      this.turn++;
+      this.agentActedInTurn = false;
     } else if (step.kind !== 'user' && step.kind !== 'system' && step.kind !== 'other') {
-      agentActedInTurn = true;
+      this.agentActedInTurn = true;
     }
-    step.turn = turn;
+    return this.turn;
   }
 }
 

@@ -7,7 +7,7 @@
 
 import type { Step, Trajectory } from '../model';
 import { costOf, type Cost, type ResolvedPrice } from '../pricing/prices';
-import { assignTurns } from '../steps';
+import { TurnCounter } from '../steps';
 import type { TokenCounter } from '../tokens/counter';
 import { isAgentStep } from '../tokens/chatFormat';
 import { widenToPairs } from '../compaction/range';
@@ -119,6 +119,7 @@ export function replay(trajectory: Trajectory, o: ReplayOptions): ReplayResult {
   const maxSize = typeof o.options.max_size === 'number' ? o.options.max_size : undefined;
 
   const context: Entry[] = [];
+  const view = new ContextView(trajectory);
   const originPos = new Map<number, number>();
   let contextTokens = 0;
   let rawTokens = 0;
@@ -140,17 +141,19 @@ export function replay(trajectory: Trajectory, o: ReplayOptions): ReplayResult {
   };
 
   original.forEach((step, t) => {
-    let view: Trajectory | undefined;
-    const viewOf = () => (view ??= asTrajectory(trajectory, context));
+    const viewOf = () => view.of(context);
     const range = triggered(viewOf);
     if (range) {
       const before = contextTokens, stepsBefore = context.length;
       const callsIfSummarized = o.strategy.kind === 'llm' ? o.strategy.maxCalls?.(viewOf(), range, o.options) ?? 1 : 0;
       const applied = apply(context, range, effect, ratio, sizes);
       if (applied.affected > 0) {
-        contextTokens = context.reduce((n, e) => n + e.tokens, 0);
-        // Masking and trimming keep every entry in place; only removals renumber.
-        if (context.length !== stepsBefore || effect.kind === 'summarize' || effect.kind === 'drop') reindex(context, originPos);
+        contextTokens += applied.tokensDelta;
+        // Masking and trimming change entries in place; only removals renumber.
+        if (context.length !== stepsBefore || effect.kind === 'summarize' || effect.kind === 'drop') {
+          reindex(context, originPos);
+          view.invalidate();
+        }
         const calls = applied.insertedTokens > 0 ? callsIfSummarized : 0;
         summaryCalls += calls;
         if (calls > 0) {
@@ -174,6 +177,7 @@ export function replay(trajectory: Trajectory, o: ReplayOptions): ReplayResult {
     }
     originPos.set(t, context.length);
     context.push({ step: copy, origin: t, tokens: stepTokens[t], state: 'raw' });
+    view.push(copy);
     contextTokens += stepTokens[t];
     rawTokens += stepTokens[t];
     peakRaw = Math.max(peakRaw, rawTokens);
@@ -290,7 +294,7 @@ class Sizes implements TokenCounter {
 
 function apply(context: Entry[], range: StepRange, effect: Effect, ratio: number, sizes: Sizes) {
   const [a, b] = range;
-  let affected = 0, summarizedTokens = 0, insertedTokens = 0;
+  let affected = 0, summarizedTokens = 0, insertedTokens = 0, tokensDelta = 0;
   if (effect.kind === 'mask' || effect.kind === 'trim') {
     for (let i = a; i <= b && i < context.length; i++) {
       const e = context[i];
@@ -298,12 +302,14 @@ function apply(context: Entry[], range: StepRange, effect: Effect, ratio: number
       if (effect.kind === 'mask' && e.step.kind !== 'tool_result') continue;
       const tokens = effect.kind === 'mask' ? Math.min(e.tokens, effect.maskTokens) : Math.round(e.tokens * effect.trimRatio);
       e.state = effect.kind === 'mask' ? 'masked' : 'trimmed';
+      tokensDelta += tokens - e.tokens;
       e.tokens = tokens;
-      e.step = { ...e.step, text: sizes.marker(tokens) };
+      // The replay's own copy, and the same object the policy's view holds: changed in place.
+      e.step.text = sizes.marker(tokens);
       if (e.step.tool) e.step.tool = { ...e.step.tool, name: '', args: e.step.text };
       affected++;
     }
-    return { affected, summarizedTokens, insertedTokens };
+    return { affected, summarizedTokens, insertedTokens, tokensDelta };
   }
   const survivors: Entry[] = [];
   const removed: Entry[] = [];
@@ -312,7 +318,7 @@ function apply(context: Entry[], range: StepRange, effect: Effect, ratio: number
     const survives = e.step.kind === 'system' || (e.origin !== null && effect.keptInside.has(e.origin) && e.state === 'raw');
     (survives ? survivors : removed).push(e);
   }
-  if (removed.length === 0) return { affected, summarizedTokens, insertedTokens };
+  if (removed.length === 0) return { affected, summarizedTokens, insertedTokens, tokensDelta };
   summarizedTokens = removed.reduce((n, e) => n + e.tokens, 0);
   const inserted: Entry[] = [];
   if (effect.kind === 'summarize') {
@@ -323,7 +329,7 @@ function apply(context: Entry[], range: StepRange, effect: Effect, ratio: number
     });
   }
   context.splice(a, Math.min(b, context.length - 1) - a + 1, ...survivors, ...inserted);
-  return { affected: removed.length, summarizedTokens, insertedTokens };
+  return { affected: removed.length, summarizedTokens, insertedTokens, tokensDelta: insertedTokens - summarizedTokens };
 }
 
 /** Renumbers the context after a change and relinks tool results to their calls. */
@@ -344,10 +350,36 @@ function reindex(context: Entry[], originPos: Map<number, number>): void {
   });
 }
 
-/** The context as a trajectory, so the strategy's own policy can look at it. */
-function asTrajectory(base: Trajectory, context: readonly Entry[]): Trajectory {
-  // The entries' steps are the replay's own copies, so turns may be assigned in place.
-  const steps = context.map((e) => e.step);
-  assignTurns(steps);
-  return { ...base, steps, runs: undefined, records: steps.length };
+/**
+ * The context as a trajectory, so the strategy's own policy can look at it. Kept in step with the
+ * context rather than rebuilt for every step: an appended step gets its turn from a running
+ * counter, and only a removal (which renumbers) rebuilds the list.
+ */
+class ContextView {
+  private steps: Step[] = [];
+  private turns = new TurnCounter();
+  private stale = false;
+
+  constructor(private readonly base: Trajectory) {}
+
+  push(step: Step): void {
+    if (this.stale) return;
+    step.turn = this.turns.next(step);
+    this.steps.push(step);
+  }
+
+  invalidate(): void {
+    this.stale = true;
+  }
+
+  of(context: readonly Entry[]): Trajectory {
+    if (this.stale) {
+      // The entries' steps are the replay's own copies, so turns may be assigned in place.
+      this.steps = [];
+      this.turns = new TurnCounter();
+      this.stale = false;
+      for (const e of context) this.push(e.step);
+    }
+    return { ...this.base, steps: this.steps, runs: undefined, records: this.steps.length };
+  }
 }
