@@ -32,9 +32,21 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
     this.subscription = store.onDidChange(() => this.refresh());
   }
 
+  private refreshQueued = false;
+
+  /**
+   * Repaints the whole tree once, however many changes arrive in one tick: opening a file changes
+   * the store and the token counts together, and VS Code would answer a second event with a second
+   * full refresh 200 ms later (it debounces tree events with the first one let through).
+   */
   refresh(): void {
     this.roots.clear();
-    this.changed.fire(undefined);
+    if (this.refreshQueued) return;
+    this.refreshQueued = true;
+    queueMicrotask(() => {
+      this.refreshQueued = false;
+      this.changed.fire(undefined);
+    });
   }
 
   /** The root node of an open trajectory, for `TreeView.reveal`. */
