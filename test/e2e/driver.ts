@@ -31,18 +31,12 @@ const README_SHOTS: Record<string, string> = {
  * found from the user settings file that lives in the same folder. Empty when there is none.
  */
 function extensionLog(settingsFile: string | undefined): string {
-  if (!settingsFile) return '';
-  const logs = path.join(path.dirname(settingsFile), '..', 'logs');
-  const found: string[] = [];
-  const walk = (dir: string): void => {
-    for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (entry.name === 'Agent Trace Lens.log') found.push(full);
-    }
-  };
-  walk(logs);
-  return found.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+  const logs = settingsFile && path.join(path.dirname(settingsFile), '..', 'logs');
+  if (!logs || !fs.existsSync(logs)) return '';
+  return fs.readdirSync(logs, { recursive: true, encoding: 'utf8' })
+    .filter((file) => path.basename(file) === 'Agent Trace Lens.log')
+    .map((file) => fs.readFileSync(path.join(logs, file), 'utf8'))
+    .join('\n');
 }
 
 async function main(): Promise<number> {

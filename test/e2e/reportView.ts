@@ -55,4 +55,10 @@ export class ReportView {
     const frame = await this.pageFrame();
     return frame.evaluate(() => Array.from(document.body.classList).find((c) => c.startsWith('vscode-')) ?? '');
   }
+
+  /** The theme class once it is `kind`, or whatever it still is after 10 s: VS Code re-themes an open webview late. */
+  async themeKindBecoming(kind: string): Promise<string> {
+    for (let i = 0; i < 50 && (await this.themeKind()) !== kind; i++) await this.page.waitForTimeout(200);
+    return this.themeKind();
+  }
 }

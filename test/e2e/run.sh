@@ -130,11 +130,11 @@ start_code_server "$UI"
 ui_rc=0
 # README screenshots are refreshed only on request (ATL_UPDATE_SCREENSHOTS=1): a test run leaves
 # the committed files alone; every run's pictures are in test/e2e/artifacts.
-screenshot_args=()
-[ "${ATL_UPDATE_SCREENSHOTS:-}" = "1" ] && screenshot_args=(--screenshots "$REPO/media/screenshots")
-[ -n "${ATL_E2E_ONLY:-}" ] && screenshot_args+=(--only "$ATL_E2E_ONLY")
+driver_args=()
+[ "${ATL_UPDATE_SCREENSHOTS:-}" = "1" ] && driver_args=(--screenshots "$REPO/media/screenshots")
+[ -n "${ATL_E2E_ONLY:-}" ] && driver_args+=(--only "$ATL_E2E_ONLY")
 node out/test/e2e/driver.js --url "$URL" --workspace "$UI/workspace" --chromium "$ATL_CHROMIUM" \
-  --profile "$TMP/chromium-ui" --artifacts "$REPO/test/e2e/artifacts" "${screenshot_args[@]}" \
+  --profile "$TMP/chromium-ui" --artifacts "$REPO/test/e2e/artifacts" "${driver_args[@]}" \
   --user-settings "$UI/user-data/User/settings.json" || ui_rc=$?
 show_log_on_failure "$ui_rc" "$UI"
 stop_code_server

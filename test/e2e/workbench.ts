@@ -80,8 +80,10 @@ export class Workbench {
     await exact.click();
   }
 
-  /** Answers code-server's "simple file dialog" (a quick input) with an absolute path. */
-  /** Types `absPath` into VS Code's file dialog and accepts it; returns the time Enter was pressed. */
+  /**
+   * Answers code-server's "simple file dialog" (a quick input) with an absolute path; returns the
+   * time Enter was pressed.
+   */
   async answerFileDialog(absPath: string): Promise<number> {
     const input = this.page.locator('.quick-input-widget input');
     await input.waitFor({ timeout: 15_000 });
