@@ -1,6 +1,6 @@
 import type { Step } from '../model';
 import { commonSubsequence, type LcsOptions } from './myers';
-import { kindKey, stepKey } from './normalize';
+import { bodyOf, kindKey, normalizeArgs } from './normalize';
 
 // Two runs side by side, step by step. Steps with the same key (kind, tool, normalized arguments
 // or text) are aligned by a longest common subsequence; inside each gap between two aligned
@@ -50,13 +50,38 @@ function keysOf(steps: readonly Step[], key: (s: Step) => string, interner: Inte
 }
 
 export function alignSteps(a: readonly Step[], b: readonly Step[], options: LcsOptions = {}): Alignment {
-  const exact = new Interner();
-  const ka = keysOf(a, stepKey, exact);
-  const kb = keysOf(b, stepKey, exact);
+  const key = stepKeyer();
+  const ka = Int32Array.from(a, key);
+  const kb = Int32Array.from(b, key);
   const coarse = new Interner();
   const ca = keysOf(a, kindKey, coarse);
   const cb = keysOf(b, kindKey, coarse);
   return alignKeys(ka, kb, ca, cb, options);
+}
+
+/**
+ * Numbers steps by their key: equal numbers for equal kind, tool and normalized body. Maps are
+ * nested by kind and tool so the body strings themselves are the keys (no concatenated copies of
+ * long observations), and each distinct raw body is normalized once: runs of one task repeat
+ * texts verbatim (system prompt, task, many observations).
+ */
+function stepKeyer(): (step: Step) => number {
+  const byKindTool = new Map<string, { raw: Map<string, number>; normalized: Map<string, number> }>();
+  let next = 0;
+  return (step) => {
+    const kt = kindKey(step);
+    let maps = byKindTool.get(kt);
+    if (!maps) byKindTool.set(kt, (maps = { raw: new Map(), normalized: new Map() }));
+    const body = bodyOf(step);
+    let id = maps.raw.get(body);
+    if (id === undefined) {
+      const normalized = normalizeArgs(body);
+      id = maps.normalized.get(normalized);
+      if (id === undefined) maps.normalized.set(normalized, (id = next++));
+      maps.raw.set(body, id);
+    }
+    return id;
+  };
 }
 
 /** The alignment of two key sequences; `ca`/`cb` are the coarser keys that pair changed steps. */

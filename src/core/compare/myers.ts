@@ -15,10 +15,17 @@ export interface Matches {
 export interface LcsOptions {
   /**
    * Edit cost per split after which the search settles for the best split found so far.
-   * Default as GNU diff: the smallest power of two at or above about √(N+M), at least 4096.
+   * Default as GNU diff: a power of two of about √(N+M), here at least 256.
    */
   maxCost?: number;
 }
+
+/**
+ * The least cost cap. GNU diff floors it at 4096 for text files; runs of scrambled repeats (the
+ * same few tool calls in another order) made that cost seconds at 20,000 steps, while 256 keeps
+ * the alignment exact for runs that differ in up to a few hundred steps per split.
+ */
+const MIN_COST_CAP = 256;
 
 export function commonSubsequence(a: ArrayLike<number>, b: ArrayLike<number>, options: LcsOptions = {}): Matches {
   const out: Matches = { a: [], b: [] };
@@ -43,7 +50,7 @@ export function commonSubsequence(a: ArrayLike<number>, b: ArrayLike<number>, op
   const bd = new Int32Array(size);
   let tooExpensive = 1;
   for (let diags = n + m + 3; diags !== 0; diags >>= 2) tooExpensive <<= 1;
-  tooExpensive = options.maxCost !== undefined ? Math.max(1, options.maxCost) : Math.max(4096, tooExpensive);
+  tooExpensive = options.maxCost !== undefined ? Math.max(1, options.maxCost) : Math.max(MIN_COST_CAP, tooExpensive);
 
   const emit = (i: number, j: number) => {
     out.a.push(aIdx[i]);

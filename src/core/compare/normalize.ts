@@ -5,18 +5,45 @@ import type { Step } from '../model';
 // ids the harness or provider mints (call ids, uuids, message ids), timestamps, temporary paths,
 // hex hashes (commits, digests, object ids) and the key order of JSON objects.
 
-const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
-const TIMESTAMP = /\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?\b/g;
-const CLOCK = /\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b/g;
-/** Ids with the prefixes providers and harnesses give them: `call_…`, `toolu_…`, `msg_…`, `chatcmpl-…`. */
-const PREFIXED_ID = /\b(?:call|toolu|srvtoolu|msg|chatcmpl|resp|run|fc|rs|item|req|evt|event|ses|sess|session|conv|thread|tool|span|trace)[_-][A-Za-z0-9_-]{6,}\b/g;
-/** Temporary folders: /tmp, /var/tmp, macOS /var/folders/…/T, Windows …\AppData\Local\Temp. */
-const TEMP_PATH = /(?:\/private)?(?:\/var\/folders\/[^/\s]+\/[^/\s]+\/T|\/var\/tmp|\/tmp)(?:\/[^\s'"`,;:)\]}>]*)?|[A-Za-z]:\\Users\\[^\\\s]+\\AppData\\Local\\Temp(?:\\[^\s'"`,;:)\]}>]*)?/g;
-/** Seven or more hex digits with at least one digit and one letter: commits, digests, object ids. */
-const HEX = /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b/gi;
-/** 0x-prefixed addresses (`<object at 0x7f3a…>`). */
-const HEX_ADDRESS = /\b0x[0-9a-f]{4,}\b/gi;
-const SPACE = /\s+/g;
+/**
+ * One pass over the text for every kind of token set aside (a single alternation is about twice
+ * as fast as one replace per kind on long observations). Named groups say which kind matched.
+ */
+const VOLATILE = new RegExp([
+  /(?<uuid>\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b)/.source,
+  // ISO timestamps and clock times.
+  /(?<time>\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?\b|\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b)/.source,
+  // Temporary folders: /tmp, /var/tmp, macOS /var/folders/…/T, Windows …\AppData\Local\Temp.
+  /(?<tmp>(?:\/private)?(?:\/var\/folders\/[^/\s]+\/[^/\s]+\/T|\/var\/tmp|\/tmp)(?:\/[^\s'"`,;:)\]}>]*)?|[A-Za-z]:\\Users\\[^\\\s]+\\AppData\\Local\\Temp(?:\\[^\s'"`,;:)\]}>]*)?)/.source,
+  // Ids with the prefixes providers and harnesses give them: `call_…`, `toolu_…`, `msg_…`, `chatcmpl-…`.
+  /(?<id>\b(?:call|toolu|srvtoolu|msg|chatcmpl|resp|run|fc|rs|item|req|evt|event|ses|sess|session|conv|thread|tool|span|trace)[_-][A-Za-z0-9_-]{6,}\b)/.source,
+  // 0x-prefixed addresses (`<object at 0x7f3a…>`).
+  /(?<addr>\b0x[0-9a-fA-F]{4,}\b)/.source,
+  // Seven or more hex digits (a hash when it has a digit and a letter): commits, digests, object ids.
+  /(?<hex>\b[0-9a-fA-F]{7,}\b)/.source,
+].join('|'), 'g');
+/** Runs of white space, and any white space other than a single blank. */
+const SPACE = /\s{2,}|[\t\n\r\f\v]/g;
+
+interface VolatileGroups {
+  uuid?: string;
+  time?: string;
+  tmp?: string;
+  id?: string;
+  addr?: string;
+  hex?: string;
+}
+
+function replaceVolatile(match: string, ...rest: unknown[]): string {
+  const g = rest[rest.length - 1] as VolatileGroups;
+  if (g.uuid) return '<uuid>';
+  if (g.time) return '<time>';
+  if (g.tmp) return tempPath(match);
+  if (g.id) return '<id>';
+  if (g.addr) return '<hex>';
+  if (g.hex) return /\d/.test(match) && /[a-f]/i.test(match) ? '<hex>' : match;
+  return match;
+}
 
 /** A temp path's last segment kept when it reads like a name (reproduce.py), not a random one. */
 function tempPath(path: string): string {
@@ -27,16 +54,7 @@ function tempPath(path: string): string {
 
 /** The text with run-specific tokens replaced by placeholders and white space folded. */
 export function normalizeText(text: string): string {
-  return text
-    .replace(UUID, '<uuid>')
-    .replace(TIMESTAMP, '<time>')
-    .replace(CLOCK, '<time>')
-    .replace(TEMP_PATH, tempPath)
-    .replace(PREFIXED_ID, '<id>')
-    .replace(HEX_ADDRESS, '<hex>')
-    .replace(HEX, '<hex>')
-    .replace(SPACE, ' ')
-    .trim();
+  return text.replace(VOLATILE, replaceVolatile).replace(SPACE, ' ').trim();
 }
 
 /** JSON with object keys sorted at every level, so `{"b":1,"a":2}` and `{"a":2,"b":1}` agree. */
@@ -50,17 +68,24 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+const LOOKS_LIKE_JSON = /^\s*[[{]/;
+const ENDS_LIKE_JSON = /[\]}]\s*$/;
+
 /** Arguments or text: JSON put in canonical order first (when it is JSON), then normalized. */
 export function normalizeArgs(text: string): string {
-  const trimmed = text.trim();
-  if ((trimmed.startsWith('{') || trimmed.startsWith('[')) && trimmed.length < 4_000_000) {
+  if (LOOKS_LIKE_JSON.test(text) && ENDS_LIKE_JSON.test(text) && text.length < 4_000_000) {
     try {
-      return normalizeText(canonicalJson(JSON.parse(trimmed)));
+      return normalizeText(canonicalJson(JSON.parse(text)));
     } catch {
       // not JSON: compare it as text
     }
   }
   return normalizeText(text);
+}
+
+/** The text a step is compared by: a call's arguments, anything else's text. */
+export function bodyOf(step: Step): string {
+  return step.kind === 'tool_call' && step.tool ? step.tool.args : step.text;
 }
 
 /** The tool a step belongs to: the call's name, or the name a result carries. */
@@ -72,8 +97,7 @@ export function toolOf(step: Step): string {
 
 /** What two steps must share to be the same step: kind, tool and normalized arguments or text. */
 export function stepKey(step: Step): string {
-  const body = step.kind === 'tool_call' && step.tool ? step.tool.args : step.text;
-  return `${step.kind}\u0000${toolOf(step)}\u0000${normalizeArgs(body)}`;
+  return `${step.kind}\u0000${toolOf(step)}\u0000${normalizeArgs(bodyOf(step))}`;
 }
 
 /** What two steps must share to be paired as one changed step: kind and tool. */
