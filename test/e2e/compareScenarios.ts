@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { loadTrajectory } from '../../src/core/io/load';
 import { SHARED } from '../helpers/paths';
 import { expectedFor } from './expected';
 import type { Scenario } from './scenarios';
@@ -87,7 +88,17 @@ export const COMPARE_SCENARIOS: Scenario[] = [
       await row.click();
       const title = `A step ${diff.aligned[both].a} ↔ B step ${diff.aligned[both].b}`;
       await page.locator('.tabs-container .tab', { hasText: title }).first().waitFor({ timeout: 15_000 });
-      await page.locator('.monaco-diff-editor').first().waitFor({ timeout: 15_000 });
+      // The diff holds both steps' text (the first line of each is on screen): B's on the modified
+      // side, A's on the original side (or, when the editor is too narrow for two sides, inline).
+      const [runA, runB] = [(await loadTrajectory(files.a)).steps, (await loadTrajectory(files.b)).steps];
+      const firstLine = (text: string) => text.trim().split('\n')[0].slice(0, 45);
+      for (const [pane, text] of [['', firstLine(runA[diff.aligned[both].a!].text)], ['.editor.modified', firstLine(runB[diff.aligned[both].b!].text)]] as const) {
+        const lines = page.locator(`.monaco-diff-editor ${pane}`).first();
+        await lines.waitFor({ timeout: 15_000 });
+        for (const deadline = Date.now() + 15_000; !(await lines.innerText()).replace(/\u00a0/g, ' ').includes(text); await page.waitForTimeout(250)) {
+          assert.ok(Date.now() < deadline, `the diff ${pane || 'editor'} shows ${JSON.stringify(text)}; it shows ${JSON.stringify((await lines.innerText()).slice(0, 200))}`);
+        }
+      }
       await ctx.shot('diff-editor');
       await wb.closeAllEditors();
     },
