@@ -101,6 +101,17 @@ export const COMPARE_SCENARIOS: Scenario[] = [
       }
       await ctx.shot('diff-editor');
       await wb.closeAllEditors();
+
+      // Two runs selected in the tree: "Compare with…" compares them without asking.
+      await (await wb.traceRow(want.b.title)).click();
+      const rowA = await wb.traceRow(want.a.title);
+      await rowA.click({ modifiers: ['Control'] });
+      await wb.contextMenu(rowA, 'Compare with…');
+      await frame.locator('#compare-totals').waitFor({ timeout: 30_000 });
+      assert.equal(await page.locator('.quick-input-widget').isVisible(), false, 'no question asked');
+      const [stepsFirst, stepsSecond] = await cells('steps');
+      assert.deepEqual([stepsFirst, stepsSecond].sort(), [want.a.steps, want.b.steps].map((n) => n.toLocaleString('en-US')).sort());
+      await wb.closeAllEditors();
     },
   },
 ];

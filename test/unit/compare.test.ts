@@ -288,3 +288,19 @@ test('a log without usage is priced from our count and says so; an unknown model
   assert.equal(c.a.requestsSource, 'modelled');
   assert.equal(c.a.outcome.text, 'not recorded');
 });
+
+test('the panel view: rows packed with -1 for a missing side, step briefs as plain text, messages checked', async () => {
+  const { compareView, isCompareWebviewMessage } = await import('../../src/core/compare/protocol');
+  const a = run([step(0, 'user', 'fix it'), step(1, 'tool_call', '', { name: 'bash', args: '{"command":"<img src=x onerror=alert(1)>"}' })]);
+  const b = run([step(0, 'user', 'fix it')]);
+  const c = compareRuns({ run: a, counts: estimate(a) }, { run: b, counts: estimate(b) });
+  const v = compareView(c, a.steps, b.steps);
+  assert.deepEqual(v.rows, [[0, 0, 1], [1, -1, 0]]);
+  assert.deepEqual(v.divergesAt, { row: 1, a: 1, b: null });
+  assert.equal(v.stepsA[1].label, 'tool call · bash');
+  assert.match(v.stepsA[1].preview, /<img src=x onerror=alert\(1\)>/, 'content stays text; the webview puts it in text nodes');
+  assert.equal(v.stepsB.length, 1);
+  assert.ok(isCompareWebviewMessage({ type: 'openRow', row: 1 }));
+  assert.ok(!isCompareWebviewMessage({ type: 'openRow', row: '1' }));
+  assert.ok(!isCompareWebviewMessage({ type: 'eval', code: 'x' }));
+});
