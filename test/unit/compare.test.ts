@@ -304,3 +304,21 @@ test('the panel view: rows packed with -1 for a missing side, step briefs as pla
   assert.ok(!isCompareWebviewMessage({ type: 'openRow', row: '1' }));
   assert.ok(!isCompareWebviewMessage({ type: 'eval', code: 'x' }));
 });
+
+test('the sliced alignment (for the extension host) gives the same rows and lets other work run meanwhile', async () => {
+  const { alignStepsSliced } = await import('../../src/core/compare');
+  const claude = await corpusRun('claude-code/crud.jsonl');
+  const codex = await corpusRun('codex/crud.jsonl');
+  assert.deepEqual(await alignStepsSliced(claude.steps, codex.steps), alignSteps(claude.steps, codex.steps));
+  const big = run(Array.from({ length: 6000 }, (_, i) => step(i, i % 2 ? 'tool_result' : 'tool_call', `output ${i} `.repeat(40), { name: 'bash', args: `{"command":"echo ${i}"}` })));
+  const other = run(big.steps.filter((_, i) => i % 97 !== 5).map((s) => structuredClone(s)));
+  let ticks = 0;
+  const timer = setInterval(() => { ticks++; }, 0);
+  const sliced = await alignStepsSliced(big.steps, other.steps, { sliceMs: 1 });
+  clearInterval(timer);
+  assert.deepEqual(sliced, alignSteps(big.steps, other.steps));
+  assert.ok(ticks > 0, 'timers ran while it worked');
+  const abort = new AbortController();
+  abort.abort();
+  await assert.rejects(alignStepsSliced(big.steps, other.steps, { sliceMs: 0, signal: abort.signal }), /cancelled/);
+});

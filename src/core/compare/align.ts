@@ -65,6 +65,35 @@ export function alignSteps(a: readonly Step[], b: readonly Step[], options: LcsO
  * long observations), and each distinct raw body is normalized once: runs of one task repeat
  * texts verbatim (system prompt, task, many observations).
  */
+/**
+ * `alignSteps` for a thread that must stay responsive (the extension host): the keys, which cost
+ * the most (every step's text normalized), are made in slices of `sliceMs` with a yield to the
+ * event loop between them; the integer alignment that follows is fast.
+ */
+export async function alignStepsSliced(a: readonly Step[], b: readonly Step[], options: LcsOptions & { sliceMs?: number; signal?: AbortSignal } = {}): Promise<Alignment> {
+  const key = stepKeyer();
+  const coarse = new Interner();
+  const sliceMs = options.sliceMs ?? 12;
+  let started = Date.now();
+  const keys = async (steps: readonly Step[]) => {
+    const exact = new Int32Array(steps.length);
+    const kinds = new Int32Array(steps.length);
+    for (let i = 0; i < steps.length; i++) {
+      exact[i] = key(steps[i]);
+      kinds[i] = coarse.id(kindKey(steps[i]));
+      if (Date.now() - started > sliceMs) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (options.signal?.aborted) throw new Error('the comparison was cancelled');
+        started = Date.now();
+      }
+    }
+    return [exact, kinds] as const;
+  };
+  const [ka, ca] = await keys(a);
+  const [kb, cb] = await keys(b);
+  return alignKeys(ka, kb, ca, cb, options);
+}
+
 function stepKeyer(): (step: Step) => number {
   const byKindTool = new Map<string, { raw: Map<string, number>; normalized: Map<string, number> }>();
   let next = 0;

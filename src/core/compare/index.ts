@@ -1,14 +1,14 @@
 import type { Trajectory } from '../model';
 import type { PriceOverrides } from '../pricing/prices';
 import type { TokenCounts, TokenService } from '../tokens/tokenService';
-import { alignSteps, type AlignedRow, type Divergence } from './align';
+import { alignSteps, alignStepsSliced, type AlignedRow, type Alignment, type Divergence } from './align';
 import type { LcsOptions } from './myers';
 import { runTotals, type RunTotals } from './totals';
 
 // Compare two runs: the aligned steps, where they part, and each run's totals. Pure once the
 // token counts are there; `countRun` gets them from the project's token service.
 
-export { alignSteps, type AlignedRow, type Alignment, type Divergence } from './align';
+export { alignSteps, alignStepsSliced, type AlignedRow, type Alignment, type Divergence } from './align';
 export { commonSubsequence, type Matches } from './myers';
 export { canonicalJson, normalizeArgs, normalizeText, stepKey, kindKey } from './normalize';
 export { runTotals, outcomeOf, isErrorStep, type RunTotals, type RunOutcome, type Provenance } from './totals';
@@ -41,7 +41,20 @@ export interface CompareOptions {
 export function compareRuns(a: CompareSideInput, b: CompareSideInput, options: CompareOptions = {}): Comparison {
   const started = performance.now();
   const alignment = alignSteps(a.run.steps, b.run.steps, options.lcs);
-  const alignMs = performance.now() - started;
+  return comparisonOf(alignment, performance.now() - started, a, b, options);
+}
+
+/** `compareRuns` that yields to the event loop while it works (see `alignStepsSliced`). */
+export async function compareRunsSliced(a: CompareSideInput | (() => CompareSideInput), b: CompareSideInput | (() => CompareSideInput), options: CompareOptions & { signal?: AbortSignal } = {}): Promise<Comparison> {
+  const [sideA, sideB] = [typeof a === 'function' ? a() : a, typeof b === 'function' ? b() : b];
+  const started = performance.now();
+  const alignment = await alignStepsSliced(sideA.run.steps, sideB.run.steps, { ...options.lcs, signal: options.signal });
+  const elapsed = performance.now() - started;
+  // Counts may have turned exact meanwhile: take them now.
+  return comparisonOf(alignment, elapsed, typeof a === 'function' ? a() : sideA, typeof b === 'function' ? b() : sideB, options);
+}
+
+function comparisonOf(alignment: Alignment, alignMs: number, a: CompareSideInput, b: CompareSideInput, options: CompareOptions): Comparison {
   return {
     aligned: alignment.rows,
     divergesAt: alignment.divergesAt,

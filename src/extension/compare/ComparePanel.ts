@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { compareRuns, runTotals, type Comparison } from '../../core/compare';
+import { compareRunsSliced, runTotals, type Comparison, type CompareSideInput } from '../../core/compare';
 import { compareView, isCompareWebviewMessage, type CompareHostMessage } from '../../core/compare/protocol';
 import type { Trajectory } from '../../core/model';
 import type { PriceOverrides } from '../../core/pricing/prices';
@@ -11,8 +11,9 @@ import type { OpenTrajectory } from '../trajectoryStore';
 import type { TokenTracker } from '../tokens/tokenTracker';
 
 // Two runs side by side in a webview beside the tree. The alignment runs once on the extension
-// host's thread (`npm run bench`: under a second of CPU for two runs of 20,000 steps); the totals
-// are worked out again when exact token counts arrive. Messages follow the report panel's
+// host's thread, in slices that yield to the event loop (`npm run bench`: under a second of CPU
+// for two runs of 20,000 steps, 15 MB of text each); the totals are worked out again when exact
+// token counts arrive. Messages follow the report panel's
 // pattern: nothing is sent before the webview says `ready`, and everything again on every `ready`.
 
 export interface CompareSide {
@@ -26,7 +27,8 @@ export class ComparePanel {
   private static readonly panels = new Map<string, ComparePanel>();
   private readonly panel: vscode.WebviewPanel;
   private readonly disposables: vscode.Disposable[] = [];
-  private comparison: Comparison;
+  private comparison: Comparison | undefined;
+  private readonly abort = new AbortController();
   private ready = false;
   private timer: NodeJS.Timeout | undefined;
 
@@ -51,11 +53,12 @@ export class ComparePanel {
       retainContextWhenHidden: false,
     });
     this.panel.iconPath = vscode.Uri.joinPath(mediaRoot, 'icon.svg');
-    this.comparison = compareRuns(
-      { run: this.runOf(a), runIndex: manyRuns(a.doc) ? a.runIndex : null, counts: this.countsOf(a) },
-      { run: this.runOf(b), runIndex: manyRuns(b.doc) ? b.runIndex : null, counts: this.countsOf(b) },
-      { prices: priceOverrides() },
-    );
+    void compareRunsSliced(() => this.input(a), () => this.input(b), { prices: priceOverrides(), signal: this.abort.signal }).then((comparison) => {
+      this.comparison = comparison;
+      if (this.ready) this.postComparison();
+    }, (e: unknown) => {
+      if (!this.abort.signal.aborted) this.post({ type: 'notice', level: 'error', message: `The runs could not be compared: ${(e as Error).message}` });
+    });
     this.panel.webview.html = this.html(webviewRoot, mediaRoot);
     this.disposables.push(
       this.panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
@@ -66,6 +69,14 @@ export class ComparePanel {
     );
     tokens.shown(a.doc);
     tokens.shown(b.doc);
+  }
+
+  private input(side: CompareSide): CompareSideInput {
+    return { run: this.runOf(side), runIndex: manyRuns(side.doc) ? side.runIndex : null, counts: this.countsOf(side) };
+  }
+
+  private postComparison(): void {
+    if (this.comparison) this.post({ type: 'compare', view: compareView(this.comparison, this.runOf(this.a).steps, this.runOf(this.b).steps) });
   }
 
   private runOf(side: CompareSide): Trajectory {
@@ -89,6 +100,7 @@ export class ComparePanel {
   private totalsChanged(): void {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
+      if (!this.comparison) return;
       const prices = priceOverrides();
       const a = runTotals(this.runOf(this.a), this.countsOf(this.a), { prices, run: this.comparison.a.run });
       const b = runTotals(this.runOf(this.b), this.countsOf(this.b), { prices, run: this.comparison.b.run });
@@ -105,10 +117,10 @@ export class ComparePanel {
     if (!isCompareWebviewMessage(raw)) return;
     if (raw.type === 'ready') {
       this.ready = true;
-      this.post({ type: 'compare', view: compareView(this.comparison, this.runOf(this.a).steps, this.runOf(this.b).steps) });
+      this.postComparison();
       return;
     }
-    const row = this.comparison.aligned[raw.row];
+    const row = this.comparison?.aligned[raw.row];
     if (!row) return;
     try {
       await this.openRow(row.a, row.b);
@@ -161,6 +173,7 @@ export class ComparePanel {
 
   private dispose(): void {
     clearTimeout(this.timer);
+    this.abort.abort();
     ComparePanel.panels.delete(this.key);
     for (const d of this.disposables) d.dispose();
   }
