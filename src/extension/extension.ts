@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { CompactionController } from './compaction/compactionController';
+import { registerCompareCommands } from './compare/compareCommand';
 import { registerApiKeyCommands } from './compaction/apiKeyCommands';
 import { showRunsInReport } from './compaction/reportBridge';
 import { EditorFollower } from './followEditor';
@@ -91,6 +92,7 @@ export function activate(context: vscode.ExtensionContext): AgentTraceLensApi {
     vscode.commands.registerCommand('agentTraceLens.exportAtif', (node?: TreeNode, selected?: TreeNode[]) =>
       exportAtif(store, log, node instanceof vscode.Uri ? undefined : node, selected ?? [...view.selection])),
     ...registerApiKeyCommands(context.secrets),
+    ...registerCompareCommands(context, { store, tokens, view, open: deps }),
   );
   log.info('Agent Trace Lens activated');
   return { store, tree, compaction };

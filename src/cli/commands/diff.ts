@@ -1,0 +1,66 @@
+import { existsSync } from 'node:fs';
+import { compareRuns, countRun } from '../../core/compare';
+import { renderComparison } from '../../core/compare/render';
+import { loadTrajectory } from '../../core/io/load';
+import type { Trajectory } from '../../core/model';
+import { runsOf } from '../../core/stats';
+import { TokenService } from '../../core/tokens/tokenService';
+import { parseCommandArgs, UsageError, type CliCommand } from '../args';
+import { maxBytesOption } from './stats';
+
+export const diffCommand: CliCommand = {
+  name: 'diff',
+  usage: `diff A B [--json] [--run-a N] [--run-b N] [--model MODEL] [--max-size-mb N]
+    Compare two runs step by step: the steps aligned (same, changed, one side only), where
+    they first diverge, and each run's steps, tokens, requests, cost (recorded or modelled),
+    errors, tools and outcome. A or B may be FILE#N to pick run N of a file of many runs.`,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, {
+      json: { type: 'boolean' },
+      'run-a': { type: 'string' },
+      'run-b': { type: 'string' },
+      model: { type: 'string' },
+      'max-size-mb': { type: 'string' },
+    });
+    if (positionals.length !== 2) throw new UsageError('diff takes two trajectories: diff A B.');
+    if (values.model !== undefined && values.model.trim() === '') throw new UsageError('--model takes a model name, e.g. gpt-4o.');
+    const maxBytes = maxBytesOption(values['max-size-mb']);
+    const a = await loadSide(positionals[0], values['run-a'], '--run-a', maxBytes);
+    const b = await loadSide(positionals[1], values['run-b'], '--run-b', maxBytes);
+    const service = new TokenService({ cacheDir: null });
+    try {
+      const [countsA, countsB] = await Promise.all([countRun(service, a.run, values.model), countRun(service, b.run, values.model)]);
+      const comparison = compareRuns({ run: a.run, runIndex: a.runIndex, counts: countsA }, { run: b.run, runIndex: b.runIndex, counts: countsB });
+      if (values.json) io.out(JSON.stringify(comparison) + '\n');
+      else io.out(renderComparison(comparison, a.run.steps, b.run.steps));
+    } finally {
+      await service.dispose();
+    }
+    return 0;
+  },
+};
+
+interface Side {
+  run: Trajectory;
+  runIndex: number | null;
+}
+
+/** `FILE`, or `FILE#N` when no file is named so; `--run-a/--run-b` win over the suffix. */
+async function loadSide(spec: string, runOption: string | undefined, flag: string, maxBytes: number): Promise<Side> {
+  let file = spec;
+  let run = runOption;
+  const suffix = /^(.*)#(\d+)$/.exec(spec);
+  if (suffix && !existsSync(spec)) {
+    file = suffix[1];
+    run ??= suffix[2];
+  }
+  const loaded = await loadTrajectory(file, { maxBytes });
+  const runs = runsOf(loaded);
+  const many = loaded.runs !== undefined && loaded.runs.length > 0;
+  if (run === undefined) return { run: runs[0], runIndex: many ? 0 : null };
+  const n = Number(run);
+  if (!Number.isInteger(n) || n < 0 || n >= runs.length) {
+    throw new UsageError(`${flag === '--run-a' ? 'A' : 'B'} (${file}) has ${runs.length === 1 ? 'one run: 0' : `runs 0 to ${runs.length - 1}`}; ${flag} or #N took "${run}".`);
+  }
+  return { run: runs[n], runIndex: many ? n : null };
+}

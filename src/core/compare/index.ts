@@ -1,0 +1,71 @@
+import type { Trajectory } from '../model';
+import type { PriceOverrides } from '../pricing/prices';
+import type { TokenCounts, TokenService } from '../tokens/tokenService';
+import { alignSteps, alignStepsSliced, type AlignedRow, type Alignment, type Divergence } from './align';
+import type { LcsOptions } from './myers';
+import { runTotals, type RunTotals } from './totals';
+
+// Compare two runs: the aligned steps, where they part, and each run's totals. Pure once the
+// token counts are there; `countRun` gets them from the project's token service.
+
+export { alignSteps, alignStepsSliced, type AlignedRow, type Alignment, type Divergence } from './align';
+export { commonSubsequence, type Matches } from './myers';
+export { canonicalJson, normalizeArgs, normalizeText, stepKey, kindKey } from './normalize';
+export { runTotals, outcomeOf, isErrorStep, type RunTotals, type RunOutcome, type Provenance } from './totals';
+
+export interface CompareSideInput {
+  /** One run (a single-run file, or one run of a file of many). */
+  run: Trajectory;
+  /** Its number in its file when the file holds many runs. */
+  runIndex?: number | null;
+  /** Token counts parallel to `run.steps`. */
+  counts: TokenCounts;
+}
+
+export interface Comparison {
+  aligned: AlignedRow[];
+  divergesAt: Divergence | null;
+  /** How many rows are the same, changed, or on one side only. */
+  rows: { same: number; changed: number; onlyA: number; onlyB: number };
+  a: RunTotals;
+  b: RunTotals;
+  /** Milliseconds the alignment took. */
+  alignMs: number;
+}
+
+export interface CompareOptions {
+  prices?: PriceOverrides;
+  lcs?: LcsOptions;
+}
+
+export function compareRuns(a: CompareSideInput, b: CompareSideInput, options: CompareOptions = {}): Comparison {
+  const started = performance.now();
+  const alignment = alignSteps(a.run.steps, b.run.steps, options.lcs);
+  return comparisonOf(alignment, performance.now() - started, a, b, options);
+}
+
+/** `compareRuns` that yields to the event loop while it works (see `alignStepsSliced`). */
+export async function compareRunsSliced(a: CompareSideInput | (() => CompareSideInput), b: CompareSideInput | (() => CompareSideInput), options: CompareOptions & { signal?: AbortSignal } = {}): Promise<Comparison> {
+  const [sideA, sideB] = [typeof a === 'function' ? a() : a, typeof b === 'function' ? b() : b];
+  const started = performance.now();
+  const alignment = await alignStepsSliced(sideA.run.steps, sideB.run.steps, { ...options.lcs, signal: options.signal });
+  const elapsed = performance.now() - started;
+  // Counts may have turned exact meanwhile: take them now.
+  return comparisonOf(alignment, elapsed, typeof a === 'function' ? a() : sideA, typeof b === 'function' ? b() : sideB, options);
+}
+
+function comparisonOf(alignment: Alignment, alignMs: number, a: CompareSideInput, b: CompareSideInput, options: CompareOptions): Comparison {
+  return {
+    aligned: alignment.rows,
+    divergesAt: alignment.divergesAt,
+    rows: { same: alignment.same, changed: alignment.changed, onlyA: alignment.onlyA, onlyB: alignment.onlyB },
+    a: runTotals(a.run, a.counts, { prices: options.prices, run: a.runIndex ?? null }),
+    b: runTotals(b.run, b.counts, { prices: options.prices, run: b.runIndex ?? null }),
+    alignMs,
+  };
+}
+
+/** Exact token counts of one run's steps with the log's model (or `model`). */
+export function countRun(service: TokenService, run: Trajectory, model?: string): Promise<TokenCounts> {
+  return service.count(run.steps, { model: model ?? (typeof run.meta.model === 'string' ? run.meta.model : undefined) });
+}

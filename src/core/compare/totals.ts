@@ -1,0 +1,136 @@
+import type { RecordedUsage, Step, Trajectory, TrajectoryMeta } from '../model';
+import { runOutcome } from '../formats/runMeta';
+import { costOf, priceFor, runDate, type PriceOverrides } from '../pricing/prices';
+import { compareRecorded } from '../tokens/recorded';
+import { tokenReport } from '../tokens/report';
+import { modelCalls, summarizeTokens } from '../tokens/summary';
+import { tokenizerLabel } from '../tokens/models';
+import type { TokenCounts } from '../tokens/tokenService';
+import { toolOf } from './normalize';
+
+// The figures of one run that a comparison puts side by side. Tokens are the project's count
+// (tiktoken, or the stated stand-in); requests and cost come from the log where it records them
+// ("recorded") and are otherwise reconstructed from the steps and priced ("modelled").
+
+export type Provenance = 'recorded' | 'modelled';
+
+export interface RunTotals {
+  title: string;
+  file: string;
+  /** The run's number in a file of many runs; null for a single-run file. */
+  run: number | null;
+  format: string;
+  model: string | null;
+  steps: number;
+  /** Tokens of every step (content and chat framing) by the tokenizer named in `tokenizer`. */
+  tokens: number;
+  /** False while some counts are still the chars/4 estimate. */
+  tokensExact: boolean;
+  tokenizer: string;
+  /** Model requests: the log's count where it has one, else the calls reconstructed from the steps. */
+  requests: number;
+  requestsSource: Provenance;
+  /** USD; null when the log records no cost and the model's price is unknown. */
+  cost: number | null;
+  costSource: Provenance | null;
+  /** How the cost was obtained, in words. */
+  costNote: string;
+  /** Observations the log marks as errors, and commands with a non-zero exit status. */
+  errors: number;
+  /** Tool calls per tool. */
+  tools: Record<string, number>;
+  outcome: RunOutcome;
+}
+
+export interface RunOutcome {
+  resolved?: boolean;
+  reward?: number;
+  score?: number;
+  /** The harness's exit status (SWE-agent, mini-swe-agent: `submitted`, `exit_cost`, …). */
+  exitStatus?: string;
+  /** One line, or "not recorded". */
+  text: string;
+}
+
+export function isErrorStep(step: Step): boolean {
+  return step.isError === true || (typeof step.exitCode === 'number' && step.exitCode !== 0);
+}
+
+export function outcomeOf(meta: TrajectoryMeta): RunOutcome {
+  const out: RunOutcome = { text: '' };
+  if (typeof meta.resolved === 'boolean') out.resolved = meta.resolved;
+  if (typeof meta.reward === 'number') out.reward = meta.reward;
+  if (typeof meta.score === 'number') out.score = meta.score;
+  if (typeof meta.exitStatus === 'string') out.exitStatus = meta.exitStatus;
+  const parts = [runOutcome(meta)].filter((p) => p !== '');
+  if (out.exitStatus !== undefined) parts.push(`exit status ${out.exitStatus}`);
+  out.text = parts.length > 0 ? parts.join(' · ') : 'not recorded';
+  return out;
+}
+
+export interface TotalsOptions {
+  prices?: PriceOverrides;
+  /** The run's number in its file, when the file holds many. */
+  run?: number | null;
+}
+
+/** The totals of one run; `counts` is parallel to `run.steps`. */
+export function runTotals(run: Trajectory, counts: TokenCounts, options: TotalsOptions = {}): RunTotals {
+  const steps = run.steps;
+  const tokens = summarizeTokens(steps, counts.steps);
+  const tools: Record<string, number> = {};
+  let errors = 0;
+  for (const step of steps) {
+    if (step.kind === 'tool_call') {
+      const tool = toolOf(step) || '(unnamed)';
+      tools[tool] = (tools[tool] ?? 0) + 1;
+    }
+    if (isErrorStep(step)) errors++;
+  }
+  const apiCalls = typeof run.meta.apiCalls === 'number' ? run.meta.apiCalls : undefined;
+  const model = typeof run.meta.model === 'string' ? run.meta.model : counts.tokenizer.model ?? null;
+  return {
+    title: run.title,
+    file: run.source.path,
+    run: options.run ?? null,
+    format: run.format,
+    model,
+    steps: steps.length,
+    tokens: tokens.total,
+    tokensExact: counts.exact,
+    tokenizer: tokenizerLabel(counts.tokenizer),
+    requests: apiCalls ?? modelCalls(steps, counts.steps).length,
+    requestsSource: apiCalls !== undefined ? 'recorded' : 'modelled',
+    ...costOfRun(run, counts, model ?? undefined, options.prices ?? {}),
+    errors,
+    tools,
+    outcome: outcomeOf(run.meta),
+  };
+}
+
+/** The log's cost; else its recorded usage at the model's prices; else our counts priced. */
+function costOfRun(run: Trajectory, counts: TokenCounts, model: string | undefined, prices: PriceOverrides): Pick<RunTotals, 'cost' | 'costSource' | 'costNote'> {
+  const recordedReport = compareRecorded(run, counts.steps);
+  const usage: RecordedUsage | undefined = recordedReport?.totals?.recorded ?? recordedReport?.perCall?.recorded;
+  if (usage && typeof usage.cost === 'number' && usage.cost > 0) {
+    return { cost: usage.cost, costSource: 'recorded', costNote: 'the cost the log records' };
+  }
+  const at = runDate(run.steps);
+  const usageModel = usage?.model ?? model;
+  const price = usageModel ? priceFor(usageModel, prices, at) : undefined;
+  if (usage && usage.inputTokens !== undefined && usage.inputTokens > 0 && price) {
+    const cost = costOf({ input: usage.inputTokens, cachedInput: usage.cachedInputTokens, cacheWrite: usage.cacheWriteTokens, output: usage.outputTokens ?? 0 }, price);
+    if (!cost.unknownRates) {
+      return { cost: cost.total, costSource: 'recorded', costNote: `the usage the log records, priced as ${price.matched} (prices of ${price.asOf})` };
+    }
+  }
+  const modelled = tokenReport(run, counts, prices).cost;
+  if (modelled && !modelled.withPromptCache.unknownRates) {
+    return {
+      cost: modelled.withPromptCache.total,
+      costSource: 'modelled',
+      costNote: `modelled: ${modelled.calls} reconstructed requests by our token count, priced as ${modelled.priceRow} with prompt caching (prices of ${modelled.pricesAsOf})`,
+    };
+  }
+  return { cost: null, costSource: null, costNote: usageModel ? `no price known for ${usageModel}` : 'the log names no model to price' };
+}

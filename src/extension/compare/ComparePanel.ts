@@ -1,0 +1,192 @@
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { compareRunsSliced, runTotals, type Comparison, type CompareSideInput } from '../../core/compare';
+import { compareView, isCompareWebviewMessage, type CompareHostMessage } from '../../core/compare/protocol';
+import type { Trajectory } from '../../core/model';
+import type { PriceOverrides } from '../../core/pricing/prices';
+import { runsOf } from '../../core/stats';
+import { TokenService, type TokenCounts } from '../../core/tokens';
+import { StepDocumentProvider } from '../stepDocuments';
+import type { OpenTrajectory } from '../trajectoryStore';
+import type { TokenTracker } from '../tokens/tokenTracker';
+
+// Two runs side by side in a webview beside the tree. The alignment runs once on the extension
+// host's thread, in slices that yield to the event loop (`npm run bench`: under a second of CPU
+// for two runs of 20,000 steps, 15 MB of text each); the totals are worked out again when exact
+// token counts arrive. Messages follow the report panel's
+// pattern: nothing is sent before the webview says `ready`, and everything again on every `ready`.
+
+export interface CompareSide {
+  doc: OpenTrajectory;
+  runIndex: number;
+}
+
+const VIEW_TYPE = 'agentTraceLens.compare';
+
+export class ComparePanel {
+  private static readonly panels = new Map<string, ComparePanel>();
+  private readonly panel: vscode.WebviewPanel;
+  private readonly disposables: vscode.Disposable[] = [];
+  private comparison: Comparison | undefined;
+  private readonly abort = new AbortController();
+  private ready = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  static show(context: vscode.ExtensionContext, tokens: TokenTracker, a: CompareSide, b: CompareSide): ComparePanel {
+    const key = `${a.doc.key}#${a.runIndex}|${b.doc.key}#${b.runIndex}`;
+    const existing = ComparePanel.panels.get(key);
+    if (existing) {
+      existing.panel.reveal(vscode.ViewColumn.Beside, true);
+      return existing;
+    }
+    const panel = new ComparePanel(context, tokens, key, a, b);
+    ComparePanel.panels.set(key, panel);
+    return panel;
+  }
+
+  private constructor(context: vscode.ExtensionContext, private readonly tokens: TokenTracker, private readonly key: string, private readonly a: CompareSide, private readonly b: CompareSide) {
+    const webviewRoot = vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview');
+    const mediaRoot = vscode.Uri.joinPath(context.extensionUri, 'media');
+    this.panel = vscode.window.createWebviewPanel(VIEW_TYPE, `Compare: ${shortTitle(this.runOf(a))} ↔ ${shortTitle(this.runOf(b))}`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, {
+      enableScripts: true,
+      localResourceRoots: [webviewRoot, mediaRoot],
+      retainContextWhenHidden: false,
+    });
+    this.panel.iconPath = vscode.Uri.joinPath(mediaRoot, 'icon.svg');
+    void compareRunsSliced(() => this.input(a), () => this.input(b), { prices: priceOverrides(), signal: this.abort.signal }).then((comparison) => {
+      this.comparison = comparison;
+      if (this.ready) this.postComparison();
+    }, (e: unknown) => {
+      if (!this.abort.signal.aborted) this.post({ type: 'notice', level: 'error', message: `The runs could not be compared: ${(e as Error).message}` });
+    });
+    this.panel.webview.html = this.html(webviewRoot, mediaRoot);
+    this.disposables.push(
+      this.panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
+      this.panel.onDidDispose(() => this.dispose()),
+      tokens.onDidChange((doc) => {
+        if (doc.key === a.doc.key || doc.key === b.doc.key) this.totalsChanged();
+      }),
+    );
+    tokens.shown(a.doc);
+    tokens.shown(b.doc);
+  }
+
+  private input(side: CompareSide): CompareSideInput {
+    return { run: this.runOf(side), runIndex: manyRuns(side.doc) ? side.runIndex : null, counts: this.countsOf(side) };
+  }
+
+  private postComparison(): void {
+    if (this.comparison) this.post({ type: 'compare', view: compareView(this.comparison, this.runOf(this.a).steps, this.runOf(this.b).steps) });
+  }
+
+  private runOf(side: CompareSide): Trajectory {
+    return runsOf(side.doc.trajectory)[side.runIndex];
+  }
+
+  /** The tracker's counts for the run's steps (estimates at first, exact as they arrive). */
+  private countsOf(side: CompareSide): TokenCounts {
+    const run = this.runOf(side);
+    const all = this.tokens.counts(side.doc);
+    if (all) {
+      let offset = 0;
+      const runs = runsOf(side.doc.trajectory);
+      for (let i = 0; i < side.runIndex; i++) offset += runs[i].steps.length;
+      const steps = all.steps.slice(offset, offset + run.steps.length);
+      if (steps.length === run.steps.length) return { tokenizer: all.tokenizer, steps, exact: steps.every((s) => s.exact), origin: all.origin };
+    }
+    return new TokenService({ cacheDir: null }).estimate(run.steps, this.tokens.modelFor(side.doc));
+  }
+
+  private totalsChanged(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      if (!this.comparison) return;
+      const prices = priceOverrides();
+      const a = runTotals(this.runOf(this.a), this.countsOf(this.a), { prices, run: this.comparison.a.run });
+      const b = runTotals(this.runOf(this.b), this.countsOf(this.b), { prices, run: this.comparison.b.run });
+      this.comparison = { ...this.comparison, a, b };
+      if (this.ready) this.post({ type: 'totals', a, b });
+    }, 250);
+  }
+
+  private post(message: CompareHostMessage): void {
+    void this.panel.webview.postMessage(message);
+  }
+
+  private async receive(raw: unknown): Promise<void> {
+    if (!isCompareWebviewMessage(raw)) return;
+    if (raw.type === 'ready') {
+      this.ready = true;
+      this.postComparison();
+      return;
+    }
+    const row = this.comparison?.aligned[raw.row];
+    if (!row) return;
+    try {
+      await this.openRow(row.a, row.b);
+    } catch (e) {
+      this.post({ type: 'notice', level: 'error', message: (e as Error).message });
+    }
+  }
+
+  /** Both steps in the diff editor; a step of one side only in a read-only tab of its own. */
+  private async openRow(ai: number | null, bi: number | null): Promise<void> {
+    const stepA = ai === null ? undefined : this.runOf(this.a).steps[ai];
+    const stepB = bi === null ? undefined : this.runOf(this.b).steps[bi];
+    const uriA = stepA && StepDocumentProvider.uriFor(this.a.doc.key, this.a.runIndex, stepA);
+    const uriB = stepB && StepDocumentProvider.uriFor(this.b.doc.key, this.b.runIndex, stepB);
+    if (uriA && uriB) {
+      const title = `A step ${ai} ↔ B step ${bi}`;
+      await vscode.commands.executeCommand('vscode.diff', uriA, uriB, title, { preview: true, viewColumn: vscode.ViewColumn.Active });
+      return;
+    }
+    const only = uriA ?? uriB;
+    if (!only) return;
+    const document = await vscode.workspace.openTextDocument(only);
+    await vscode.window.showTextDocument(document, { preview: true, viewColumn: vscode.ViewColumn.Active });
+    this.post({ type: 'notice', level: 'info', message: `Step ${ai ?? bi} is in ${uriA ? 'A' : 'B'} only: opened on its own.` });
+  }
+
+  private html(webviewRoot: vscode.Uri, mediaRoot: vscode.Uri): string {
+    const webview = this.panel.webview;
+    const nonce = randomBytes(16).toString('base64');
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(webviewRoot, 'compare.main.js'));
+    const base = webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, 'report.css'));
+    const css = webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, 'compare.css'));
+    const csp = `default-src 'none'; style-src ${webview.cspSource}; img-src ${webview.cspSource}; script-src 'nonce-${nonce}'; font-src ${webview.cspSource};`;
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="${base.toString()}">
+<link rel="stylesheet" href="${css.toString()}">
+<title>Compare two runs</title>
+</head>
+<body>
+<main id="app"></main>
+<script nonce="${nonce}" src="${script.toString()}"></script>
+</body>
+</html>`;
+  }
+
+  private dispose(): void {
+    clearTimeout(this.timer);
+    this.abort.abort();
+    ComparePanel.panels.delete(this.key);
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+function manyRuns(doc: OpenTrajectory): boolean {
+  return doc.trajectory.runs !== undefined && doc.trajectory.runs.length > 0;
+}
+
+function shortTitle(t: Trajectory): string {
+  return t.title.length > 30 ? t.title.slice(0, 29) + '…' : t.title;
+}
+
+function priceOverrides(): PriceOverrides {
+  return vscode.workspace.getConfiguration('agentTraceLens').get<PriceOverrides>('prices', {});
+}

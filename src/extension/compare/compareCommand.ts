@@ -1,0 +1,93 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { outcomeOf } from '../../core/compare/totals';
+import { runsOf } from '../../core/stats';
+import { openTrajectory, type OpenDeps } from '../openCommands';
+import type { OpenTrajectory, TrajectoryStore } from '../trajectoryStore';
+import type { TreeNode } from '../tree/nodes';
+import type { TokenTracker } from '../tokens/tokenTracker';
+import { ComparePanel, type CompareSide } from './ComparePanel';
+
+// "Compare with…": on a trajectory or run in the tree, pick the other run from the open
+// trajectories or a file dialog; on two selected runs (or trajectories), compare them at once.
+
+export interface CompareDeps {
+  store: TrajectoryStore;
+  tokens: TokenTracker;
+  view: vscode.TreeView<TreeNode>;
+  open: OpenDeps;
+}
+
+export function registerCompareCommands(context: vscode.ExtensionContext, deps: CompareDeps): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand('agentTraceLens.compareWith', async (node?: TreeNode, selected?: TreeNode[]) => {
+      const nodes = (selected && selected.length > 0 ? selected : node ? [node] : [...deps.view.selection]).filter((n) => n.type === 'trajectory' || n.type === 'run');
+      const picked: CompareSide[] = [];
+      for (const n of nodes) {
+        const side = n.type === 'run' ? { doc: n.doc, runIndex: n.runIndex } : await chooseRunOf(n.doc, 'Compare which run of this file?');
+        if (!side) return;
+        if (!picked.some((p) => p.doc.key === side.doc.key && p.runIndex === side.runIndex)) picked.push(side);
+        if (picked.length === 2) break;
+      }
+      const first = picked[0] ?? (await chooseOther(deps, undefined, 'Compare: choose run A'));
+      if (!first) return;
+      const second = picked[1] ?? (await chooseOther(deps, first, `Compare ${describe(first)} with…`));
+      if (!second) return;
+      ComparePanel.show(context, deps.tokens, first, second);
+    }),
+  ];
+}
+
+function describe(side: CompareSide): string {
+  const run = runsOf(side.doc.trajectory)[side.runIndex];
+  return multi(side.doc) ? `${path.basename(side.doc.key)} #${side.runIndex}` : run.title.length > 40 ? run.title.slice(0, 39) + '…' : run.title;
+}
+
+function multi(doc: OpenTrajectory): boolean {
+  return doc.trajectory.runs !== undefined && doc.trajectory.runs.length > 0;
+}
+
+type SideItem = vscode.QuickPickItem & { side?: CompareSide; browse?: true };
+
+function runItem(doc: OpenTrajectory, runIndex: number): SideItem {
+  const run = runsOf(doc.trajectory)[runIndex];
+  const outcome = outcomeOf(run.meta).text;
+  return {
+    label: run.title,
+    description: `${path.basename(doc.key)}${multi(doc) ? ` #${runIndex}` : ''} · ${run.format}`,
+    detail: `${run.steps.length} steps${outcome === 'not recorded' ? '' : ` · ${outcome}`}`,
+    side: { doc, runIndex },
+  };
+}
+
+/** A run of a file: the only one, or the one the person picks. */
+async function chooseRunOf(doc: OpenTrajectory, title: string): Promise<CompareSide | undefined> {
+  const runs = runsOf(doc.trajectory);
+  if (runs.length === 1) return { doc, runIndex: 0 };
+  const picked = await vscode.window.showQuickPick(runs.map((_, i) => runItem(doc, i)), { title, matchOnDescription: true, matchOnDetail: true });
+  return picked?.side;
+}
+
+/** The other run: any run of an open trajectory but `except`, or a file from a dialog. */
+async function chooseOther(deps: CompareDeps, except: CompareSide | undefined, title: string): Promise<CompareSide | undefined> {
+  const items: SideItem[] = [];
+  for (const doc of deps.store.all()) {
+    runsOf(doc.trajectory).forEach((_, i) => {
+      if (except && doc.key === except.doc.key && i === except.runIndex) return;
+      items.push(runItem(doc, i));
+    });
+  }
+  items.push({ label: '$(folder-opened) Open a trajectory file…', description: 'choose a file from disk', browse: true, alwaysShow: true });
+  const picked = await vscode.window.showQuickPick(items, { title, placeHolder: 'A run of an open trajectory, or a file', matchOnDescription: true, matchOnDetail: true });
+  if (!picked) return undefined;
+  if (picked.side) return picked.side;
+  const uris = await vscode.window.showOpenDialog({
+    canSelectMany: false,
+    openLabel: 'Compare',
+    title,
+    filters: { 'Trajectories': ['json', 'jsonl', 'traj', 'eval', 'md'], 'All files': ['*'] },
+  });
+  if (!uris?.[0]) return undefined;
+  const doc = await openTrajectory(deps.open, uris[0]);
+  return doc ? chooseRunOf(doc, 'Compare with which run of this file?') : undefined;
+}
