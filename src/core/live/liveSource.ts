@@ -14,7 +14,8 @@ import { allSteps } from '../stats';
 import { formatBytes } from '../io/bytes';
 import { TrajectoryLoadError } from '../io/errors';
 import { JsonLinesCollector } from '../io/jsonLines';
-import { DEFAULT_MAX_BYTES, loadTrajectory, parseInput, type LoadOptions } from '../io/load';
+import type { FormatAdapter } from '../formats/adapter';
+import { DEFAULT_MAX_BYTES, detectFormat, loadTrajectory, parseInput, parseInputWith, SNIFF_BYTES, type LoadOptions } from '../io/load';
 import { monotonicProgress, throwIfCancelled, yieldToEventLoop } from '../io/progress';
 import { checkLooksLikeText, decodeText } from '../io/readInput';
 import { isZip } from '../io/zip';
@@ -236,10 +237,31 @@ export class LiveSource {
     this.jsonl = state;
     this.counters.bytesRead += state.offset;
     this.size = state.offset;
-    this.trajectory = parseInput(input.input, this.sourceOf(state.offset, stat.mtimeMs), input.warnings);
+    this.adapter = undefined;
+    this.trajectory = this.parseJsonl(input, this.sourceOf(state.offset, stat.mtimeMs));
     this.openedModified = stat.mtimeMs;
     this.trajectory.source.modified = stat.mtimeMs;
     options.onProgress?.(1, 'Done');
+  }
+
+  /** The adapter that read the file, once its first 64 KB (all that detection looks at) are in. */
+  private adapter: FormatAdapter | undefined;
+
+  /**
+   * The records as a trajectory, through the adapter detection picks. Detection sees the first
+   * 64 KB only; once the file is past them the choice cannot change, and is not made again.
+   */
+  private parseJsonl(input: { input: ParsedInput; warnings: Warning[] }, source: TrajectorySource): Trajectory {
+    if (this.adapter) return parseInputWith(this.adapter, input.input, source, input.warnings);
+    const trajectory = parseInput(input.input, source, input.warnings);
+    if ((this.jsonl?.lineOffset ?? 0) > SNIFF_BYTES && !trajectory.meta.jsonPath) {
+      try {
+        this.adapter = detectFormat(input.input, this.file).adapter;
+      } catch {
+        this.adapter = undefined;
+      }
+    }
+    return trajectory;
   }
 
   private async readDocument(options: LoadOptions): Promise<void> {
@@ -319,7 +341,7 @@ export class LiveSource {
     // Only part of a line arrived: nothing new to show yet.
     if (state.shown === shownBefore) return { ...unchanged(), bytesRead: read };
     try {
-      this.trajectory = parseInput(input.input, this.sourceOf(state.offset, stat.mtimeMs), input.warnings);
+      this.trajectory = this.parseJsonl(input, this.sourceOf(state.offset, stat.mtimeMs));
     } catch (e) {
       return { ...unchanged((e as Error).message), bytesRead: read };
     }
@@ -444,14 +466,15 @@ function compareNatural(a: string, b: string): number {
   return a.localeCompare(b, undefined, { numeric: true });
 }
 
-/** A step's identity for "did it change": kind, branch, sizes and the ends of its text. */
-export function stepSignature(s: Step): string {
-  return `${s.kind}|${s.branch ?? ''}|${s.text.length}|${s.text.slice(0, 24)}|${s.text.slice(-24)}|${s.tool?.name ?? ''}|${s.tool?.args.length ?? -1}|${s.compaction?.summary?.length ?? -1}`;
-}
-
 /** How many steps from the start are the same in both lists. */
 export function commonPrefix(a: readonly Step[], b: readonly Step[]): number {
   const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (stepSignature(a[i]) !== stepSignature(b[i])) return i;
+  for (let i = 0; i < n; i++) if (!sameStep(a[i], b[i])) return i;
   return n;
+}
+
+/** Kind, branch, text, tool and summary all the same: the step did not change. */
+function sameStep(a: Step, b: Step): boolean {
+  return a.kind === b.kind && a.branch === b.branch && a.text === b.text && a.tool?.name === b.tool?.name
+    && a.tool?.args === b.tool?.args && a.compaction?.summary === b.compaction?.summary;
 }
