@@ -81,6 +81,33 @@ describe('live follow: JSON Lines', () => {
     assert.equal(live.counters.reloads, 0);
   });
 
+  it('opens a file caught mid-line: says so, and reads the line when it is finished', async () => {
+    const lines = linesOf('claude-code/crud.jsonl');
+    const file = path.join(tempDir(), 'midline.jsonl');
+    const cut = Math.floor(lines[9].length / 2);
+    fs.writeFileSync(file, lines.slice(0, 9).join('') + lines[9].slice(0, cut));
+    const live = await LiveSource.open(file);
+    assert.match(live.trajectory.warnings.map((w) => w.message).join('\n'), /mid-record at line 10/);
+    fs.appendFileSync(file, lines[9].slice(cut));
+    const update = await live.poll();
+    assert.equal(update.change, 'appended');
+    assert.deepEqual(update.trajectory.warnings, []);
+    assert.deepEqual(shape(update.trajectory), await loaderView(file));
+  });
+
+  it('shows a last line written without its newline, and keeps reading after it', async () => {
+    const lines = linesOf('claude-code/crud.jsonl');
+    const file = path.join(tempDir(), 'nonewline.jsonl');
+    fs.writeFileSync(file, lines.slice(0, 10).join('').replace(/\n$/, ''));
+    const live = await LiveSource.open(file);
+    // The loader reads the unterminated line too: both show the same steps.
+    assert.deepEqual(shape(live.trajectory), await loaderView(file));
+    fs.appendFileSync(file, '\n' + lines.slice(10, 12).join(''));
+    const update = await live.poll();
+    assert.equal(update.bytesRead, 1 + Buffer.byteLength(lines.slice(10, 12).join('')));
+    assert.deepEqual(shape(update.trajectory), await loaderView(file));
+  });
+
   it('reads the whole file again when it shrinks', async () => {
     const lines = linesOf('claude-code/crud.jsonl');
     const file = path.join(tempDir(), 'shrinks.jsonl');

@@ -135,8 +135,13 @@ class JsonlState {
     const records = withTail ? [...collector.records, { value: tail, line: this.lines + 1 }] : collector.records;
     this.shown = `${collector.records.length}:${collector.warnings.length}:${withTail ? this.pendingBytes : -1}`;
     if (!collector.stillJsonl || records.length === 0) return undefined;
-    if (records.length === 1 && collector.warnings.length === 0) return { input: { shape: 'json', value: records[0].value }, warnings: [] };
-    return { input: { shape: 'jsonl', records }, warnings: [...collector.warnings] };
+    // As the loader says of a file cut off mid-record, except that here the rest may still come.
+    const unfinished: Warning[] = this.pendingBytes > 0 && !withTail ? [{
+      message: `The file ends mid-record at line ${this.lines + 1} (as when an agent is still writing it); every complete line before it was loaded, and the line will be once it is finished.`,
+      line: this.lines + 1,
+    }] : [];
+    if (records.length === 1 && collector.warnings.length === 0) return { input: { shape: 'json', value: records[0].value }, warnings: unfinished };
+    return { input: { shape: 'jsonl', records }, warnings: [...collector.warnings, ...unfinished] };
   }
 }
 
