@@ -10,7 +10,7 @@ import type { Step, Trajectory } from '../../src/core/model';
 import { allSteps } from '../../src/core/stats';
 import { TokenService } from '../../src/core/tokens';
 import type { CountingBackend } from '../../src/core/tokens/workerPool';
-import { corpus, tempDir } from '../helpers/paths';
+import { corpus, REPO_ROOT, tempDir } from '../helpers/paths';
 
 /** The lines of a corpus file, each with its newline. */
 function linesOf(rel: string): string[] {
@@ -300,5 +300,40 @@ describe('live follow: triggers and tokens', () => {
     // And the result is what counting everything from scratch gives.
     const fresh = await new TokenService({ cacheDir: null, backend }).count(steps);
     assert.deepEqual(counts.steps, fresh.steps);
+  });
+});
+
+describe('live follow: opening', () => {
+  it('opens every corpus file and fixture as the loader does', async () => {
+    const roots = [path.dirname(corpus('SOURCES.md')), path.join(REPO_ROOT, 'test', 'fixtures')];
+    const files: string[] = [];
+    for (const root of roots) {
+      for (const entry of fs.readdirSync(root, { recursive: true, encoding: 'utf8' })) {
+        const full = path.join(root, entry);
+        const top = entry.split(path.sep)[0];
+        if (top === 'entities' || top === 'facts' || entry.endsWith('.md') && !entry.includes('aider')) continue;
+        if (fs.statSync(full).isFile()) files.push(full);
+      }
+    }
+    assert.ok(files.length > 20, `${files.length} files`);
+    let compared = 0;
+    for (const file of files) {
+      let want: Trajectory;
+      try {
+        want = await loadTrajectory(file);
+      } catch (e) {
+        await assert.rejects(LiveSource.open(file), { message: (e as Error).message }, file);
+        continue;
+      }
+      const live = await LiveSource.open(file);
+      const got = live.trajectory;
+      assert.equal(got.format, want.format, file);
+      assert.equal(got.title, want.title, file);
+      assert.deepEqual(got.steps, want.steps, file);
+      assert.deepEqual(got.runs?.map((r) => r.steps), want.runs?.map((r) => r.steps), file);
+      assert.deepEqual(got.warnings.map((w) => w.message), want.warnings.map((w) => w.message), file);
+      compared++;
+    }
+    assert.ok(compared > 20);
   });
 });
