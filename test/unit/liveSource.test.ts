@@ -313,6 +313,8 @@ describe('live follow: opening', () => {
         const top = entry.split(path.sep)[0];
         if (top === 'entities' || top === 'facts' || entry.endsWith('.md') && !entry.includes('aider')) continue;
         if (fs.statSync(full).isFile()) files.push(full);
+        // A folder of JSON files (a Cline task) opens as one trajectory.
+        else if (fs.readdirSync(full).some((n) => n.endsWith('.json'))) files.push(full);
       }
     }
     assert.ok(files.length > 20, `${files.length} files`);
