@@ -249,6 +249,9 @@ export class LiveSource {
     options.onProgress?.(1, 'Done');
   }
 
+  /** No document is read again before this time (ms since the epoch). */
+  private quietUntil = 0;
+
   /** The adapter that read the file, once its first 64 KB (all that detection looks at) are in. */
   private adapter: FormatAdapter | undefined;
 
@@ -303,9 +306,13 @@ export class LiveSource {
     if (replaced) return this.reload('the file was replaced by another', previousSteps.length);
     if (this.mode === 'document') {
       if (stat.size === this.size && stat.mtimeMs === this.mtime) return unchanged();
+      // A big document that keeps changing is read again at most every other reading time.
+      if (Date.now() < this.quietUntil) return unchanged();
       this.mtime = stat.mtimeMs;
       try {
+        const started = Date.now();
         const read = await loadTrajectory(this.file, this.options);
+        this.quietUntil = Date.now() + (Date.now() - started);
         this.counters.reloads++;
         read.source.modified = this.openedModified ?? read.source.modified;
         this.size = read.source.size;
