@@ -108,6 +108,22 @@ describe('live follow: JSON Lines', () => {
     assert.deepEqual(shape(update.trajectory), await loaderView(file));
   });
 
+  it('keeps reading a session past the part format detection looks at, as the loader reads it', async () => {
+    const lines = linesOf('claude-code/crud.jsonl');
+    // Copies of the session with their ids made unique, so each copy is new messages.
+    const copy = (k: number) => lines.map((l) => l.replace(/"(uuid|parentUuid|id|requestId|messageId|tool_use_id)":"([^"]+)"/g, `"$1":"$2-${k}"`));
+    const file = path.join(tempDir(), 'long.jsonl');
+    fs.writeFileSync(file, [0, 1, 2, 3].flatMap(copy).join(''));
+    assert.ok(fs.statSync(file).size > 64 * 1024);
+    const live = await LiveSource.open(file);
+    for (const line of copy(4)) {
+      fs.appendFileSync(file, line);
+      await live.poll();
+    }
+    assert.deepEqual(shape(live.trajectory), await loaderView(file));
+    assert.equal(live.counters.bytesRead, fs.statSync(file).size);
+  });
+
   it('reads the whole file again when it shrinks', async () => {
     const lines = linesOf('claude-code/crud.jsonl');
     const file = path.join(tempDir(), 'shrinks.jsonl');

@@ -15,7 +15,7 @@ import { formatBytes } from '../io/bytes';
 import { TrajectoryLoadError } from '../io/errors';
 import { JsonLinesCollector } from '../io/jsonLines';
 import type { FormatAdapter } from '../formats/adapter';
-import { DEFAULT_MAX_BYTES, detectFormat, loadTrajectory, parseInput, parseInputWith, SNIFF_BYTES, type LoadOptions } from '../io/load';
+import { DEFAULT_MAX_BYTES, detectFormat, headOf, loadTrajectory, parseInput, parseInputWith, type LoadOptions } from '../io/load';
 import { monotonicProgress, throwIfCancelled, yieldToEventLoop } from '../io/progress';
 import { checkLooksLikeText, decodeText } from '../io/readInput';
 import { isZip } from '../io/zip';
@@ -252,17 +252,20 @@ export class LiveSource {
   /** No document is read again before this time (ms since the epoch). */
   private quietUntil = 0;
 
-  /** The adapter that read the file, once its first 64 KB (all that detection looks at) are in. */
+  /** The adapter that read the file, once the records detection looks at are all in. */
   private adapter: FormatAdapter | undefined;
 
   /**
-   * The records as a trajectory, through the adapter detection picks. Detection sees the first
-   * 64 KB only; once the file is past them the choice cannot change, and is not made again.
+   * The records as a trajectory, through the adapter detection picks. Detection sees the records
+   * within the first 64 KB only; once more records follow them the choice cannot change, and is
+   * not made again.
    */
   private parseJsonl(input: { input: ParsedInput; warnings: Warning[] }, source: TrajectorySource): Trajectory {
     if (this.adapter) return parseInputWith(this.adapter, input.input, source, input.warnings);
     const trajectory = parseInput(input.input, source, input.warnings);
-    if ((this.jsonl?.lineOffset ?? 0) > SNIFF_BYTES && !trajectory.meta.jsonPath) {
+    const head = headOf(input.input);
+    const settled = input.input.shape === 'jsonl' && head.shape === 'jsonl' && head.records.length < input.input.records.length;
+    if (settled && !trajectory.meta.jsonPath) {
       try {
         this.adapter = detectFormat(input.input, this.file).adapter;
       } catch {
