@@ -68,6 +68,12 @@ export const LIVE_SCENARIOS: Scenario[] = [
           notice = await wb.waitForNotification(/the agent compacted its context/, 15_000);
           await wb.page.waitForTimeout(300);
           await shot('compaction-notice');
+          // The notice's button opens the compaction step itself.
+          await wb.page.locator('.notification-toast .monaco-button', { hasText: 'Show Step' }).first().click();
+          await wb.page.waitForFunction(() => (document.querySelector('.tabs-container .tab.active')?.textContent ?? '').includes('compaction'), undefined, { timeout: 10_000 });
+          const text = await wb.activeEditorText();
+          assert.match(text, /Conversation compacted/, `the step document says ${JSON.stringify(text.slice(0, 200))}`);
+          await wb.closeAllEditors();
         }
       }
       const last = expected[lines.length - 1]!;

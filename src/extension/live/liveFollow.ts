@@ -4,6 +4,8 @@ import { loadTrajectory, type LoadOptions } from '../../core/io/load';
 import { describeCompaction } from '../../core/live/compactionTrigger';
 import { LiveSource, type LiveUpdate } from '../../core/live/liveSource';
 import type { Trajectory } from '../../core/model';
+import { runsOf } from '../../core/stats';
+import { StepDocumentProvider } from '../stepDocuments';
 import type { TokenTracker } from '../tokens/tokenTracker';
 import type { OpenTrajectory, TrajectoryStore } from '../trajectoryStore';
 import type { TreeNode } from '../tree/nodes';
@@ -153,9 +155,17 @@ export class LiveFollower implements vscode.Disposable {
     this.log.info(`Live: ${key} ${update.change}${update.reason ? ` (${update.reason})` : ''}: ${added >= 0 ? '+' : ''}${added} steps, ${update.unchangedSteps} kept, read ${read} in ${Date.now() - started} ms`);
     const name = vscode.workspace.asRelativePath(entry.uri);
     if (update.change === 'reloaded') vscode.window.setStatusBarMessage(`$(refresh) ${name} was read again: ${update.reason}`, 5000);
+    const runs = runsOf(update.trajectory);
     for (const step of update.compactions) {
       this.log.info(`Live: ${key}: the agent compacted, ${describeCompaction(step)}`);
-      void vscode.window.showInformationMessage(`${name}: the agent compacted its context (${describeCompaction(step)}).`);
+      const runIndex = Math.max(0, runs.findIndex((r) => r.steps.includes(step)));
+      void vscode.window.showInformationMessage(`${name}: the agent compacted its context (${describeCompaction(step)}).`, 'Show Step').then(async (choice) => {
+        if (choice !== 'Show Step') return;
+        // The step as it is now: a summary line that came after the boundary has filled it.
+        const now = this.store.step(key, runIndex, step.index) ?? step;
+        const document = await vscode.workspace.openTextDocument(StepDocumentProvider.uriFor(key, runIndex, now));
+        await vscode.window.showTextDocument(document, { preview: true });
+      });
     }
   }
 
