@@ -95,17 +95,23 @@ export class LiveFollower implements vscode.Disposable {
   private start(entry: OpenTrajectory, source: LiveSource): void {
     this.stop(entry.key);
     const f: Followed = { source, busy: false, again: false, timer: setInterval(() => this.check(entry.key), POLL_MS) };
+    this.watch(entry.key, f);
+    this.followed.set(entry.key, f);
+    this.log.info(`Following ${entry.key} as it grows (${source.mode})`);
+  }
+
+  /** Watches the file (again, after a replace: a watch follows the old inode). */
+  private watch(key: string, f: Followed): void {
+    f.watcher?.close();
     try {
-      f.watcher = fs.watch(entry.key, { persistent: false }, () => {
+      f.watcher = fs.watch(key, { persistent: false }, () => {
         clearTimeout(f.settle);
-        f.settle = setTimeout(() => this.check(entry.key), SETTLE_MS);
+        f.settle = setTimeout(() => this.check(key), SETTLE_MS);
       });
       f.watcher.on('error', () => undefined); // the poll goes on
     } catch {
       f.watcher = undefined;
     }
-    this.followed.set(entry.key, f);
-    this.log.info(`Following ${entry.key} as it grows (${source.mode})`);
   }
 
   private stop(key: string): void {
@@ -154,6 +160,7 @@ export class LiveFollower implements vscode.Disposable {
     const read = update.filesRead ? `${update.filesRead} event file(s)` : `${update.bytesRead} bytes`;
     this.log.info(`Live: ${key} ${update.change}${update.reason ? ` (${update.reason})` : ''}: ${added >= 0 ? '+' : ''}${added} steps, ${update.unchangedSteps} kept, read ${read} in ${Date.now() - started} ms`);
     const name = vscode.workspace.asRelativePath(entry.uri);
+    if (update.change === 'reloaded') this.watch(key, f);
     if (update.change === 'reloaded') vscode.window.setStatusBarMessage(`$(refresh) ${name} was read again: ${update.reason}`, 5000);
     const runs = runsOf(update.trajectory);
     for (const step of update.compactions) {
