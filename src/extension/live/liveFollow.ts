@@ -18,6 +18,8 @@ const SETTLE_MS = 30;
 
 interface Followed {
   source: LiveSource;
+  /** The trajectory last handed to the store: another one there means the file was opened again. */
+  shown: Trajectory;
   watcher?: fs.FSWatcher;
   timer: NodeJS.Timeout;
   settle?: NodeJS.Timeout;
@@ -73,7 +75,7 @@ export class LiveFollower implements vscode.Disposable {
     const open = new Map(this.store.all().map((d) => [d.key, d]));
     for (const [key, f] of this.followed) {
       const entry = open.get(key);
-      if (!enabled || !entry || entry.trajectory !== f.source.trajectory) this.stop(key);
+      if (!enabled || !entry || entry.trajectory !== f.shown) this.stop(key);
     }
     for (const [key, entry] of open) {
       const source = this.opened.get(key);
@@ -94,7 +96,7 @@ export class LiveFollower implements vscode.Disposable {
 
   private start(entry: OpenTrajectory, source: LiveSource): void {
     this.stop(entry.key);
-    const f: Followed = { source, busy: false, again: false, timer: setInterval(() => this.check(entry.key), POLL_MS) };
+    const f: Followed = { source, shown: source.trajectory, busy: false, again: false, timer: setInterval(() => this.check(entry.key), POLL_MS) };
     this.watch(entry.key, f);
     this.followed.set(entry.key, f);
     this.log.info(`Following ${entry.key} as it grows (${source.mode})`);
@@ -154,6 +156,7 @@ export class LiveFollower implements vscode.Disposable {
     if (!entry) return;
     const keep = update.change === 'reloaded' ? 0 : update.unchangedSteps;
     this.tokens.grew(entry, update.trajectory, keep);
+    f.shown = update.trajectory;
     this.store.update(key, update.trajectory);
     const now = update.trajectory.steps.length;
     const added = (update.trajectory.runs ? update.trajectory.runs.reduce((n, r) => n + r.steps.length, 0) : now) - update.previousSteps;
