@@ -29,6 +29,8 @@ export const LIVE_MAX_BYTES = 64 * 1024 * 1024;
 /** Bytes before the read position read again on every growth, to notice a file rewritten in place. */
 const ANCHOR_BYTES = 64;
 const CHUNK_BYTES = 2 * 1024 * 1024;
+/** A parse longer than this is followed by as long a pause before the next, so the thread stays free half the time. */
+const QUIET_AFTER_MS = 250;
 
 export type LiveMode = 'jsonl' | 'folder' | 'document';
 
@@ -249,7 +251,7 @@ export class LiveSource {
     options.onProgress?.(1, 'Done');
   }
 
-  /** No document is read again before this time (ms since the epoch). */
+  /** No change is read before this time (ms since the epoch): after a long parse or document read. */
   private quietUntil = 0;
 
   /** The adapter that read the file, once the records detection looks at are all in. */
@@ -329,6 +331,8 @@ export class LiveSource {
     const state = this.jsonl!;
     if (stat.size < state.offset) return this.reload(`the file shrank from ${formatBytes(state.offset)} to ${formatBytes(stat.size)}`, previousSteps.length);
     if (stat.size === state.offset) return unchanged();
+    // A big session's parse takes a while: leave the thread as long again before the next one.
+    if (Date.now() < this.quietUntil) return unchanged();
     if (stat.size > LIVE_MAX_BYTES) return this.reload(`the file grew past ${formatBytes(LIVE_MAX_BYTES)}; it is followed by reading it whole from now on`, previousSteps.length);
     const handle = await fs.open(this.file, 'r');
     let read = 0;
@@ -355,11 +359,14 @@ export class LiveSource {
     if (!input) return unchanged('no records yet');
     // Only part of a line arrived: nothing new to show yet.
     if (state.shown === shownBefore) return { ...unchanged(), bytesRead: read };
+    const parseStart = Date.now();
     try {
       this.trajectory = this.parseJsonl(input, this.sourceOf(state.offset, stat.mtimeMs));
     } catch (e) {
       return { ...unchanged((e as Error).message), bytesRead: read };
     }
+    const parseMs = Date.now() - parseStart;
+    if (parseMs > QUIET_AFTER_MS) this.quietUntil = Date.now() + parseMs;
     return this.updateFrom(before, previousSteps, 'appended', undefined, read, 0);
   }
 
