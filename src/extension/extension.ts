@@ -14,6 +14,7 @@ import { TrajectoryTreeProvider } from './tree/trajectoryTreeProvider';
 import { TokenService } from '../core/tokens';
 import { TokenStatusBar } from './tokens/statusBar';
 import { TokenTracker } from './tokens/tokenTracker';
+import { LiveFollower } from './live/liveFollow';
 
 /** What the extension returns from `activate`, for tests that run inside VS Code. */
 export interface AgentTraceLensApi {
@@ -93,6 +94,7 @@ export function activate(context: vscode.ExtensionContext): AgentTraceLensApi {
       exportAtif(store, log, node instanceof vscode.Uri ? undefined : node, selected ?? [...view.selection])),
     ...registerApiKeyCommands(context.secrets),
     ...registerCompareCommands(context, { store, tokens, view, open: deps }),
+    new LiveFollower(store, tokens, log, view),
   );
   log.info('Agent Trace Lens activated');
   return { store, tree, compaction };

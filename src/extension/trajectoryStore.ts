@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { loadTrajectory } from '../core/io/load';
+import { loadTrajectory, type LoadOptions } from '../core/io/load';
 import type { Step, Trajectory } from '../core/model';
 import { runsOf } from '../core/stats';
 
@@ -18,6 +18,8 @@ export class TrajectoryStore implements vscode.Disposable {
   private readonly open = new Map<string, OpenTrajectory>();
   private readonly changed = new vscode.EventEmitter<OpenTrajectory | undefined>();
   readonly onDidChange = this.changed.event;
+  /** Reads a file for `load`; live follow puts in a reader that remembers where it stopped. */
+  loader: (file: string, options: LoadOptions) => Promise<Trajectory> = loadTrajectory;
 
   all(): OpenTrajectory[] {
     return [...this.open.values()].reverse();
@@ -32,11 +34,20 @@ export class TrajectoryStore implements vscode.Disposable {
   }
 
   async load(uri: vscode.Uri, maxBytes: number, signal?: AbortSignal, onProgress?: (fraction: number, message: string) => void): Promise<OpenTrajectory> {
-    const trajectory = await loadTrajectory(uri.fsPath, { maxBytes, signal, onProgress });
+    const trajectory = await this.loader(uri.fsPath, { maxBytes, signal, onProgress });
     if (signal?.aborted) throw new vscode.CancellationError();
     const entry: OpenTrajectory = { key: uri.fsPath, uri, trajectory };
     this.open.delete(entry.key); // re-insert so it moves to the top
     this.open.set(entry.key, entry);
+    this.changed.fire(undefined);
+    return entry;
+  }
+
+  /** A file that changed while open (live follow): the same entry gets the new trajectory, in place. */
+  update(key: string, trajectory: Trajectory): OpenTrajectory | undefined {
+    const entry = this.open.get(key);
+    if (!entry) return undefined;
+    entry.trajectory = trajectory;
     this.changed.fire(undefined);
     return entry;
   }

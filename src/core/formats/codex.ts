@@ -72,6 +72,7 @@ export const codexAdapter: FormatAdapter = {
           if (event === 'token_count') {
             const info = isRecord(payload.info) ? payload.info : undefined;
             const total = info && isRecord(info.total_token_usage) ? info.total_token_usage : undefined;
+            if (info && typeof info.model_context_window === 'number') meta.contextWindow = info.model_context_window;
             // Codex repeats the same count after every turn_context; only a changed total is a new call.
             if (!total || total.total_tokens === lastTotal) break;
             lastTotal = typeof total.total_tokens === 'number' ? total.total_tokens : undefined;

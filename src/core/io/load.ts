@@ -115,6 +115,14 @@ export function parseInput(input: ParsedInput, source: TrajectorySource, warning
   return trajectory;
 }
 
+/** Parses with an adapter already chosen, skipping detection: a file read again as it grows (live follow). */
+export function parseInputWith(adapter: FormatAdapter, input: ParsedInput, source: TrajectorySource, warnings: Warning[]): Trajectory {
+  const parsed = adapter.parse(input, { fileName: path.basename(source.path), warnings });
+  const trajectory = toTrajectory(parsed, adapter.id, source, warnings);
+  trajectory.records = countRecords(input);
+  return trajectory;
+}
+
 /**
  * No format claims the file: open the conversation found inside it, if any, saying where it was
  * found; otherwise say what the file holds instead.

@@ -4,6 +4,9 @@ import { runsOf } from '../../core/stats';
 import type { PriceOverrides } from '../../core/pricing/prices';
 import { stepTotal, tokenReport, tokenizerLabel, TokenService, type TokenCounts } from '../../core/tokens';
 import { describeTokenReport } from '../../core/tokens/describe';
+import { countFrom, extendEstimate } from '../../core/live/liveTokens';
+import type { Trajectory } from '../../core/model';
+import { allSteps } from '../../core/stats';
 import { formatCount } from '../../core/view/stepPresentation';
 import type { OpenTrajectory, TrajectoryStore } from '../trajectoryStore';
 import type { SizeLabels } from '../tree/trajectoryTreeProvider';
@@ -96,6 +99,42 @@ export class TokenTracker implements SizeLabels, vscode.Disposable {
     const entry: DocTokens = { counts: this.service.estimate(runs.flatMap((r) => r.steps), model), runOffsets, abort, countNow };
     this.docs.set(doc.key, entry);
     this.changed.fire(doc);
+  }
+
+  /**
+   * A followed file grew (call before the store takes `trajectory`): steps before `keep` keep their
+   * counts, the rest are estimated now and tokenized after; a count still running is cut short
+   * and whatever it left as an estimate is counted again. False when the file is not tracked yet.
+   */
+  grew(doc: OpenTrajectory, trajectory: Trajectory, keep: number): boolean {
+    const entry = this.docs.get(doc.key);
+    if (!entry) return false;
+    entry.abort.abort();
+    const abort = new AbortController();
+    entry.abort = abort;
+    const steps = allSteps(trajectory);
+    const firstEstimate = entry.counts.steps.findIndex((t) => !t.exact);
+    const from = Math.min(keep, entry.counts.steps.length, firstEstimate === -1 ? keep : firstEstimate);
+    const model = this.modelFor({ ...doc, trajectory });
+    const runOffsets: number[] = [];
+    let offset = 0;
+    for (const run of runsOf(trajectory)) {
+      runOffsets.push(offset);
+      offset += run.steps.length;
+    }
+    entry.runOffsets = runOffsets;
+    entry.counts = extendEstimate(this.service, entry.counts, steps, from, model);
+    this.changed.fire(doc);
+    const started = Date.now();
+    countFrom(this.service, entry.counts, steps, from, { model, signal: abort.signal }).then((counts) => {
+      if (abort.signal.aborted) return;
+      entry.counts = counts;
+      this.changed.fire(doc);
+      this.log.info(`Counted ${steps.length - from} new step(s) of ${doc.key} in ${Date.now() - started} ms`);
+    }, (e: unknown) => {
+      if (!abort.signal.aborted) this.log.warn(`Token counting failed for ${doc.key}: ${(e as Error).message}`);
+    });
+    return true;
   }
 
   /** The tree has shown this file with its estimates: exact counting may take the thread now. */

@@ -1,0 +1,187 @@
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import { loadTrajectory, type LoadOptions } from '../../core/io/load';
+import { describeCompaction } from '../../core/live/compactionTrigger';
+import { LiveSource, type LiveUpdate } from '../../core/live/liveSource';
+import type { Trajectory } from '../../core/model';
+import { runsOf } from '../../core/stats';
+import { StepDocumentProvider } from '../stepDocuments';
+import type { TokenTracker } from '../tokens/tokenTracker';
+import type { OpenTrajectory, TrajectoryStore } from '../trajectoryStore';
+import type { TreeNode } from '../tree/nodes';
+import { ContextStatusBar } from './contextStatusBar';
+
+/** How often a followed file is looked at when no change event came (one `stat` each time). */
+const POLL_MS = 500;
+/** Change events come in bursts while an agent writes; one read per burst. */
+const SETTLE_MS = 30;
+
+interface Followed {
+  source: LiveSource;
+  /** The trajectory last handed to the store: another one there means the file was opened again. */
+  shown: Trajectory;
+  watcher?: fs.FSWatcher;
+  timer: NodeJS.Timeout;
+  settle?: NodeJS.Timeout;
+  busy: boolean;
+  again: boolean;
+}
+
+export function liveFollowEnabled(): boolean {
+  return vscode.workspace.getConfiguration('agentTraceLens').get<boolean>('liveFollow', true);
+}
+
+/**
+ * Follows the open trajectories while their agents write them: files are opened through a
+ * `LiveSource`, watched (fs.watch, with a short poll for what it misses: replaced files, network
+ * folders), and each change brings only the new steps into the tree and the token counts. A
+ * compaction by the agent shows a notice; a file that shrank or was replaced is read again.
+ */
+export class LiveFollower implements vscode.Disposable {
+  private readonly followed = new Map<string, Followed>();
+  /** Sources opened by the store's loader, waiting for the store to take their trajectory. */
+  private readonly opened = new Map<string, LiveSource>();
+  private readonly bar: ContextStatusBar;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(private readonly store: TrajectoryStore, private readonly tokens: TokenTracker, private readonly log: vscode.LogOutputChannel, view?: vscode.TreeView<TreeNode>) {
+    this.bar = new ContextStatusBar(tokens);
+    store.loader = (file, options) => this.load(file, options);
+    this.subscriptions.push(
+      this.bar,
+      store.onDidChange(() => this.sync()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('agentTraceLens.liveFollow')) this.sync();
+      }),
+    );
+    if (view) {
+      this.subscriptions.push(view.onDidChangeSelection((e) => {
+        const doc = e.selection[0]?.doc;
+        if (doc) this.bar.show(doc);
+      }));
+    }
+  }
+
+  private async load(file: string, options: LoadOptions): Promise<Trajectory> {
+    if (!liveFollowEnabled()) return loadTrajectory(file, options);
+    const source = await LiveSource.open(file, options);
+    this.opened.set(file, source);
+    return source.trajectory;
+  }
+
+  /** Starts following what the store has open, stops following what it closed. */
+  private sync(): void {
+    const enabled = liveFollowEnabled();
+    const open = new Map(this.store.all().map((d) => [d.key, d]));
+    for (const [key, f] of this.followed) {
+      const entry = open.get(key);
+      if (!enabled || !entry || entry.trajectory !== f.shown) this.stop(key);
+    }
+    for (const [key, entry] of open) {
+      const source = this.opened.get(key);
+      if (source && source.trajectory === entry.trajectory) {
+        this.opened.delete(key);
+        if (enabled) this.start(entry, source);
+      }
+    }
+    for (const key of this.opened.keys()) if (!open.has(key)) this.opened.delete(key);
+    // A file just opened takes the status bar; otherwise it keeps the one shown (or chosen in the tree).
+    const newest = this.store.all()[0];
+    const shown = this.bar.shown && open.get(this.bar.shown.key);
+    this.bar.show(!enabled ? undefined : newest && newest.key !== this.newestKey ? newest : shown ?? newest);
+    this.newestKey = newest?.key;
+  }
+
+  private newestKey: string | undefined;
+
+  private start(entry: OpenTrajectory, source: LiveSource): void {
+    this.stop(entry.key);
+    const f: Followed = { source, shown: source.trajectory, busy: false, again: false, timer: setInterval(() => this.check(entry.key), POLL_MS) };
+    this.watch(entry.key, f);
+    this.followed.set(entry.key, f);
+    this.log.info(`Following ${entry.key} as it grows (${source.mode})`);
+  }
+
+  /** Watches the file (again, after a replace: a watch follows the old inode). */
+  private watch(key: string, f: Followed): void {
+    f.watcher?.close();
+    try {
+      f.watcher = fs.watch(key, { persistent: false }, () => {
+        clearTimeout(f.settle);
+        f.settle = setTimeout(() => this.check(key), SETTLE_MS);
+      });
+      f.watcher.on('error', () => undefined); // the poll goes on
+    } catch {
+      f.watcher = undefined;
+    }
+  }
+
+  private stop(key: string): void {
+    const f = this.followed.get(key);
+    if (!f) return;
+    clearInterval(f.timer);
+    clearTimeout(f.settle);
+    f.watcher?.close();
+    this.followed.delete(key);
+  }
+
+  /** Reads what changed; one read at a time per file, and one more if a change came meanwhile. */
+  private check(key: string): void {
+    const f = this.followed.get(key);
+    if (!f) return;
+    if (f.busy) {
+      f.again = true;
+      return;
+    }
+    f.busy = true;
+    const started = Date.now();
+    f.source.poll().then((update) => this.apply(key, f, update, started), (e: unknown) => {
+      this.log.warn(`Following ${key}: ${(e as Error).message}`);
+    }).finally(() => {
+      f.busy = false;
+      if (f.again && this.followed.get(key) === f) {
+        f.again = false;
+        this.check(key);
+      }
+    });
+  }
+
+  private apply(key: string, f: Followed, update: LiveUpdate, started: number): void {
+    if (this.followed.get(key) !== f) return;
+    if (update.change === 'none') {
+      if (update.error) this.log.debug(`Following ${key}: ${update.error}`);
+      return;
+    }
+    const entry = this.store.get(key);
+    if (!entry) return;
+    const keep = update.change === 'reloaded' ? 0 : update.unchangedSteps;
+    this.tokens.grew(entry, update.trajectory, keep);
+    f.shown = update.trajectory;
+    this.store.update(key, update.trajectory);
+    const now = update.trajectory.steps.length;
+    const added = (update.trajectory.runs ? update.trajectory.runs.reduce((n, r) => n + r.steps.length, 0) : now) - update.previousSteps;
+    const read = update.filesRead ? `${update.filesRead} event file(s)` : `${update.bytesRead} bytes`;
+    this.log.info(`Live: ${key} ${update.change}${update.reason ? ` (${update.reason})` : ''}: ${added >= 0 ? '+' : ''}${added} steps, ${update.unchangedSteps} kept, read ${read} in ${Date.now() - started} ms`);
+    const name = vscode.workspace.asRelativePath(entry.uri);
+    if (update.change === 'reloaded') this.watch(key, f);
+    if (update.change === 'reloaded') vscode.window.setStatusBarMessage(`$(refresh) ${name} was read again: ${update.reason}`, 5000);
+    const runs = runsOf(update.trajectory);
+    for (const step of update.compactions) {
+      this.log.info(`Live: ${key}: the agent compacted, ${describeCompaction(step)}`);
+      const runIndex = Math.max(0, runs.findIndex((r) => r.steps.includes(step)));
+      void vscode.window.showInformationMessage(`${name}: the agent compacted its context (${describeCompaction(step)}).`, 'Show Step').then(async (choice) => {
+        if (choice !== 'Show Step') return;
+        // The step as it is now: a summary line that came after the boundary has filled it.
+        const now = this.store.step(key, runIndex, step.index) ?? step;
+        const document = await vscode.workspace.openTextDocument(StepDocumentProvider.uriFor(key, runIndex, now));
+        await vscode.window.showTextDocument(document, { preview: true });
+      });
+    }
+  }
+
+  dispose(): void {
+    for (const key of [...this.followed.keys()]) this.stop(key);
+    this.opened.clear();
+    for (const s of this.subscriptions) s.dispose();
+  }
+}

@@ -1,0 +1,357 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { loadTrajectory } from '../../src/core/io/load';
+import { compactionRuleFor, contextStatus } from '../../src/core/live/compactionTrigger';
+import { LiveSource } from '../../src/core/live/liveSource';
+import { countFrom, extendEstimate } from '../../src/core/live/liveTokens';
+import type { Step, Trajectory } from '../../src/core/model';
+import { allSteps } from '../../src/core/stats';
+import { TokenService } from '../../src/core/tokens';
+import type { CountingBackend } from '../../src/core/tokens/workerPool';
+import { corpus, REPO_ROOT, tempDir } from '../helpers/paths';
+
+/** The lines of a corpus file, each with its newline. */
+function linesOf(rel: string): string[] {
+  return fs.readFileSync(corpus(rel), 'utf8').split(/(?<=\n)/);
+}
+
+/** What a user sees of a step: kind, text, tool. */
+function shape(t: Trajectory): string[] {
+  return allSteps(t).map((s) => `${s.kind}|${s.tool?.name ?? ''}|${s.text}`);
+}
+
+async function loaderView(file: string): Promise<string[]> {
+  return shape(await loadTrajectory(file));
+}
+
+describe('live follow: JSON Lines', () => {
+  it('reads appended lines, waits for a partial line, and reads only the new bytes', async () => {
+    const lines = linesOf('claude-code/crud.jsonl');
+    const dir = tempDir();
+    const file = path.join(dir, 'session.jsonl');
+    fs.writeFileSync(file, lines.slice(0, 10).join(''));
+    const live = await LiveSource.open(file);
+    assert.equal(live.mode, 'jsonl');
+    assert.deepEqual(shape(live.trajectory), await loaderView(file));
+    const opened = fs.statSync(file).size;
+    assert.equal(live.counters.bytesRead, opened);
+    assert.equal(live.lineOffset, opened);
+
+    // Nothing changed: nothing read.
+    const idle = await live.poll();
+    assert.equal(idle.change, 'none');
+    assert.equal(idle.bytesRead, 0);
+
+    // Two whole lines: exactly their bytes are read, and their steps appear after the old ones.
+    const two = lines.slice(10, 12).join('');
+    fs.appendFileSync(file, two);
+    const before = allSteps(live.trajectory).length;
+    const grew = await live.poll();
+    assert.equal(grew.change, 'appended');
+    assert.equal(grew.bytesRead, Buffer.byteLength(two));
+    assert.equal(live.counters.bytesRead, opened + Buffer.byteLength(two));
+    assert.equal(live.lineOffset, fs.statSync(file).size);
+    assert.ok(grew.trajectory.steps.length > before, 'new steps appeared');
+    assert.equal(grew.unchangedSteps, before);
+    assert.deepEqual(shape(grew.trajectory), await loaderView(file));
+
+    // Half a line: read, kept, not shown; the line offset stays after the last complete line.
+    const next = lines[12];
+    const cut = Math.floor(next.length / 2);
+    const lineOffset = live.lineOffset;
+    fs.appendFileSync(file, next.slice(0, cut));
+    const half = await live.poll();
+    assert.equal(half.change, 'none');
+    assert.equal(half.bytesRead, Buffer.byteLength(next.slice(0, cut)));
+    assert.equal(live.lineOffset, lineOffset);
+    assert.equal(live.pendingBytes, Buffer.byteLength(next.slice(0, cut)));
+    assert.equal(half.trajectory.steps.length, grew.trajectory.steps.length);
+
+    // The rest of it: only the rest is read, and the line becomes steps as the loader reads them.
+    fs.appendFileSync(file, next.slice(cut));
+    const whole = await live.poll();
+    assert.equal(whole.change, 'appended');
+    assert.equal(whole.bytesRead, Buffer.byteLength(next.slice(cut)));
+    assert.equal(live.pendingBytes, 0);
+    assert.deepEqual(shape(whole.trajectory), await loaderView(file));
+    // The bytes read again to check for a rewrite are a small fixed amount per growth, never the file.
+    assert.ok(live.counters.anchorBytes <= 64 * 3, `${live.counters.anchorBytes} bytes read again`);
+    assert.equal(live.counters.reloads, 0);
+  });
+
+  it('opens a file caught mid-line: says so, and reads the line when it is finished', async () => {
+    const lines = linesOf('claude-code/crud.jsonl');
+    const file = path.join(tempDir(), 'midline.jsonl');
+    const cut = Math.floor(lines[9].length / 2);
+    fs.writeFileSync(file, lines.slice(0, 9).join('') + lines[9].slice(0, cut));
+    const live = await LiveSource.open(file);
+    assert.match(live.trajectory.warnings.map((w) => w.message).join('\n'), /mid-record at line 10/);
+    fs.appendFileSync(file, lines[9].slice(cut));
+    const update = await live.poll();
+    assert.equal(update.change, 'appended');
+    assert.deepEqual(update.trajectory.warnings, []);
+    assert.deepEqual(shape(update.trajectory), await loaderView(file));
+  });
+
+  it('shows a last line written without its newline, and keeps reading after it', async () => {
+    const lines = linesOf('claude-code/crud.jsonl');
+    const file = path.join(tempDir(), 'nonewline.jsonl');
+    fs.writeFileSync(file, lines.slice(0, 10).join('').replace(/\n$/, ''));
+    const live = await LiveSource.open(file);
+    // The loader reads the unterminated line too: both show the same steps.
+    assert.deepEqual(shape(live.trajectory), await loaderView(file));
+    fs.appendFileSync(file, '\n' + lines.slice(10, 12).join(''));
+    const update = await live.poll();
+    assert.equal(update.bytesRead, 1 + Buffer.byteLength(lines.slice(10, 12).join('')));
+    assert.deepEqual(shape(update.trajectory), await loaderView(file));
+  });
+
+  it('keeps reading a session past the part format detection looks at, as the loader reads it', async () => {
+    const lines = linesOf('claude-code/crud.jsonl');
+    // Copies of the session with their ids made unique, so each copy is new messages.
+    const copy = (k: number) => lines.map((l) => l.replace(/"(uuid|parentUuid|id|requestId|messageId|tool_use_id)":"([^"]+)"/g, `"$1":"$2-${k}"`));
+    const file = path.join(tempDir(), 'long.jsonl');
+    fs.writeFileSync(file, [0, 1, 2, 3].flatMap(copy).join(''));
+    assert.ok(fs.statSync(file).size > 64 * 1024);
+    const live = await LiveSource.open(file);
+    for (const line of copy(4)) {
+      fs.appendFileSync(file, line);
+      await live.poll();
+    }
+    assert.deepEqual(shape(live.trajectory), await loaderView(file));
+    assert.equal(live.counters.bytesRead, fs.statSync(file).size);
+  });
+
+  it('reads the whole file again when it shrinks', async () => {
+    const lines = linesOf('claude-code/crud.jsonl');
+    const file = path.join(tempDir(), 'shrinks.jsonl');
+    fs.writeFileSync(file, lines.slice(0, 20).join(''));
+    const live = await LiveSource.open(file);
+    fs.writeFileSync(file, lines.slice(0, 8).join('')); // same inode, truncated and rewritten shorter
+    const update = await live.poll();
+    assert.equal(update.change, 'reloaded');
+    assert.match(update.reason ?? '', /shrank/);
+    assert.equal(update.unchangedSteps, 0);
+    assert.deepEqual(shape(update.trajectory), await loaderView(file));
+    assert.equal(live.counters.reloads, 1);
+  });
+
+  it('reads the whole file again when another file replaces it', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'replaced.jsonl');
+    fs.writeFileSync(file, linesOf('claude-code/crud.jsonl').join(''));
+    const live = await LiveSource.open(file);
+    const crudSteps = live.trajectory.steps.length;
+    // Another session written beside it and renamed over it, as editors and log rotation do.
+    const other = path.join(dir, 'other.jsonl');
+    fs.writeFileSync(other, linesOf('claude-code/subagent.jsonl').join(''));
+    fs.renameSync(other, file);
+    const update = await live.poll();
+    assert.equal(update.change, 'reloaded');
+    assert.match(update.reason ?? '', /replaced/);
+    assert.deepEqual(shape(update.trajectory), await loaderView(file));
+    assert.notEqual(update.trajectory.steps.length, crudSteps);
+    assert.deepEqual(update.compactions, [], 'a replaced file is another session, not a compaction');
+  });
+
+  it('notices a file written again from the start even when it grew', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'rewritten.jsonl');
+    const crud = linesOf('claude-code/crud.jsonl');
+    fs.writeFileSync(file, crud.slice(0, 5).join(''));
+    const live = await LiveSource.open(file);
+    // Same inode, different content, larger than before: not an append.
+    fs.writeFileSync(file, linesOf('claude-code/subagent.jsonl').join('') + crud.join(''));
+    const update = await live.poll();
+    assert.equal(update.change, 'reloaded');
+    assert.deepEqual(shape(update.trajectory), await loaderView(file));
+  });
+
+  it('detects the compaction of a real Claude Code session appended line by line', async () => {
+    const lines = linesOf('claude-code/compact.jsonl');
+    const file = path.join(tempDir(), 'compact.jsonl');
+    fs.writeFileSync(file, lines.slice(0, 3).join(''));
+    const live = await LiveSource.open(file);
+    const found: { line: number; steps: Step[] }[] = [];
+    let contextBefore: number | undefined;
+    let read = live.counters.bytesRead;
+    for (let i = 3; i < lines.length; i++) {
+      const status = contextStatus(live.trajectory, (k) => Math.ceil(live.trajectory.steps[k].text.length / 4));
+      fs.appendFileSync(file, lines[i]);
+      const update = await live.poll();
+      assert.equal(update.bytesRead, Buffer.byteLength(lines[i]), `line ${i + 1}: only the new line is read`);
+      read += update.bytesRead;
+      if (update.compactions.length > 0) {
+        found.push({ line: i + 1, steps: update.compactions });
+        contextBefore = status?.inUse;
+      }
+    }
+    assert.equal(live.counters.bytesRead, read);
+    assert.equal(read, fs.statSync(file).size);
+    const boundary = lines.findIndex((l) => l.includes('"compact_boundary"')) + 1;
+    assert.deepEqual(found.map((f) => f.line), [boundary], 'one compaction, seen when its boundary line arrives');
+    assert.equal(found[0].steps[0].kind, 'compaction');
+    assert.deepEqual(shape(live.trajectory), shape(await loadTrajectory(corpus('claude-code/compact.jsonl'))));
+    // The summary line that follows fills the same step: the final step has it.
+    const compaction = live.trajectory.steps.find((s) => s.kind === 'compaction')!;
+    assert.ok((compaction.compaction?.summary ?? '').length > 100);
+
+    const status = contextStatus(live.trajectory, (k) => Math.ceil(live.trajectory.steps[k].text.length / 4))!;
+    assert.equal(status.rule.agent, 'Claude Code');
+    assert.equal(status.rule.limit, 167_000);
+    assert.match(status.rule.description, /167,000/);
+    assert.equal(status.compactions, 1);
+    assert.equal(status.since, compaction.index);
+    assert.equal(status.toTrigger, 167_000 - status.inUse);
+    // What the compaction dropped no longer counts.
+    const everything = live.trajectory.steps.reduce((n, s) => n + Math.ceil(s.text.length / 4), 0);
+    assert.ok(status.inUse < everything);
+    assert.ok(contextBefore !== undefined && contextBefore > 0);
+  });
+});
+
+describe('live follow: event folders and documents', () => {
+  it('reads only the event files it has not read', async () => {
+    const events = JSON.parse(fs.readFileSync(corpus('openhands-v0/basic.json'), 'utf8')) as unknown[];
+    const dir = path.join(tempDir(), 'events');
+    fs.mkdirSync(dir);
+    const write = (from: number, to: number) => {
+      for (let i = from; i < to; i++) fs.writeFileSync(path.join(dir, `${i}.json`), JSON.stringify(events[i]));
+    };
+    const half = Math.floor(events.length / 2);
+    write(0, half);
+    const live = await LiveSource.open(dir);
+    assert.equal(live.mode, 'folder');
+    assert.equal(live.counters.filesRead, half);
+    assert.deepEqual(shape(live.trajectory), await loaderView(dir));
+    const before = allSteps(live.trajectory).length;
+
+    write(half, events.length);
+    const update = await live.poll();
+    assert.equal(update.change, 'appended');
+    assert.equal(update.filesRead, events.length - half);
+    assert.equal(live.counters.filesRead, events.length);
+    assert.ok(update.trajectory.steps.length > before);
+    assert.deepEqual(shape(update.trajectory), await loaderView(dir));
+    assert.deepEqual(shape(live.trajectory), shape(await loadTrajectory(corpus('openhands-v0/basic.json'))));
+
+    // A file still being written (not yet valid JSON) waits for its end.
+    const partial = path.join(dir, `${events.length}.json`);
+    fs.writeFileSync(partial, '{"id": 999, "action": "mess');
+    const waiting = await live.poll();
+    assert.equal(waiting.change, 'none');
+    fs.rmSync(partial);
+    // A file taken away: read the folder again.
+    fs.rmSync(path.join(dir, '0.json'));
+    const removed = await live.poll();
+    assert.equal(removed.change, 'reloaded');
+    assert.deepEqual(shape(removed.trajectory), await loaderView(dir));
+  });
+
+  it('reads a JSON document written again in place whole, and keeps the steps that did not change', async () => {
+    const doc = JSON.parse(fs.readFileSync(corpus('mini-swe-agent/astropy__astropy-12907.traj.json'), 'utf8')) as { messages: unknown[] };
+    const file = path.join(tempDir(), 'run.traj.json');
+    const partial = { ...doc, messages: doc.messages.slice(0, 40) };
+    fs.writeFileSync(file, JSON.stringify(partial, null, 2));
+    const live = await LiveSource.open(file);
+    assert.equal(live.mode, 'document');
+    const before = allSteps(live.trajectory).length;
+    fs.writeFileSync(file, JSON.stringify(doc, null, 2));
+    const update = await live.poll();
+    assert.equal(update.change, 'rewritten');
+    assert.deepEqual(shape(update.trajectory), await loaderView(file));
+    assert.ok(update.unchangedSteps >= before - 2 && update.unchangedSteps <= before, `${update.unchangedSteps} of ${before} kept`);
+    assert.ok(update.trajectory.steps.length > before);
+  });
+});
+
+describe('live follow: triggers and tokens', () => {
+  it('names each agent\'s own trigger', async () => {
+    const codex = await loadTrajectory(corpus('codex/crud.jsonl'));
+    const rule = compactionRuleFor(codex)!;
+    assert.equal(rule.agent, 'Codex');
+    // 90% of the window the log records in its token_count events.
+    const window = Number(/"model_context_window":(\d+)/.exec(fs.readFileSync(corpus('codex/crud.jsonl'), 'utf8'))![1]);
+    assert.equal(rule.window, window);
+    assert.equal(rule.limit, Math.floor(window * 0.9));
+
+    const v1 = await loadTrajectory(corpus('openhands-v1/events.jsonl'));
+    const oh = contextStatus(v1, () => 0)!;
+    assert.equal(oh.rule.unit, 'events');
+    assert.equal(oh.rule.limit, 80);
+    assert.equal(oh.inUse, new Set(v1.steps.map((s) => s.sourceId)).size);
+    assert.equal(oh.toTrigger, 80 - oh.inUse);
+  });
+
+  it('counts only the steps that are new', async () => {
+    const tokenized: string[] = [];
+    const backend: CountingBackend = {
+      description: 'recording', parallelism: 1,
+      countBatch: async (_encoding, texts) => {
+        tokenized.push(...texts);
+        return texts.map((t) => t.length);
+      },
+      dispose: async () => undefined,
+    };
+    const service = new TokenService({ cacheDir: null, backend });
+    const lines = linesOf('claude-code/crud.jsonl');
+    const file = path.join(tempDir(), 'tokens.jsonl');
+    fs.writeFileSync(file, lines.slice(0, 12).join(''));
+    const live = await LiveSource.open(file);
+    const first = await service.count(allSteps(live.trajectory));
+    tokenized.length = 0;
+    fs.appendFileSync(file, lines.slice(12).join(''));
+    const update = await live.poll();
+    const steps = allSteps(update.trajectory);
+    const estimate = extendEstimate(service, first, steps, update.unchangedSteps);
+    assert.equal(estimate.steps.length, steps.length);
+    assert.deepEqual(estimate.steps.slice(0, update.unchangedSteps), first.steps.slice(0, update.unchangedSteps));
+    const counts = await countFrom(service, estimate, steps, update.unchangedSteps);
+    // Only texts of new steps reached the tokenizer.
+    const newTexts = new Set(steps.slice(update.unchangedSteps).flatMap((s) => s.kind === 'tool_call' && s.tool ? [s.tool.name, s.tool.args] : [s.text]));
+    assert.ok(tokenized.length > 0);
+    for (const text of tokenized) assert.ok(newTexts.has(text), `tokenized an old text: ${text.slice(0, 60)}`);
+    // And the result is what counting everything from scratch gives.
+    const fresh = await new TokenService({ cacheDir: null, backend }).count(steps);
+    assert.deepEqual(counts.steps, fresh.steps);
+  });
+});
+
+describe('live follow: opening', () => {
+  it('opens every corpus file and fixture as the loader does', async () => {
+    const roots = [path.dirname(corpus('SOURCES.md')), path.join(REPO_ROOT, 'test', 'fixtures')];
+    const files: string[] = [];
+    for (const root of roots) {
+      for (const entry of fs.readdirSync(root, { recursive: true, encoding: 'utf8' })) {
+        const full = path.join(root, entry);
+        const top = entry.split(path.sep)[0];
+        if (top === 'entities' || top === 'facts' || entry.endsWith('.md') && !entry.includes('aider')) continue;
+        if (fs.statSync(full).isFile()) files.push(full);
+        // A folder of JSON files (a Cline task) opens as one trajectory.
+        else if (fs.readdirSync(full).some((n) => n.endsWith('.json'))) files.push(full);
+      }
+    }
+    assert.ok(files.length > 20, `${files.length} files`);
+    let compared = 0;
+    for (const file of files) {
+      let want: Trajectory;
+      try {
+        want = await loadTrajectory(file);
+      } catch (e) {
+        await assert.rejects(LiveSource.open(file), { message: (e as Error).message }, file);
+        continue;
+      }
+      const live = await LiveSource.open(file);
+      const got = live.trajectory;
+      assert.equal(got.format, want.format, file);
+      assert.equal(got.title, want.title, file);
+      assert.deepEqual(got.steps, want.steps, file);
+      assert.deepEqual(got.runs?.map((r) => r.steps), want.runs?.map((r) => r.steps), file);
+      assert.deepEqual(got.warnings.map((w) => w.message), want.warnings.map((w) => w.message), file);
+      compared++;
+    }
+    assert.ok(compared > 20);
+  });
+});
