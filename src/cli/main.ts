@@ -4,9 +4,11 @@ import { statsCommand } from './commands/stats';
 import { compactCommand } from './commands/compact';
 import { simulateCommand } from './commands/simulate';
 import { convertCommand } from './commands/convert';
+import { searchCommand } from './commands/search';
 
 // One entry per command; a new command is a file in commands/ and a line here.
-const COMMANDS: readonly CliCommand[] = [statsCommand, compactCommand, simulateCommand, convertCommand];
+const COMMANDS: readonly CliCommand[] = [statsCommand, compactCommand, simulateCommand, convertCommand,
+  searchCommand];
 
 function usage(): string {
   return `Usage: agent-trace-lens <command> [options]
