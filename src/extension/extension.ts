@@ -13,6 +13,7 @@ import { TrajectoryTreeProvider } from './tree/trajectoryTreeProvider';
 import { TokenService } from '../core/tokens';
 import { TokenStatusBar } from './tokens/statusBar';
 import { TokenTracker } from './tokens/tokenTracker';
+import { registerFind } from './find/findCommands';
 
 /** What the extension returns from `activate`, for tests that run inside VS Code. */
 export interface AgentTraceLensApi {
@@ -92,6 +93,7 @@ export function activate(context: vscode.ExtensionContext): AgentTraceLensApi {
       exportAtif(store, log, node instanceof vscode.Uri ? undefined : node, selected ?? [...view.selection])),
     ...registerApiKeyCommands(context.secrets),
   );
+  context.subscriptions.push(...registerFind({ store, tree, view, tokens }));
   log.info('Agent Trace Lens activated');
   return { store, tree, compaction };
 }
