@@ -137,7 +137,7 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
         const t = doc.trajectory;
         const item = new vscode.TreeItem(t.title || doc.uri.path.split('/').pop() || 'trajectory', vscode.TreeItemCollapsibleState.Expanded);
         const steps = runsOf(t).flatMap((r) => r.steps);
-        item.description = `${t.format} · ${steps.length} steps · ${this.sizes.total(doc, undefined, steps)}${this.matchCount(doc)}`;
+        item.description = `${t.format} · ${this.matchCount(doc)}${steps.length} steps · ${this.sizes.total(doc, undefined, steps)}`;
         const tooltip = new vscode.MarkdownString().appendText([
           doc.uri.fsPath,
           `Format: ${t.format}`,
@@ -156,7 +156,7 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
       case 'run': {
         const item = new vscode.TreeItem(node.run.title, Collapsed);
         const outcome = runOutcome(node.run.meta);
-        item.description = `${outcome ? outcome + ' · ' : ''}${node.run.steps.length} steps · ${this.sizes.total(doc, node.runIndex, node.run.steps)}${this.matchCount(doc, node.runIndex)}`;
+        item.description = `${this.matchCount(doc, node.runIndex)}${outcome ? outcome + ' · ' : ''}${node.run.steps.length} steps · ${this.sizes.total(doc, node.runIndex, node.run.steps)}`;
         item.tooltip = runTooltip(node.run);
         item.iconPath = new vscode.ThemeIcon('run-all');
         item.contextValue = 'run';
@@ -230,11 +230,11 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
     return item;
   }
 
-  /** ` · 12 matches` while a filter is set. */
+  /** `12 matches · ` while a filter is set: early in the description, where the view's edge cannot cut it. */
   private matchCount(doc: OpenTrajectory, runIndex?: number): string {
     if (!this.filter?.active()) return '';
     const n = this.filter.count(doc, runIndex);
-    return ` · ${n.toLocaleString('en-US')} ${n === 1 ? 'match' : 'matches'}`;
+    return `${n.toLocaleString('en-US')} ${n === 1 ? 'match' : 'matches'} · `;
   }
 
   /** Filtered rows get ids of their own, so VS Code opens them afresh and restores the old ones after. */
