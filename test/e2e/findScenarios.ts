@@ -14,6 +14,8 @@ const LARGE_RUN = 'find-large-run.jsonl';
 /** Copies of the real run in the large file. */
 const REPEATS = 64;
 const QUERY = 'git diff';
+/** The OpenHands evaluation output (three runs), copied into the workspace under this name. */
+const EVAL_COPY = 'find-eval-output.jsonl';
 
 interface SearchResult { matches: { run?: number; step: number; kind: string; tool: string | null; text: string }[]; total: number }
 
@@ -155,6 +157,28 @@ export const FIND_SCENARIOS: Scenario[] = [
       await input.press('Enter');
       await waitForSelectedStep(wb, target);
       await shot('go-to-step');
+      await wb.closeAllEditors();
+
+      // A file of many runs: F8 crosses into the run of the first failure; Go to Step takes RUN:STEP.
+      const evalFile = path.join(workspace, EVAL_COPY);
+      fs.copyFileSync(path.join(SHARED, 'corpus', 'openhands-eval', 'output.jsonl'), evalFile);
+      const evalWant = expectedFor(repo, evalFile);
+      const evalErrors = search(repo, evalFile, '--errors').matches;
+      assert.ok(new Set(evalErrors.map((m) => m.run)).size > 1, 'the evaluation output has failures in more than one run');
+      await wb.runCommand('Agent Trace Lens: Open Trajectory…');
+      await wb.answerFileDialog(evalFile);
+      await (await wb.traceRow(evalWant.title)).click();
+      await wb.page.keyboard.press('F8');
+      await waitForSelectedStep(wb, evalErrors[0].step);
+      const lastError = evalErrors[evalErrors.length - 1];
+      await wb.runCommand('Agent Trace Lens: Go to Step…');
+      await input.fill(`${lastError.run}:${lastError.step}`);
+      await input.press('Enter');
+      await waitForSelectedStep(wb, lastError.step);
+      // Under its run: file, run, turn, step.
+      const level = await wb.traceTree().locator('.monaco-list-rows > .monaco-list-row.selected').first().getAttribute('aria-level');
+      assert.equal(level, '4', 'the step is not shown inside its run');
+      await shot('go-to-run-step');
       await wb.closeAllEditors();
     },
   },

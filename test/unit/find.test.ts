@@ -135,3 +135,18 @@ test('a non-zero exit is an error, except grep finding nothing; a successful edi
   const steps = b.finish();
   assert.deepEqual([...errorSteps(steps)].sort((x, y) => x - y), [4, 8]);
 });
+
+test('Go to Step reads STEP in the current run or RUN:STEP, and says why a number names no step', async () => {
+  const { parseStepAddress } = await import('../../src/core/find');
+  const t = await loadTrajectory(corpus(OPENHANDS_EVAL));
+  const lengths = runsOf(t).map((r) => r.steps.length);
+  const last = lengths.length - 1;
+  assert.deepEqual(parseStepAddress(`${last}:${lengths[last] - 1}`, lengths), { run: last, step: lengths[last] - 1 });
+  assert.deepEqual(parseStepAddress(' 12 ', lengths, 1), { run: 1, step: 12 });
+  assert.deepEqual(parseStepAddress('1 : 3', lengths), { run: 1, step: 3 });
+  assert.match(parseStepAddress(`${lengths.length}:0`, lengths) as string, new RegExp(`runs 0 to ${last}`));
+  assert.match(parseStepAddress(`0:${lengths[0]}`, lengths) as string, new RegExp(`Run 0 has steps 0 to ${lengths[0] - 1}`));
+  assert.match(parseStepAddress('step five', lengths) as string, /RUN:STEP/);
+  assert.match(parseStepAddress('40', [25]) as string, /This trajectory has steps 0 to 24/);
+  assert.match(parseStepAddress('-1', [25]) as string, /step number/);
+});

@@ -2,3 +2,4 @@
 export { parseQuery, withFilters, isEmptyQuery, parseKind, QueryError, type FindQuery, type ParseOptions } from './query';
 export { findSteps, findMatches, findInTrajectory, matchRanges, snippet, escapeRegExp, type FindOptions, type MatchRange, type StepMatch, type RunMatches } from './match';
 export { errorSteps, isErrorStep } from './errors';
+export { parseStepAddress, type StepAddress } from './address';

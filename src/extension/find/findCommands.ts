@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { errorSteps, parseQuery, QueryError } from '../../core/find';
+import { errorSteps, parseQuery, parseStepAddress, QueryError } from '../../core/find';
 import { runsOf } from '../../core/stats';
 import { stepTotal } from '../../core/tokens';
 import { stepLabel } from '../../core/view/stepPresentation';
@@ -46,9 +46,15 @@ export function registerFind({ store, tree, view, tokens }: FindDeps): vscode.Di
     view.description = filter.current ? `filter: ${filter.current.source.trim()}` : undefined;
   };
 
+  type Position = { doc: OpenTrajectory; runIndex: number; stepIndex: number };
+  // The step we last went to, until the view reports the selection it made: VS Code tells the
+  // extension about a new selection a moment later, and F8 pressed twice must not start over.
+  let visited: { from: TreeNode | undefined; at: Position } | undefined;
+
   const openStepAt = async (doc: OpenTrajectory, runIndex: number, stepIndex: number): Promise<boolean> => {
     const node = stepNodeFor(tree, doc, runIndex, stepIndex);
     if (!node) return false;
+    visited = { from: view.selection[0], at: { doc, runIndex, stepIndex } };
     await view.reveal(node, { select: true, focus: true, expand: true });
     await vscode.commands.executeCommand('agentTraceLens.openStep', node);
     return true;
@@ -93,8 +99,9 @@ export function registerFind({ store, tree, view, tokens }: FindDeps): vscode.Di
   };
 
   /** The selected file and where in it to start looking: the selected step, turn or run. */
-  const position = (): { doc: OpenTrajectory; runIndex: number; stepIndex: number } | undefined => {
+  const position = (): Position | undefined => {
     const node = view.selection[0];
+    if (visited && node === visited.from && store.get(visited.at.doc.key) === visited.at.doc) return visited.at;
     const doc = node?.doc ?? store.all()[0];
     if (!doc) return undefined;
     if (node?.type === 'step') return { doc, runIndex: node.runIndex, stepIndex: node.step.index };
@@ -102,6 +109,10 @@ export function registerFind({ store, tree, view, tokens }: FindDeps): vscode.Di
     if (node && 'runIndex' in node) return { doc, runIndex: node.runIndex, stepIndex: -0.5 };
     return { doc, runIndex: 0, stepIndex: -0.5 };
   };
+
+  // One navigation at a time: each starts where the one before it landed.
+  let navigation: Promise<void> = Promise.resolve();
+  const queued = (go: () => Promise<void>) => (): Promise<void> => (navigation = navigation.then(go, go));
 
   const goToError = async (direction: 1 | -1): Promise<void> => {
     const at = position();
@@ -141,18 +152,11 @@ export function registerFind({ store, tree, view, tokens }: FindDeps): vscode.Di
     }
     const runs = runsOf(at.doc.trajectory);
     const multi = runs.length > 1;
-    const parse = (value: string): { run: number; step: number } | string => {
-      const m = /^\s*(?:(\d+)\s*:\s*)?(\d+)\s*$/.exec(value);
-      if (!m) return multi ? 'Type STEP, or RUN:STEP (both counted from 0).' : 'Type a step number (from 0).';
-      const run = m[1] !== undefined ? Number(m[1]) : Math.floor(at.runIndex);
-      if (run >= runs.length) return `This file has runs 0 to ${runs.length - 1}.`;
-      const step = Number(m[2]);
-      if (step >= runs[run].steps.length) return `${multi ? `Run ${run}` : 'This trajectory'} has steps 0 to ${runs[run].steps.length - 1}.`;
-      return { run, step };
-    };
+    const current = Math.floor(at.runIndex);
+    const parse = (value: string) => parseStepAddress(value, runs.map((r) => r.steps.length), current);
     const value = await vscode.window.showInputBox({
       title: `Go to Step in ${vscode.workspace.asRelativePath(at.doc.uri)}`,
-      prompt: multi ? `STEP in run ${Math.floor(at.runIndex)}, or RUN:STEP (runs 0–${runs.length - 1})` : `A step number, 0–${runs[0].steps.length - 1}`,
+      prompt: multi ? `STEP in run ${current}, or RUN:STEP (runs 0–${runs.length - 1})` : `A step number, 0–${runs[0].steps.length - 1}`,
       placeHolder: multi ? 'e.g. 12 or 2:40' : 'e.g. 12',
       validateInput: (v) => (typeof parse(v) === 'string' && v.trim() !== '' ? (parse(v) as string) : undefined),
     });
@@ -175,12 +179,15 @@ export function registerFind({ store, tree, view, tokens }: FindDeps): vscode.Di
       highlighter.update();
     }),
     store.onDidChange(() => showCount()),
+    view.onDidChangeSelection((e) => {
+      if (visited && e.selection[0] !== visited.from) visited = undefined; // the view has caught up
+    }),
     tokens.onDidChange(() => filter.tokensChanged()),
     vscode.window.onDidChangeActiveTextEditor(() => highlighter.update()),
     vscode.commands.registerCommand('agentTraceLens.filterSteps', filterSteps),
     vscode.commands.registerCommand('agentTraceLens.clearFilter', () => filter.set(undefined)),
-    vscode.commands.registerCommand('agentTraceLens.nextError', () => goToError(1)),
-    vscode.commands.registerCommand('agentTraceLens.previousError', () => goToError(-1)),
+    vscode.commands.registerCommand('agentTraceLens.nextError', queued(() => goToError(1))),
+    vscode.commands.registerCommand('agentTraceLens.previousError', queued(() => goToError(-1))),
     vscode.commands.registerCommand('agentTraceLens.goToStep', goToStep),
   ];
 }
