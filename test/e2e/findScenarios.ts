@@ -45,6 +45,27 @@ async function titleButton(wb: Workbench, title: string): Promise<void> {
   else await wb.runCommand(`Agent Trace Lens: ${title}`);
 }
 
+/**
+ * Selects a trajectory's row with the keyboard in the tree, as a person does before pressing F8. A
+ * click on a row also folds it; the row is opened again with the arrow key, and only then is F8 sent.
+ */
+async function selectRoot(wb: Workbench, title: string): Promise<void> {
+  const row = await wb.traceRow(title);
+  await row.click();
+  await wb.page.waitForTimeout(300);
+  if ((await row.getAttribute('aria-expanded')) === 'false') await wb.page.keyboard.press('ArrowRight');
+  await wb.page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true' && el.classList.contains('selected'), await row.elementHandle(), { timeout: 5_000 });
+}
+
+/** Closes an open trajectory with its row's inline button, so later scenarios do not scroll past it. */
+async function closeTrajectory(wb: Workbench, title: string): Promise<void> {
+  const row = await wb.traceRow(title);
+  await row.hover();
+  await row.locator('.action-label[aria-label="Close Trajectory"]').click();
+  await row.waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+  await wb.parkMouse();
+}
+
 /** The step numbers of the trace-tree rows on screen, from their accessible labels ("…, step 7, …"). */
 async function visibleStepNumbers(wb: Workbench): Promise<number[]> {
   const labels = await wb.traceTree().locator('.monaco-list-rows > .monaco-list-row').evaluateAll((els) => els.map((el) => el.getAttribute('aria-label') ?? ''));
@@ -124,6 +145,7 @@ export const FIND_SCENARIOS: Scenario[] = [
       const cleared = subtreeOf(await wb.traceRows(), want.title);
       assert.ok(cleared.rows.filter((r) => kindOfLabel(r.label) !== undefined).length >= stepRowsBefore, 'clearing the filter did not bring the steps back');
       await wb.closeAllEditors();
+      await closeTrajectory(wb, want.title);
       fs.rmSync(file, { force: true });
     },
   },
@@ -136,7 +158,7 @@ export const FIND_SCENARIOS: Scenario[] = [
       assert.ok(errors.length >= 2, `the run has ${errors.length} failed steps`);
       await wb.explorerContextMenu('pydicom__pydicom-1458.traj', 'Open as Trajectory');
       // Selecting the file's row puts the keyboard in the tree, where F8 means Next Error.
-      await (await wb.traceRow(want.title)).click();
+      await selectRoot(wb, want.title);
       await wb.page.keyboard.press('F8');
       await waitForSelectedStep(wb, errors[0]);
       await wb.page.keyboard.press('F8');
@@ -167,7 +189,7 @@ export const FIND_SCENARIOS: Scenario[] = [
       assert.ok(new Set(evalErrors.map((m) => m.run)).size > 1, 'the evaluation output has failures in more than one run');
       await wb.runCommand('Agent Trace Lens: Open Trajectory…');
       await wb.answerFileDialog(evalFile);
-      await (await wb.traceRow(evalWant.title)).click();
+      await selectRoot(wb, evalWant.title);
       await wb.page.keyboard.press('F8');
       await waitForSelectedStep(wb, evalErrors[0].step);
       const lastError = evalErrors[evalErrors.length - 1];
@@ -180,6 +202,8 @@ export const FIND_SCENARIOS: Scenario[] = [
       assert.equal(level, '4', 'the step is not shown inside its run');
       await shot('go-to-run-step');
       await wb.closeAllEditors();
+      await closeTrajectory(wb, evalWant.title);
+      fs.rmSync(evalFile, { force: true });
     },
   },
 ];
