@@ -5,10 +5,11 @@ import { compactCommand } from './commands/compact';
 import { simulateCommand } from './commands/simulate';
 import { convertCommand } from './commands/convert';
 import { diffCommand } from './commands/diff';
+import { searchCommand } from './commands/search';
 
 // One entry per command; a new command is a file in commands/ and a line here.
 const COMMANDS: readonly CliCommand[] = [statsCommand, compactCommand, simulateCommand, convertCommand,
-  diffCommand];
+  diffCommand, searchCommand];
 
 function usage(): string {
   return `Usage: agent-trace-lens <command> [options]

@@ -15,6 +15,7 @@ import { TokenService } from '../core/tokens';
 import { TokenStatusBar } from './tokens/statusBar';
 import { TokenTracker } from './tokens/tokenTracker';
 import { LiveFollower } from './live/liveFollow';
+import { registerFind } from './find/findCommands';
 
 /** What the extension returns from `activate`, for tests that run inside VS Code. */
 export interface AgentTraceLensApi {
@@ -96,6 +97,7 @@ export function activate(context: vscode.ExtensionContext): AgentTraceLensApi {
     ...registerCompareCommands(context, { store, tokens, view, open: deps }),
     new LiveFollower(store, tokens, log, view),
   );
+  context.subscriptions.push(...registerFind({ store, tree, view, tokens }));
   log.info('Agent Trace Lens activated');
   return { store, tree, compaction };
 }

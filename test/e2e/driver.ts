@@ -13,6 +13,7 @@ import { COMPARE_SCENARIOS } from './compareScenarios';
 import { fillFormatFiles, FORMAT_SCENARIOS } from './formatScenarios';
 import { LARGE_FILE_SCENARIOS } from './largeFileScenario';
 import { LIVE_SCENARIOS } from './liveScenarios';
+import { FIND_SCENARIOS } from './findScenarios';
 import { fillWorkspace, LAST_SCENARIOS, SCENARIOS } from './scenarios';
 import { Workbench } from './workbench';
 
@@ -28,6 +29,8 @@ const README_SHOTS: Record<string, string> = {
   'report-diff-prompt-themes-high-contrast.png': 'report-panel-high-contrast.png',
   'report-diff-prompt-themes-diff.png': 'report-diff.png',
   'whole-run-recorded-light.png': 'report-replay-light.png',
+  'find-filter-large-run-highlighted.png': 'find-filter.png',
+  'find-next-error-second-error.png': 'next-error.png',
 };
 
 /**
@@ -86,7 +89,7 @@ async function main(): Promise<number> {
     console.log(`workbench ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     await page.screenshot({ path: path.join(artifacts, '00-workbench.png') });
 
-    for (const scenario of [...SCENARIOS, ...COMPACTION_SCENARIOS, ...FORMAT_SCENARIOS, ...LARGE_FILE_SCENARIOS, ...COMPARE_SCENARIOS, ...LIVE_SCENARIOS, ...LAST_SCENARIOS]) {
+    for (const scenario of [...SCENARIOS, ...COMPACTION_SCENARIOS, ...FORMAT_SCENARIOS, ...LARGE_FILE_SCENARIOS, ...COMPARE_SCENARIOS, ...LIVE_SCENARIOS, ...FIND_SCENARIOS, ...LAST_SCENARIOS]) {
       if (values.only && !values.only.split(',').some((name) => scenario.name.includes(name))) continue;
       const started = Date.now();
       let shots = 0;

@@ -7,6 +7,7 @@ import { displayOrder, kindLabel, oneLine, stepLabel, stepPreview } from '../../
 import type { OpenTrajectory, TrajectoryStore } from '../trajectoryStore';
 import { chunked, type StepNode, type TreeNode, type TurnNode } from './nodes';
 import { stepIcon } from './icons';
+import type { TreeFilter } from '../find/stepFilter';
 
 /** How sizes are written in descriptions and tooltips; token accounting swaps in its own. */
 export interface SizeLabels {
@@ -28,6 +29,8 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
   readonly onDidChangeTreeData = this.changed.event;
   private readonly roots = new Map<string, TreeNode>();
   private readonly subscription: vscode.Disposable;
+  /** The Filter Steps query, when one is set: only matching steps (and their turns and runs) are listed. */
+  filter: TreeFilter | undefined;
 
   constructor(private readonly store: TrajectoryStore, public sizes: SizeLabels = charSizeLabels) {
     this.subscription = store.onDidChange(() => this.refresh());
@@ -63,7 +66,7 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
   getChildren(node?: TreeNode): TreeNode[] {
     if (!node) {
       return this.store.all().map((doc) => {
-        const root: TreeNode = this.roots.get(doc.key) ?? { type: 'trajectory', id: `t:${doc.key}:${doc.trajectory.source.modified ?? 0}`, doc };
+        const root: TreeNode = this.roots.get(doc.key) ?? { type: 'trajectory', id: `t:${doc.key}:${doc.trajectory.source.modified ?? 0}${this.filterId()}`, doc };
         this.roots.set(doc.key, root);
         return root;
       });
@@ -74,7 +77,7 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
         const t = doc.trajectory;
         const warnings: TreeNode[] = t.warnings.length > 0 ? [{ type: 'warnings', id: `${node.id}/w`, parent: node, doc }] : [];
         if (t.runs && t.runs.length > 0) {
-          return [...warnings, ...chunked(t.runs.map((run, runIndex) => ({ run, runIndex })), node,
+          return [...warnings, ...chunked(t.runs.map((run, runIndex) => ({ run, runIndex })).filter(({ runIndex }) => !this.filter?.active() || this.filter.count(doc, runIndex) > 0), node,
             ({ run, runIndex }, parent) => ({ type: 'run', id: `${node.id}/r${runIndex}`, parent, doc, run, runIndex }),
             (a, b) => `Runs ${a.runIndex + 1}–${b.runIndex + 1}`, 0)];
         }
@@ -99,7 +102,8 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
 
   private turnNodes(parent: TreeNode, runIndex: number): TreeNode[] {
     const run = runsOf(parent.doc.trajectory)[runIndex];
-    const turns = turnsOf(run.steps);
+    const filter = this.filter?.active() ? this.filter : undefined;
+    const turns = turnsOf(run.steps).filter((turn) => !filter || filter.keepsAny(parent.doc, runIndex, run.steps.slice(turn.start, turn.end + 1)));
     return chunked(turns, parent,
       (turn, p): TurnNode => ({ type: 'turn', id: `${parent.id}/u${turn.index}`, parent: p, doc: parent.doc, run, runIndex, turn, steps: run.steps.slice(turn.start, turn.end + 1) }),
       (a, b) => `Turns ${a.index + 1}–${b.index + 1}`, runIndex);
@@ -108,7 +112,9 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
   /** Steps in display order; a subagent's consecutive steps fold into one branch node. */
   private stepNodes(parent: TreeNode, runIndex: number, steps: Step[], foldBranches = true): TreeNode[] {
     const items: ({ kind: 'step'; step: Step } | { kind: 'branch'; name: string; steps: Step[] })[] = [];
+    const filter = this.filter?.active() ? this.filter : undefined;
     for (const step of displayOrder(steps)) {
+      if (filter && !filter.keeps(parent.doc, runIndex, step)) continue;
       const last = items[items.length - 1];
       if (foldBranches && step.branch) {
         if (last?.kind === 'branch' && last.name === step.branch) last.steps.push(step);
@@ -131,7 +137,7 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
         const t = doc.trajectory;
         const item = new vscode.TreeItem(t.title || doc.uri.path.split('/').pop() || 'trajectory', vscode.TreeItemCollapsibleState.Expanded);
         const steps = runsOf(t).flatMap((r) => r.steps);
-        item.description = `${t.format} · ${steps.length} steps · ${this.sizes.total(doc, undefined, steps)}`;
+        item.description = `${t.format} · ${this.matchCount(doc)}${steps.length} steps · ${this.sizes.total(doc, undefined, steps)}`;
         const tooltip = new vscode.MarkdownString().appendText([
           doc.uri.fsPath,
           `Format: ${t.format}`,
@@ -150,16 +156,19 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
       case 'run': {
         const item = new vscode.TreeItem(node.run.title, Collapsed);
         const outcome = runOutcome(node.run.meta);
-        item.description = `${outcome ? outcome + ' · ' : ''}${node.run.steps.length} steps · ${this.sizes.total(doc, node.runIndex, node.run.steps)}`;
+        item.description = `${this.matchCount(doc, node.runIndex)}${outcome ? outcome + ' · ' : ''}${node.run.steps.length} steps · ${this.sizes.total(doc, node.runIndex, node.run.steps)}`;
         item.tooltip = runTooltip(node.run);
         item.iconPath = new vscode.ThemeIcon('run-all');
         item.contextValue = 'run';
         return withId(item, node.id);
       }
       case 'turn': {
-        const item = new vscode.TreeItem(`Turn ${node.turn.index + 1}`, node.turn.index === 0 ? vscode.TreeItemCollapsibleState.Expanded : Collapsed);
+        // While filtering, a turn opens on its matches unless the run has too many to list at once.
+        const open = node.turn.index === 0 || (this.filter?.active() === true && this.filter.count(doc, node.runIndex) <= FILTER_EXPAND_MAX);
+        const item = new vscode.TreeItem(`Turn ${node.turn.index + 1}`, open ? vscode.TreeItemCollapsibleState.Expanded : Collapsed);
         const firstUser = node.steps.find((s) => s.kind === 'user');
-        item.description = `${node.steps.length} steps · ${this.sizes.total(doc, node.runIndex, node.steps)}${firstUser ? ' · ' + oneLine(firstUser.text, 60) : ''}`;
+        const matches = this.filter?.active() ? node.steps.filter((s) => this.filter!.keeps(doc, node.runIndex, s)).length : 0;
+        item.description = `${node.steps.length} steps · ${this.sizes.total(doc, node.runIndex, node.steps)}${matches ? ` · ${matches} ${matches === 1 ? 'match' : 'matches'}` : ''}${firstUser ? ' · ' + oneLine(firstUser.text, 60) : ''}`;
         item.iconPath = new vscode.ThemeIcon('comment-discussion');
         item.contextValue = 'turn';
         return withId(item, node.id);
@@ -221,11 +230,26 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
     return item;
   }
 
+  /** `12 matches · ` while a filter is set: early in the description, where the view's edge cannot cut it. */
+  private matchCount(doc: OpenTrajectory, runIndex?: number): string {
+    if (!this.filter?.active()) return '';
+    const n = this.filter.count(doc, runIndex);
+    return `${n.toLocaleString('en-US')} ${n === 1 ? 'match' : 'matches'} · `;
+  }
+
+  /** Filtered rows get ids of their own, so VS Code opens them afresh and restores the old ones after. */
+  private filterId(): string {
+    return this.filter?.active() ? `~f${this.filter.generation}` : '';
+  }
+
   dispose(): void {
     this.subscription.dispose();
     this.changed.dispose();
   }
 }
+
+/** Turns open by themselves while filtering when a run has at most this many matches. */
+const FILTER_EXPAND_MAX = 50;
 
 function withId(item: vscode.TreeItem, id: string): vscode.TreeItem {
   item.id = id;

@@ -1,0 +1,90 @@
+import { findInTrajectory, parseQuery, QueryError, snippet, withFilters, type FindQuery } from '../../core/find';
+import { loadTrajectory } from '../../core/io/load';
+import type { Step, Trajectory } from '../../core/model';
+import { runsOf } from '../../core/stats';
+import { stepTotal, TokenService } from '../../core/tokens';
+import { stepLabel } from '../../core/view/stepPresentation';
+import { parseCommandArgs, UsageError, type CliCommand } from '../args';
+import { maxBytesOption } from './stats';
+
+/** One match in `--json`: `run` only for files of many runs. */
+export interface SearchMatch {
+  run?: number;
+  step: number;
+  kind: string;
+  tool: string | null;
+  text: string;
+}
+
+export const searchCommand: CliCommand = {
+  name: 'search',
+  usage: `search FILE [PATTERN] [--regex] [--kind K] [--tool T] [--errors] [--json] [--model M] [--max-size-mb N]
+    Steps whose text holds PATTERN (case-insensitive), or matches it with --regex. Without --regex
+    PATTERN may hold filter words: kind:K tool:NAME is:error tokens>N tokens<N, /regex/flags.
+    --kind and --tool may be repeated (any of them); --errors keeps failed steps only. Tokens are
+    counted with the tokenizer of --model, else the log's model.`,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, {
+      regex: { type: 'boolean' },
+      kind: { type: 'string', multiple: true },
+      tool: { type: 'string', multiple: true },
+      errors: { type: 'boolean' },
+      json: { type: 'boolean' },
+      model: { type: 'string' },
+      'max-size-mb': { type: 'string' },
+    });
+    if (positionals.length < 1 || positionals.length > 2) throw new UsageError('search takes FILE and one PATTERN (quote a pattern with spaces).');
+    const [file, pattern = ''] = positionals;
+    let query: FindQuery;
+    try {
+      query = withFilters(parseQuery(pattern, { regex: values.regex === true }), { kinds: values.kind, tools: values.tool, errors: values.errors });
+    } catch (e) {
+      if (e instanceof QueryError) throw new UsageError(e.message);
+      throw e;
+    }
+    if (pattern === '' && query.kinds.length === 0 && query.tools.length === 0 && !query.errors) {
+      throw new UsageError('search needs a PATTERN or a filter (--kind, --tool, --errors).');
+    }
+    const t = await loadTrajectory(file, { maxBytes: maxBytesOption(values['max-size-mb']) });
+    const tokensOf = query.minTokens !== undefined || query.maxTokens !== undefined ? await tokenCounts(t, values.model) : undefined;
+    const runs = runsOf(t);
+    const multi = Boolean(t.runs && t.runs.length > 0);
+    const matches: SearchMatch[] = [];
+    for (const { run, steps } of findInTrajectory(t, query, { tokensOf })) {
+      for (const i of steps) {
+        const step = runs[run].steps[i];
+        matches.push({ ...(multi ? { run } : {}), step: i, kind: step.kind, tool: step.tool?.name ?? step.toolName ?? null, text: snippet(step.text, query) });
+      }
+    }
+    if (values.json) {
+      io.out(JSON.stringify({ matches, total: matches.length }) + '\n');
+      return 0;
+    }
+    for (const m of matches) {
+      const step = runs[m.run ?? 0].steps[m.step];
+      io.out(`${m.run !== undefined ? `run ${m.run} ` : ''}step ${m.step}  ${stepLabel(step)}  ${m.text}\n`);
+    }
+    const what = query.source.trim() || describeFlags(query);
+    io.out(`${matches.length} ${matches.length === 1 ? 'match' : 'matches'} for '${what}'${multi ? ` in ${runs.length} runs` : ''}\n`);
+    return 0;
+  },
+};
+
+function describeFlags(q: FindQuery): string {
+  return [...q.kinds.map((k) => `kind:${k}`), ...q.tools.map((x) => `tool:${x}`), q.errors ? 'is:error' : ''].filter(Boolean).join(' ');
+}
+
+/** Exact token counts of every step (content and chat framing, as `stats --tokens` and the tree count). */
+async function tokenCounts(t: Trajectory, model: string | undefined): Promise<(run: number, step: Step) => number> {
+  const service = new TokenService();
+  try {
+    const logModel = t.meta.model ?? runsOf(t).find((r) => r.meta.model)?.meta.model;
+    const counts = await service.countTrajectory(t, { model: model ?? (typeof logModel === 'string' ? logModel : undefined) });
+    const offsets: number[] = [];
+    let offset = 0;
+    for (const run of runsOf(t)) { offsets.push(offset); offset += run.steps.length; }
+    return (run, step) => stepTotal(counts.steps[offsets[run] + step.index]);
+  } finally {
+    await service.dispose();
+  }
+}
