@@ -2,6 +2,8 @@
 // with a reply of the size asked for, so the consent prompt can show every request the run will
 // make (chunked, rolling and hierarchical strategies send many, and later ones carry the answers of
 // earlier ones) with their real total of tokens and of redacted secrets, not just the first one.
+// Where the number of requests depends on the answers (hierarchical merges when its levels grow),
+// full-size answers make the plan an upper bound, never an under-count.
 
 import type { CompletionRequest, CompletionResult, ToolSpec } from '../llm/provider';
 import { redactSecrets } from '../llm/redact';
@@ -45,7 +47,8 @@ class StandInLlm implements LlmCaller {
     this.plan.requests++;
     this.plan.inputTokens += this.counter.count(messages.join('\n') + (request.tool ? JSON.stringify(request.tool) : ''));
     const words = Math.max(1, Math.min(request.maxOutputTokens ?? STAND_IN_REPLY_TOKENS, STAND_IN_REPLY_TOKENS));
-    const filler = Array.from({ length: words }, (_, i) => `w${i % 10}`).join(' ');
+    // About one token a word: a reply as long as the request allows (so reply-dependent merges are not under-counted).
+    const filler = Array.from({ length: words }, () => 'the').join(' ');
     if (request.tool) {
       const props = Object.keys(((request.tool.parameters as { properties?: Record<string, unknown> }).properties) ?? { summary: {} });
       const args = Object.fromEntries(props.map((p, i) => [p, i === 0 ? filler : 'stand-in']));

@@ -403,6 +403,8 @@ class OpenAiProvider implements ModelProvider {
       }
       const message = choice.message;
       const text = typeof message.content === 'string' ? message.content : '';
+      const size = text.length + (message.tool_calls ?? []).reduce((n, tc) => n + (tc.type === 'function' ? tc.function.arguments?.length ?? 0 : 0), 0);
+      if (size > replyCapChars(state.maxOutputTokens)) throw this.tooLarge(`${size.toLocaleString('en-US')} characters`, state.maxOutputTokens);
       if (text) request.onDelta?.(text);
       const calls = (message.tool_calls ?? []).flatMap((tc) =>
         tc.type === 'function' ? [{ name: tc.function.name, args: tc.function.arguments }] : [],
