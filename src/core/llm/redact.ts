@@ -228,7 +228,7 @@ const RULES: Rule[] = [
   {
     kind: 'password',
     // mysql -pPW (the password glued to -p), also mysqldump, mysqladmin, mariadb.
-    pattern: /(?<![\w-])((?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mariadb|mariadb-dump)\b[^\n|;&]*?\s-p)([^\s'"\\-][^\s'"\\]*|'[^'\n]+'|"[^"\n]+")/g,
+    pattern: /(?<![\w-])((?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mariadb|mariadb-dump)\b[^\n|;&]*?\s-p)([^\s'"\\-][^\s'"\\]*|'[^'\n]+'|"[^"\n\\]+"|\\"[^"\n\\]+\\")/g,
     group: 2,
     accept: (v) => !PLACEHOLDER.test(v.replace(/^["']|["']$/g, '')),
     needs: ['mysql', 'mariadb'],
