@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import { findStrategy, runCompaction, type CompactionContext, type OutgoingRequest } from '../../src/core/compaction';
 import { LlmError } from '../../src/core/llm/errors';
 import { createOpenAiProvider, insecureKeyRefusal, type OpenAiProviderOptions } from '../../src/core/llm/openaiProvider';
+import { describeOutgoing } from '../../src/core/llm/consent';
 import type { Trajectory } from '../../src/core/model';
 import { StepBuilder } from '../../src/core/steps';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
@@ -349,5 +350,23 @@ test('security.llm: for a run whose requests depend on the answers (hierarchical
     assert.ok(sent > 3);
     assert.ok(asked[0].maxCalls >= sent, `shown ${asked[0].maxCalls}, sent ${sent}`);
     assert.ok(asked[0].inputTokens >= sentTokens, `shown ${asked[0].inputTokens}, sent ${sentTokens}`);
+  });
+});
+
+test('security.llm: the consent lines say when retries could add requests', () => {
+  const lines = describeOutgoing({ endpoint: 'https://api.openai.com/v1', model: 'gpt-4o-mini', inputTokens: 6937, requests: 10, maxRequests: 12, redactions: { count: 3, kinds: { 'github-token': 3 } } });
+  assert.equal(lines[2], 'Input: about 6,937 tokens in 10 requests (up to 12 if a reply has to be asked again)');
+  assert.equal(lines[4], 'Secrets redacted before sending: 3 (3 github-token)');
+  const one = describeOutgoing({ endpoint: 'https://api.openai.com/v1', model: 'gpt-4o-mini', inputTokens: 741, requests: 1, maxRequests: 3, redactions: { count: 0, kinds: {} } });
+  assert.equal(one[2], 'Input: about 741 tokens in 1 request (up to 3 if a reply has to be asked again)');
+});
+
+test('security.llm: budget-schema consent counts one request, and says retries could add up to max_attempts', async () => {
+  await withServer(async (server) => {
+    server.defaultReply = { text: '{"decisions": ["use isoweek"], "facts": ["task: ISO week dates"]}' };
+    const asked: OutgoingRequest[] = [];
+    await runCompaction(agentRun(), { strategy: findStrategy('budget-schema')!, range: '2-25', options: { max_attempts: 3 } }, ctxFor(server, { confirm: async (o) => { asked.push(o); return true; } }));
+    assert.equal(asked[0].maxCalls, server.requests.length);
+    assert.equal(asked[0].maxRequests, 3);
   });
 });
