@@ -78,9 +78,18 @@ function isLiteralSecret(value: string, quoted: boolean, key: string, yamlLine =
   return /[\d!@#%^&*+=~?]/.test(value) || generated;
 }
 
+/** Where the identifier (maybe quoted) that ends at `end` starts. */
+function identifierStart(text: string, end: number): number {
+  let i = end;
+  while (i > 0 && /[A-Za-z0-9_$]/.test(text[i - 1])) i--;
+  if (i > 0 && (text[i - 1] === '"' || text[i - 1] === "'")) i--;
+  if (i > 0 && text[i - 1] === '\\') i--;
+  return i;
+}
+
 /** True when the match starts its line (after indentation or a YAML "- ") and nothing but spaces follow it. */
-function isWholeConfigLine(m: RegExpExecArray): boolean {
-  const before = m.input.slice(m.input.lastIndexOf('\n', m.index - 1) + 1, m.index);
+function isWholeConfigLine(m: RegExpExecArray, start = m.index): boolean {
+  const before = m.input.slice(m.input.lastIndexOf('\n', start - 1) + 1, start);
   const rest = m.input.slice(m.index + m[0].length);
   const after = rest.slice(0, rest.search(/\n|$/));
   return /^\s*(?:-\s+|export\s+)?$/.test(before) && /^\s*(?:#.*)?$/.test(after);
@@ -104,8 +113,8 @@ const NL = '(?:\\r?\\n|\\\\r?\\\\n)';
 const SEP = `(?:[ \\t]+|${NL})+`;
 // Value forms shared by the key = value rules: double-quoted (maybe JSON-escaped), single-quoted, bare.
 const VALUE = `(?:\\\\?"([^"\\n\\\\]*)\\\\?"|'([^'\\n]*)'|([^\\s"',;{})\\\\]+))`;
-// Key words of a camelCase / PascalCase key (`dbPassword`, `sessionToken`, `"SessionToken"`, `SecretAccessKey`).
-const CAMEL_WORDS = 'Password|Passwd|Passphrase|Pwd|Secret|SecretKey|Token|ApiKey|AccessKey|PrivateKey|AuthKey|ClientSecret';
+// Last words of a camelCase / PascalCase key (`dbPassword`, `sessionToken`, `"SessionToken"`, `SecretAccessKey`).
+const CAMEL_WORDS = 'Password|Passwd|Passphrase|Pwd|SecretKey|Secret|Token|ApiKey|AccessKey|PrivateKey|AuthKey|ClientSecret';
 
 const RULES: Rule[] = [
   {
@@ -159,7 +168,7 @@ const RULES: Rule[] = [
   { kind: 'shopify-token', pattern: new RegExp(`${B}shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}${E}`, 'g') },
   { kind: 'docker-token', pattern: new RegExp(`${B}dckr_pat_[A-Za-z0-9_-]{20,}${E}`, 'g') },
   { kind: 'databricks-token', pattern: new RegExp(`${B}dapi[a-f0-9]{32}(?:-\\d)?${E}`, 'g') },
-  { kind: 'telegram-token', pattern: /(?<![0-9:])\d{8,10}:AA[A-Za-z0-9_-]{33}(?![\w-])/g },
+  { kind: 'telegram-token', pattern: /(?<![0-9:])\d{8,10}:AA[A-Za-z0-9_-]{33}(?![\w-])/g, needs: [':AA'] },
   {
     kind: 'azure-key',
     // Storage / Service Bus connection strings: AccountKey=…, SharedAccessKey=….
@@ -245,29 +254,32 @@ const RULES: Rule[] = [
     kind: 'password',
     // .netrc: `machine HOST login USER password PW`, on one line or several (a login is needed: prose
     // such as "machine learning password manager" has none).
-    pattern: new RegExp(`((?:^|${NL}|[ \\t])machine${SEP}[^\\s\\\\]+${SEP}(?:(?:login|account)${SEP}[^\\s\\\\]+${SEP})+password[ \\t]+)([^\\s\\\\]+)`, 'g'),
+    pattern: new RegExp(`(machine${SEP}[^\\s\\\\]+${SEP}(?:(?:login|account)${SEP}[^\\s\\\\]+${SEP})+password[ \\t]+)([^\\s\\\\]+)`, 'g'),
     group: 2,
-    accept: (v) => !PLACEHOLDER.test(v),
+    // `machine` starts its line or follows a space (the pattern starts with the word, so the text is scanned fast).
+    accept: (v, m) => !PLACEHOLDER.test(v) && (m.index === 0 || /[\s]/.test(m.input[m.index - 1]) || m.input.slice(m.index - 2, m.index) === '\\n'),
     needs: ['machine'],
   },
   {
-    kind: (m) => kindOfKey(m[3]),
+    kind: (m) => kindOfKey(m[1]),
     // camelCase and PascalCase keys: dbPassword: "…", sessionToken=…, "SessionToken": "…", SecretAccessKey.
-    pattern: new RegExp(
-      `(?<![A-Za-z0-9_$])((\\\\?["']?)((?:[a-z][a-z0-9]*|[A-Z][a-z0-9]*)(?:[A-Z][a-z0-9]*)*?(?:${CAMEL_WORDS}))\\2\\s*(?::=|=|:)(?!=)\\s*)${VALUE}`,
-      'g',
-    ),
-    group: (m) => (m[4] !== undefined ? 4 : m[5] !== undefined ? 5 : 6),
+    // The pattern starts at the key's last word (a capital after a lower-case letter or digit), which
+    // is rare, so the text is scanned quickly; the key's own start is found by looking back.
+    pattern: new RegExp(`(${CAMEL_WORDS})(\\\\?["']?\\s*(?::=|=|:)(?!=)\\s*)${VALUE}`, 'g'),
+    group: (m) => (m[3] !== undefined ? 3 : m[4] !== undefined ? 4 : 5),
     accept: (_s, m) => {
-      const quoted = m[4] !== undefined || m[5] !== undefined;
-      const yamlLine = /[^:]:\s*$/.test(m[1]) && isWholeConfigLine(m);
-      return isLiteralSecret(m[4] ?? m[5] ?? m[6] ?? '', quoted, m[3], yamlLine);
+      if (!/[a-z0-9]/.test(m.input[m.index - 1] ?? '')) return false; // a word of its own: the rules above
+      const quoted = m[3] !== undefined || m[4] !== undefined;
+      const keyAt = identifierStart(m.input, m.index);
+      const yamlLine = /[^:]:\s*$/.test(m[2]) && isWholeConfigLine(m, keyAt);
+      return isLiteralSecret(m[3] ?? m[4] ?? m[5] ?? '', quoted, m[1], yamlLine);
     },
   },
   {
     kind: (m) => kindOfKey(m[1]),
     // Environment names that glue the word on: PGPASSWORD=…, REDISCLI_AUTH is rare; MYSQL_PWD is caught below.
     pattern: new RegExp(`(?<![A-Za-z0-9_])([A-Z][A-Z0-9]*(?:PASSWORD|PASSWD|TOKEN|SECRET|APIKEY)(?:_[A-Z0-9]+)*)=${VALUE}`, 'g'),
+    needs: ['PASSWORD', 'PASSWD', 'TOKEN', 'SECRET', 'APIKEY'],
     group: (m) => (m[2] !== undefined ? 2 : m[3] !== undefined ? 3 : 4),
     accept: (_s, m) => isLiteralSecret(m[2] ?? m[3] ?? m[4] ?? '', m[2] !== undefined || m[3] !== undefined, m[1]),
   },
