@@ -41,7 +41,7 @@ export class CompactionController {
 
   /** "Compact Range…" on selected tree rows: the range is the selection, widened by the runner if needed. */
   async compactSelection(clicked: TreeNode | undefined, selected: readonly TreeNode[] | undefined): Promise<void> {
-    const steps = (selected && selected.length > 0 ? selected : clicked ? [clicked] : []).filter((n): n is StepNode => n.type === 'step');
+    const steps = (selected && selected.length > 0 ? selected : clicked ? [clicked] : []).filter((n): n is StepNode => n?.type === 'step');
     if (steps.length === 0) {
       void vscode.window.showInformationMessage('Select one or more steps in the Trajectories view first (Shift-click selects a range).');
       return;
