@@ -5,7 +5,7 @@
 // Where the number of requests depends on the answers (hierarchical merges when its levels grow),
 // full-size answers make the plan an upper bound, never an under-count.
 
-import type { CompletionRequest, CompletionResult, ToolSpec } from '../llm/provider';
+import type { CompletionRequest, CompletionResult } from '../llm/provider';
 import { redactSecrets } from '../llm/redact';
 import type { Trajectory } from '../model';
 import type { TokenCounter } from '../tokens/counter';
@@ -30,11 +30,6 @@ export function markerKinds(text: string, into: { count: number; kinds: Record<s
     into.count++;
     into.kinds[m[1]] = (into.kinds[m[1]] ?? 0) + 1;
   }
-}
-
-/** The text a request carries, redacted as the guard will send it. */
-export function outgoingText(messages: CompletionRequest['messages'], tool?: ToolSpec): string {
-  return messages.map((m) => redactSecrets(m.content).text).join('\n') + (tool ? JSON.stringify(tool) : '');
 }
 
 class StandInLlm implements LlmCaller {
