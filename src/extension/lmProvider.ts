@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { CompletionRequest, CompletionResult, ModelProvider } from '../core/llm/provider';
+import { DEFAULT_MAX_OUTPUT_TOKENS, replyCapChars } from '../core/llm/replyChecks';
 
 /**
  * A ModelProvider over VS Code's Language Model API, so a user with a chat model in VS Code
@@ -39,8 +40,15 @@ class LmProvider implements ModelProvider {
       const response = await this.chat.sendRequest(messages, options, cancel.token);
       let text = '';
       let toolArguments: Record<string, unknown> | undefined;
+      // The LM API takes no output limit of its own: the reply is read only so far.
+      const maxOutputTokens = request.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+      const cap = replyCapChars(maxOutputTokens);
       for await (const part of response.stream) {
         if (part instanceof vscode.LanguageModelTextPart) {
+          if (text.length + part.value.length > cap) {
+            cancel.cancel();
+            throw new Error(`The reply from ${this.model} is far larger than asked (${maxOutputTokens} tokens): stopped reading after ${text.length.toLocaleString('en-US')} characters.`);
+          }
           text += part.value;
           request.onDelta?.(part.value);
         } else if (part instanceof vscode.LanguageModelToolCallPart) {

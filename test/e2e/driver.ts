@@ -14,6 +14,7 @@ import { fillFormatFiles, FORMAT_SCENARIOS } from './formatScenarios';
 import { LARGE_FILE_SCENARIOS } from './largeFileScenario';
 import { LIVE_SCENARIOS } from './liveScenarios';
 import { FIND_SCENARIOS } from './findScenarios';
+import { SECURITY_LLM_SCENARIOS } from './securityLlmScenarios';
 import { fillWorkspace, LAST_SCENARIOS, SCENARIOS } from './scenarios';
 import { Workbench } from './workbench';
 
@@ -89,7 +90,7 @@ async function main(): Promise<number> {
     console.log(`workbench ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     await page.screenshot({ path: path.join(artifacts, '00-workbench.png') });
 
-    for (const scenario of [...SCENARIOS, ...COMPACTION_SCENARIOS, ...FORMAT_SCENARIOS, ...LARGE_FILE_SCENARIOS, ...COMPARE_SCENARIOS, ...LIVE_SCENARIOS, ...FIND_SCENARIOS, ...LAST_SCENARIOS]) {
+    for (const scenario of [...SCENARIOS, ...COMPACTION_SCENARIOS, ...FORMAT_SCENARIOS, ...LARGE_FILE_SCENARIOS, ...COMPARE_SCENARIOS, ...LIVE_SCENARIOS, ...FIND_SCENARIOS, ...SECURITY_LLM_SCENARIOS, ...LAST_SCENARIOS]) {
       if (values.only && !values.only.split(',').some((name) => scenario.name.includes(name))) continue;
       const started = Date.now();
       let shots = 0;

@@ -17,7 +17,14 @@ export type FakeReply =
   /** A 200 whose body is not valid JSON (streaming: a `data:` line that is not JSON). */
   | { kind: 'malformed'; body?: string }
   /** A stream that stops without a finish reason or [DONE], as when a connection drops. */
-  | { kind: 'cut'; text: string };
+  | { kind: 'cut'; text: string }
+  /**
+   * A reply that never ends: streamed, a chunk of `text` every `intervalMs` (0: as fast as the socket
+   * takes them); not streamed, a JSON body that never closes. Stops when the client goes away.
+   */
+  | { kind: 'endless'; text?: string; intervalMs?: number; raw?: boolean }
+  /** An HTML page (a proxy's error or login page) with this status, text/html. */
+  | { kind: 'html'; status?: number; title?: string };
 
 export interface FakeUsage {
   prompt_tokens: number;
@@ -133,6 +140,36 @@ function respond(reply: FakeReply, body: any, res: http.ServerResponse, n: numbe
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.write(`data: ${broken}\n\n`);
     return void res.end('data: [DONE]\n\n');
+  }
+  if (reply.kind === 'html') {
+    const title = reply.title ?? '502 Bad Gateway';
+    res.writeHead(reply.status ?? 200, { 'content-type': 'text/html; charset=utf-8' });
+    return void res.end(`<!DOCTYPE html>\n<html><head><title>${title}</title></head><body><h1>${title}</h1><hr><center>nginx</center></body></html>\n`);
+  }
+  if (reply.kind === 'endless') {
+    const piece = reply.text ?? 'and so on ';
+    res.writeHead(200, { 'content-type': stream ? 'text/event-stream' : 'application/json' });
+    // raw: one SSE event that never ends (no blank line), so no chunk is ever complete.
+    const unit = !stream
+      ? piece.replace(/"/g, ' ')
+      : reply.raw ? piece : sse(chunk(id, model, { content: piece }, null));
+    if (!stream) res.write(`{"id":"${id}","object":"chat.completion","model":"${model}","choices":[{"index":0,"message":{"role":"assistant","content":"`);
+    else if (reply.raw) res.write('data: {"id":"x","choices":[{"delta":{"content":"');
+    else res.write(sse(chunk(id, model, { role: 'assistant', content: '' }, null)));
+    let stopped = false;
+    res.on('close', () => { stopped = true; });
+    const pump = () => {
+      if (stopped || res.destroyed) return;
+      if (reply.intervalMs) {
+        res.write(unit);
+        setTimeout(pump, reply.intervalMs).unref();
+        return;
+      }
+      // As fast as the socket drains: write until it asks to wait.
+      while (!stopped && res.write(unit.repeat(64)));
+      if (!stopped) res.once('drain', pump);
+    };
+    return void pump();
   }
   if (reply.kind === 'stall') {
     res.writeHead(200, { 'content-type': stream ? 'text/event-stream' : 'application/json' });

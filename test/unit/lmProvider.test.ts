@@ -52,3 +52,11 @@ test('vscode.lm: a refused permission becomes a message that says what to do; ca
   await pending;
   assert.equal(sent[sent.length - 1].cancelled(), true, 'the abort signal cancels the VS Code request');
 });
+
+test('vscode.lm: a reply far larger than asked is cut off with an error (security.llm)', async () => {
+  parts = Array.from({ length: 5000 }, () => new LanguageModelTextPart('x'.repeat(100)));
+  const provider = (await selectLmProvider())!;
+  const deltas: string[] = [];
+  await assert.rejects(provider.complete({ messages: [{ role: 'user', content: 'x' }], maxOutputTokens: 100, onDelta: (d) => deltas.push(d) }), /far larger than asked \(100 tokens\)/);
+  assert.ok(deltas.join('').length < 20_000, 'reading stopped near the cap');
+});

@@ -7,10 +7,10 @@ import {
   type CompactionResult,
   type OutgoingRequest,
 } from '../../core/compaction';
-import { saveCondensed, SaveRefused, type ExportKind } from '../../core/compaction/saveCondensed';
+import { saveCondensed, SaveRefused, type ExportKind, type SaveOptions } from '../../core/compaction/saveCondensed';
 import { loadTrajectory } from '../../core/io/load';
 import { describeOutgoing } from '../../core/llm/consent';
-import { createOpenAiProvider } from '../../core/llm/openaiProvider';
+import { createOpenAiProvider, insecureKeyRefusal } from '../../core/llm/openaiProvider';
 import type { ModelProvider } from '../../core/llm/provider';
 import type { Trajectory } from '../../core/model';
 import { memoizedCounter, tiktokenCounter } from '../../core/tokens/tiktokenCounter';
@@ -29,8 +29,12 @@ export const compactCommand: CliCommand = {
   name: 'compact',
   usage: `compact FILE --strategy ID [--range A:B] [--option NAME=VALUE]... [--model M] [--base-url URL] [--yes]
         [--json] [--out FILE] [--export chat|openhands|atif] [--run N] [--show-prompt] [--html REPORT.html]
+        [--no-redact] [--allow-http]
                                              Compact a trajectory with one strategy; --strategy list shows them.
-                                             The key comes from OPENAI_API_KEY; with no key and no --base-url it runs extractive (offline).`,
+                                             The key comes from OPENAI_API_KEY; with no key and no --base-url it runs extractive (offline).
+                                             Secrets are redacted in what is sent and in --out/--html files (--no-redact: not in the files).
+                                             The key goes only to https or this machine unless --allow-http. Exit 3: a model was asked
+                                             for but failed, and the result is the strategy's fall-back.`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, {
       strategy: { type: 'string' },
@@ -46,6 +50,8 @@ export const compactCommand: CliCommand = {
       'show-prompt': { type: 'boolean' },
       'max-size-mb': { type: 'string' },
       html: { type: 'string' },
+      'no-redact': { type: 'boolean' },
+      'allow-http': { type: 'boolean' },
     });
     if (values.strategy === 'list') {
       io.out(describeStrategies());
@@ -56,14 +62,20 @@ export const compactCommand: CliCommand = {
     if (values.export && !['chat', 'openhands', 'atif'].includes(values.export)) throw new UsageError('--export takes chat, openhands or atif.');
     const options = parseOptionPairs(values.option ?? []);
 
-    const file = positionals[0];
-    const loaded = await loadTrajectory(file, { maxBytes: maxBytesOption(values['max-size-mb']) });
-    const trajectory = pickRun(loaded, values.run);
+    const redact = values['no-redact'] !== true;
 
     const key = process.env.OPENAI_API_KEY?.trim() || undefined;
     const baseUrl = values['base-url'] ?? (key ? DEFAULT_BASE_URL : undefined);
     const model = values.model ?? DEFAULT_MODEL;
-    const provider: ModelProvider | undefined = baseUrl && strategy.kind === 'llm' ? createOpenAiProvider({ baseUrl, apiKey: key, model }) : undefined;
+    // Refused before anything is read or sent: the key never travels in the clear to another machine.
+    const refusal = baseUrl && strategy.kind === 'llm' ? insecureKeyRefusal(baseUrl, key, values['allow-http'] === true) : undefined;
+    if (refusal) throw new UsageError(`--base-url: ${refusal}`);
+
+    const file = positionals[0];
+    const loaded = await loadTrajectory(file, { maxBytes: maxBytesOption(values['max-size-mb']) });
+    const trajectory = pickRun(loaded, values.run);
+
+    const provider: ModelProvider | undefined = baseUrl && strategy.kind === 'llm' ? createOpenAiProvider({ baseUrl, apiKey: key, model, allowInsecureHttp: values['allow-http'] === true }) : undefined;
     const tokenizer = tokenizerFor(provider ? model : values.model ?? stringMeta(trajectory.meta.model));
     const counter = memoizedCounter(tiktokenCounter(tokenizer.encoding, tokenizer.approximate));
 
@@ -78,6 +90,7 @@ export const compactCommand: CliCommand = {
         counter,
         provider,
         confirm,
+        redactOutputs: redact,
         onProgress: values.json ? undefined : (m) => io.err(`${m}\n`),
         onDelta: values.json ? undefined : (d) => io.err(d),
       });
@@ -87,12 +100,18 @@ export const compactCommand: CliCommand = {
     }
 
     let written: string | undefined;
-    if (values.out) written = await writeExport(values.out, loaded, trajectory, result, values.export as ExportKind | undefined);
+    const redactedOnWrite = { count: 0, kinds: {} as Record<string, number> };
+    if (values.out) written = await writeExport(values.out, loaded, trajectory, result, values.export as ExportKind | undefined, { redact, redacted: redactedOnWrite });
 
-    if (values.html) await writeHtmlReport(values.html, file, result, trajectory, { model: values.model ?? stringMeta(trajectory.meta.model), counter }, io);
+    if (values.html) await writeHtmlReport(values.html, file, result, trajectory, { model: values.model ?? stringMeta(trajectory.meta.model), counter, redact }, io);
     const entities = forgottenEntities(trajectory, result).map(({ text, kind, detail, kept, where, firstStep, neededLater }) => ({ text, kind, ...(detail ? { detail } : {}), kept, where, firstStep, neededLater }));
-    if (values.json) io.out(JSON.stringify({ ...jsonReport(result, written, values['show-prompt'] === true), entities }) + '\n');
-    else io.out(renderResult(result, written, values['show-prompt'] === true));
+    const removed = secretsRemovedFromOutputs(result, redactedOnWrite.count, redact);
+    if (values.json) io.out(JSON.stringify({ ...jsonReport(result, written, values['show-prompt'] === true), secretsRemoved: removed, fallbackReason: result.fallbackReason ?? null, entities }) + '\n');
+    else io.out(renderResult(result, written, values['show-prompt'] === true) + (removed === null ? 'Outputs are not redacted (--no-redact).\n' : removed > 0 ? `Secrets removed from the outputs: ${removed}.\n` : ''));
+    if (provider && result.fallbackReason) {
+      io.err(`agent-trace-lens: a model was asked for (${provider.model} at ${provider.endpoint}) but the result is the strategy's fall-back: ${result.fallbackReason}. Exit code 3.\n`);
+      return EXIT_MODEL_FALLBACK;
+    }
     return 0;
   },
 };
@@ -100,11 +119,18 @@ export const compactCommand: CliCommand = {
 
 
 
-/** Counting the same text twice (before and after) should not cost twice. */
+/** Exit code when a model was asked for and the result is the strategy's fall-back (README: Command line). */
+export const EXIT_MODEL_FALLBACK = 3;
+
+/** Secrets kept out of the outputs (null when outputs are not redacted). */
+function secretsRemovedFromOutputs(result: CompactionResult, onWrite: number, redact: boolean): number | null {
+  if (!redact) return null;
+  return (result.secretsRemoved?.count ?? 0) + onWrite;
+}
 
 async function askOnTerminal(o: OutgoingRequest, counter: string, io: CliIO): Promise<boolean> {
   const lines = describeOutgoing({
-    endpoint: o.endpoint, model: o.model, inputTokens: o.inputTokens, requests: o.maxCalls,
+    endpoint: o.endpoint, model: o.model, inputTokens: o.inputTokens, requests: o.maxCalls, maxRequests: o.maxRequests,
     estimatedCost: o.estimatedCost, redactions: { count: o.redactions, kinds: o.redactionKinds }, tokenizer: counter,
   });
   io.err(`About to send content to a model:\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
@@ -117,9 +143,9 @@ async function askOnTerminal(o: OutgoingRequest, counter: string, io: CliIO): Pr
   }
 }
 
-async function writeExport(out: string, loaded: Trajectory, trajectory: Trajectory, result: CompactionResult, kind?: ExportKind): Promise<string> {
+async function writeExport(out: string, loaded: Trajectory, trajectory: Trajectory, result: CompactionResult, kind: ExportKind | undefined, options: SaveOptions): Promise<string> {
   try {
-    return await saveCondensed(out, loaded, trajectory, result, kind);
+    return await saveCondensed(out, loaded, trajectory, result, kind, options);
   } catch (e) {
     if (e instanceof SaveRefused) throw new UsageError(`--out: ${e.message}`);
     throw e;
@@ -164,7 +190,7 @@ function renderResult(r: CompactionResult, written: string | undefined, withProm
     ['tokens', `${approx}${r.tokensBefore.toLocaleString('en-US')} → ${approx}${r.tokensAfter.toLocaleString('en-US')} (${r.tokenizer})`],
     ['reduction', `${(r.reduction * 100).toFixed(1)}%`],
     ['model', r.llm ? `${r.llm.model} at ${r.llm.baseUrl}: ${r.llm.calls} request(s), ${r.llm.inputTokens} in / ${r.llm.outputTokens} out` : 'none'],
-    ['redacted', String(r.redactions)],
+    ['redacted', `${r.redactions} in the prompt${r.llm ? ' sent' : ''}`],
     ...(written ? [['written', written] as [string, string]] : []),
   ]);
   if (r.warnings.length) text += `\nWarnings\n${r.warnings.map((w) => `  - ${w}`).join('\n')}\n`;

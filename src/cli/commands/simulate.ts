@@ -4,7 +4,7 @@ import { runCompaction, CompactionInputError, STRATEGIES, type CompactionResult 
 import { CACHE_BEHAVIOURS, type CacheBehaviour } from '../../core/pricing/promptCache';
 import { rankByCost, RANKED_BY } from '../../core/report/ranking';
 import type { Trajectory } from '../../core/model';
-import { reportHtmlFile } from '../../core/report/assets';
+import { reportHtmlFileRedacted } from '../../core/report/assets';
 import type { ReportOptions } from '../../core/report/viewModel';
 import { loadTrajectory } from '../../core/io/load';
 import { priceFor, runDate } from '../../core/pricing/prices';
@@ -24,7 +24,7 @@ import { maxBytesOption } from './stats';
 export const simulateCommand: CliCommand = {
   name: 'simulate',
   usage: `simulate FILE --strategy ID|all|ID,ID… [--option NAME=VALUE]... [--ratio R] [--budget TOKENS] [--cache openai|anthropic|gemini|none]
-                  [--model-failures] [--model M] [--run N] [--json] [--html REPORT.html]
+                  [--model-failures] [--model M] [--run N] [--json] [--html REPORT.html] [--no-redact]
     Replays the run as if the agent had compacted with the strategy whenever its trigger fired,
     beside the run as it happened, and bills both as the provider would, prompt cache included
     (--cache overrides the behaviour chosen from the model). Where the log records usage per call,
@@ -32,7 +32,8 @@ export const simulateCommand: CliCommand = {
     --budget fires on a token count instead of the strategy's own trigger; --ratio sets summary size ÷
     forgotten size (default: measured on an offline run of the strategy); --model-failures counts the
     re-asks a strategy makes when a reply fails its checks. Several strategies are ranked by cost
-    with caching. --html writes the before/after report of that offline run, replay included.`,
+    with caching. --html writes the before/after report of that offline run, replay included, with
+    secrets redacted (--no-redact keeps them).`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, {
       strategy: { type: 'string' },
@@ -46,8 +47,11 @@ export const simulateCommand: CliCommand = {
       json: { type: 'boolean' },
       'max-size-mb': { type: 'string' },
       html: { type: 'string' },
+      'no-redact': { type: 'boolean' },
     });
     if (positionals.length !== 1) throw new UsageError('simulate takes exactly one FILE.');
+    // Only the --html report is an output here; it is redacted unless --no-redact.
+    const redact = values.html !== undefined && values['no-redact'] !== true;
     const strategies = values.strategy === 'all' ? [...STRATEGIES]
       : values.strategy?.includes(',') ? values.strategy.split(',').map((id) => requireStrategy('simulate', id.trim()))
       : [requireStrategy('simulate', values.strategy)];
@@ -67,7 +71,7 @@ export const simulateCommand: CliCommand = {
       let sample: CompactionResult;
       try {
         // Offline on purpose: the replay needs the strategy's shape and a size ratio, not a model's words.
-        sample = await runCompaction(trajectory, { strategy, options: strategies.length === 1 ? parseOptionPairs(values.option ?? []) : {} }, { counter });
+        sample = await runCompaction(trajectory, { strategy, options: strategies.length === 1 ? parseOptionPairs(values.option ?? []) : {} }, { counter, redactOutputs: redact });
       } catch (e) {
         if (e instanceof CompactionInputError) throw new UsageError(e.message);
         throw e;
@@ -77,7 +81,7 @@ export const simulateCommand: CliCommand = {
         summaryRatio: ratio, tokenBudget: budget, price, model, cache, modelFailures: values['model-failures'] === true,
       }));
       if (values.html) {
-        await writeHtmlReport(values.html, positionals[0], sample, trajectory, { model, counter, replay: { summaryRatio: ratio, tokenBudget: budget, cache } }, io);
+        await writeHtmlReport(values.html, positionals[0], sample, trajectory, { model, counter, replay: { summaryRatio: ratio, tokenBudget: budget, cache }, redact }, io);
       }
     }
     const extra = { tokenizer: counter.tokenizer, approximateTokens: counter.approximate };
@@ -189,7 +193,8 @@ function usdOrUnknown(x: number | null): string {
 export async function writeHtmlReport(out: string, source: string, result: CompactionResult, trajectory: Trajectory, opts: ReportOptions, io?: CliIO): Promise<string> {
   const target = path.resolve(out);
   if (target === path.resolve(source)) throw new UsageError('--html must name a new file: the trajectory is never overwritten.');
-  await fs.writeFile(target, reportHtmlFile([result], trajectory, opts));
-  io?.err(`HTML report written to ${target}\n`);
+  const { html, redactions } = reportHtmlFileRedacted([result], trajectory, opts);
+  await fs.writeFile(target, html);
+  io?.err(`HTML report written to ${target}${opts.redact === false ? ' (not redacted)' : redactions ? ` (${redactions} secret value${redactions === 1 ? '' : 's'} redacted)` : ''}\n`);
   return target;
 }

@@ -2,9 +2,12 @@
 // user is asked once (endpoint, model, tokens, estimated cost) before anything leaves the machine,
 // and calls and tokens are counted for the report.
 
+import { LlmError } from '../llm/errors';
 import type { ChatMessage, CompletionRequest, CompletionResult, ModelProvider, ToolSpec } from '../llm/provider';
-import { addRedactions, redactSecrets } from '../llm/redact';
+import { redactSecrets } from '../llm/redact';
 import { estimateCost } from '../llm/consent';
+import { checkReply, DEFAULT_MAX_OUTPUT_TOKENS } from '../llm/replyChecks';
+import { markerKinds, type RequestPlan } from './planRequests';
 import type { TokenCounter } from '../tokens/counter';
 import { CompactionCancelled, type CompactionContext, type LlmCaller, type LlmUsage, type OutgoingRequest } from './types';
 
@@ -32,15 +35,21 @@ export class GuardedLlm implements LlmCaller {
     private readonly ctx: CompactionContext,
     private readonly counter: TokenCounter,
     private readonly maxCalls: number,
+    /** Every request of the run, from a dry run (planRequests): what the consent prompt shows. */
+    private readonly plan?: RequestPlan,
   ) {}
 
   async complete(request: Omit<CompletionRequest, 'signal' | 'onDelta'>): Promise<CompletionResult> {
     if (this.ctx.signal?.aborted) throw new CompactionCancelled();
+    // Redacted again here whatever the runner did: nothing leaves unredacted. The count is of the
+    // markers each request carries, so it matches what was sent.
     const messages = request.messages.map((m) => {
       const r = redactSecrets(m.content);
-      addRedactions(this.redactions, r);
+      markerKinds(r.text, this.redactions);
       return { role: m.role, content: r.text };
     });
+    // An answer is always bounded: the model is told the size, and a reply far past it is a fault.
+    const maxOutputTokens = request.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
     const inputTokens = this.countRequest(messages, request.tool);
     if (!this.consented) await this.askConsent(inputTokens);
     this.firstPrompt ??= { messages, tool: request.tool };
@@ -48,14 +57,15 @@ export class GuardedLlm implements LlmCaller {
     let result: CompletionResult;
     try {
       this.calls++;
-      result = await this.provider.complete({ ...request, messages, signal: this.ctx.signal, onDelta: this.ctx.onDelta });
+      result = await this.provider.complete({ ...request, messages, maxOutputTokens, signal: this.ctx.signal, onDelta: this.ctx.onDelta });
     } catch (e) {
       if (this.ctx.signal?.aborted || (e as { kind?: string }).kind === 'cancelled') throw new CompactionCancelled();
       throw e;
     }
-    if (result.redactions) addRedactions(this.redactions, { text: '', ...result.redactions });
     this.inputTokens += result.usage?.inputTokens ?? inputTokens;
-    this.outputTokens += result.usage?.outputTokens ?? this.counter.count(result.text + (result.toolArguments ? JSON.stringify(result.toolArguments) : ''));
+    this.outputTokens += result.usage?.outputTokens ?? this.counter.count(result.text.slice(0, 1_000_000) + (result.toolArguments ? JSON.stringify(result.toolArguments).slice(0, 1_000_000) : ''));
+    const fault = checkReply(result, request.tool, maxOutputTokens);
+    if (fault) throw new LlmError('malformed', `The reply from ${this.provider.endpoint} cannot be used: ${fault}.`, { endpoint: this.provider.endpoint });
     return result;
   }
 
@@ -68,18 +78,23 @@ export class GuardedLlm implements LlmCaller {
     return this.counter.count(text);
   }
 
-  private async askConsent(inputTokens: number): Promise<void> {
+  private async askConsent(firstRequestTokens: number): Promise<void> {
     if (!this.ctx.confirm) throw new ConsentRefused('there is no way to ask for consent here, so nothing was sent');
+    // The whole run when the dry run could plan it; otherwise the first request, as a floor.
+    const plan = this.plan;
+    const inputTokens = plan ? Math.max(plan.inputTokens, firstRequestTokens) : firstRequestTokens;
+    const requests = plan ? Math.max(1, plan.requests) : this.maxCalls;
     const outgoing: OutgoingRequest = {
       endpoint: this.provider.endpoint,
       model: this.provider.model,
       inputTokens,
-      maxCalls: this.maxCalls,
-      redactions: this.redactions.count,
-      redactionKinds: { ...this.redactions.kinds },
+      maxCalls: requests,
+      ...(plan && this.maxCalls > requests ? { maxRequests: this.maxCalls } : {}),
+      redactions: plan ? Math.max(plan.redactions.count, this.redactions.count) : this.redactions.count,
+      redactionKinds: { ...(plan && plan.redactions.count >= this.redactions.count ? plan.redactions.kinds : this.redactions.kinds) },
     };
-    // Output is priced at the summary size we ask for at most; input is what we counted.
-    const cost = estimateCost(this.provider.model, inputTokens, EXPECTED_OUTPUT_TOKENS, this.ctx.priceOverrides);
+    // Output is priced at the summary size we ask for at most, per request; input is what we counted.
+    const cost = estimateCost(this.provider.model, inputTokens, EXPECTED_OUTPUT_TOKENS * requests, this.ctx.priceOverrides);
     if (cost) {
       outgoing.estimatedCost = cost;
       outgoing.estimatedCostUsd = cost.usd;

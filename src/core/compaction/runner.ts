@@ -3,6 +3,8 @@
 // in extractive mode, falls back when the model fails or consent is refused, and accounts tokens.
 
 import { redactSecrets } from '../llm/redact';
+import { markerKinds, planRequests } from './planRequests';
+import { redactTrajectory, restoreKeptSteps } from './redactTrajectory';
 import type { Step, Trajectory } from '../model';
 import { assignTurns } from '../steps';
 import { ConsentRefused, GuardedLlm } from './guardedLlm';
@@ -90,42 +92,59 @@ export async function runCompaction(trajectory: Trajectory, request: CompactionR
     }
   }
 
+  // Secrets go before any strategy sees the text, so no cut (OpenHands' middle cut, per-message
+  // limits) can leave part of one behind, and every output starts out redacted. With
+  // `redactOutputs: false` only a model's input stays redacted; kept steps get their text back.
+  const redactOutputs = ctx.redactOutputs !== false;
+  const modelRun = range !== null && strategy.kind !== 'deterministic' && ctx.provider !== undefined;
+  const redacted = redactOutputs || modelRun ? redactTrajectory(trajectory) : undefined;
+  const input = redacted?.trajectory ?? trajectory;
+
   const sctx: StrategyContext = { counter: ctx.counter, options, rangeSource, signal: ctx.signal, onProgress: ctx.onProgress };
   let output: StrategyOutput;
   let guard: GuardedLlm | undefined;
+  let fallbackReason: string | undefined;
   if (!range) {
     warnings.push(`Nothing to compact: ${rangeReason}`);
-    output = unchanged(trajectory, strategy.kind === 'deterministic' ? 'deterministic' : ctx.provider ? 'llm' : 'extractive');
+    output = unchanged(input, strategy.kind === 'deterministic' ? 'deterministic' : ctx.provider ? 'llm' : 'extractive');
   } else if (strategy.kind === 'deterministic' || !ctx.provider) {
-    output = await strategy.run(trajectory, range, sctx);
+    output = await strategy.run(input, range, sctx);
   } else {
-    const maxCalls = strategy.maxCalls?.(trajectory, range, options) ?? 1;
-    guard = new GuardedLlm(ctx.provider, ctx, ctx.counter, maxCalls);
+    const maxCalls = strategy.maxCalls?.(input, range, options) ?? 1;
+    // A dry run against a stand-in model: every request the run will make, for the consent prompt.
+    const plan = ctx.confirm ? await planRequests(strategy, input, range, sctx) : undefined;
+    if (ctx.signal?.aborted) throw new CompactionCancelled();
+    guard = new GuardedLlm(ctx.provider!, ctx, ctx.counter, maxCalls, plan);
     try {
-      output = await strategy.run(trajectory, range, { ...sctx, llm: guard });
+      output = await strategy.run(input, range, { ...sctx, llm: guard });
     } catch (e) {
       if (e instanceof CompactionCancelled || ctx.signal?.aborted) throw e instanceof CompactionCancelled ? e : new CompactionCancelled();
       const reason = (e instanceof ConsentRefused ? e.message : `the model request failed: ${(e as Error).message}`).replace(/\.+$/, '');
+      if (!(e instanceof ConsentRefused)) fallbackReason = reason;
       ctx.onProgress?.(`Falling back: ${reason}`);
       output = strategy.fallback
-        ? await strategy.fallback(trajectory, range, sctx, reason)
-        : await strategy.run(trajectory, range, sctx);
+        ? await strategy.fallback(input, range, sctx, reason)
+        : await strategy.run(input, range, sctx);
       output.warnings.unshift(`Fell back to ${output.mode === 'extractive' ? 'the extractive mode' : output.mode === 'deterministic' ? 'a deterministic fall-back' : output.mode} because ${reason}.`);
     }
   }
   if (ctx.signal?.aborted) throw new CompactionCancelled();
+  if (!redactOutputs && input !== trajectory) output = { ...output, steps: restoreKeptSteps(output.steps, input, trajectory) };
 
-  // The prompt shown is what went out, or what would go out: redacted either way.
+  // The prompt shown is what went out, or what would go out: redacted either way. The count is of
+  // the markers it carries, so it is the same number whoever removed the secrets.
   let prompt = guard?.firstPrompt?.messages ?? output.prompt;
   let redactions = guard?.redactions.count ?? 0;
   if (!guard?.firstPrompt && prompt) {
+    const found = { count: 0, kinds: {} as Record<string, number> };
     prompt = prompt.map((m) => {
       const r = redactSecrets(m.content);
-      redactions += r.count;
+      markerKinds(r.text, found);
       return { role: m.role, content: r.text };
     });
+    redactions += found.count;
   }
-  return buildResult(trajectory, strategy, options, output, {
+  const result = buildResult(redactOutputs ? input : trajectory, strategy, options, output, {
     range, rangeSource, rangeReason, widened,
     warnings: [...warnings, ...output.warnings],
     prompt, promptTool: guard?.firstPrompt?.tool ?? output.promptTool,
@@ -133,6 +152,9 @@ export async function runCompaction(trajectory: Trajectory, request: CompactionR
     redactions,
     counter: ctx.counter,
   });
+  if (redactOutputs && redacted) result.secretsRemoved = { count: redacted.count, kinds: redacted.kinds };
+  if (fallbackReason) result.fallbackReason = fallbackReason;
+  return result;
 }
 
 function unchanged(trajectory: Trajectory, mode: StrategyOutput['mode']): StrategyOutput {

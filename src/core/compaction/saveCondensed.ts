@@ -8,10 +8,21 @@ import type { Trajectory } from '../model';
 import { toAtif } from '../formats/atifExport';
 import { canExportOpenHands, toChatMessages, toOpenHandsV0Events } from './export';
 import type { CompactionResult } from './types';
+import { redactDeep } from '../llm/redact';
 
 export type ExportKind = 'chat' | 'openhands' | 'atif';
 
 export class SaveRefused extends Error {}
+
+export interface SaveOptions {
+  /**
+   * Redact secrets in the file (default true): every string of the export, including events an
+   * OpenHands export copies from the original file. `--no-redact` / `agentTraceLens.redactOutputs: false` keep them.
+   */
+  redact?: boolean;
+  /** Filled with the number of values redacted while writing (secrets the runner already removed are in `result.secretsRemoved`). */
+  redacted?: { count: number; kinds: Record<string, number> };
+}
 
 /** OpenHands V0 events when the source is one and whole events were forgotten; chat messages otherwise. */
 export function defaultExportKind(loaded: Trajectory, trajectory: Trajectory, result: CompactionResult): ExportKind {
@@ -29,7 +40,7 @@ export async function isSameFile(a: string, b: string): Promise<boolean> {
  * the whole file as loaded, `trajectory` the run that was compacted (the same object for
  * single-run files). Returns the absolute path written.
  */
-export async function saveCondensed(target: string, loaded: Trajectory, trajectory: Trajectory, result: CompactionResult, kind?: ExportKind): Promise<string> {
+export async function saveCondensed(target: string, loaded: Trajectory, trajectory: Trajectory, result: CompactionResult, kind?: ExportKind, options: SaveOptions = {}): Promise<string> {
   const source = loaded.source.path;
   const absolute = path.resolve(target);
   if (await isSameFile(absolute, source)) {
@@ -47,6 +58,7 @@ export async function saveCondensed(target: string, loaded: Trajectory, trajecto
   } else {
     value = toChatMessages(result);
   }
+  if (options.redact !== false) value = redactDeep(value, options.redacted ?? { count: 0, kinds: {} });
   await fs.writeFile(absolute, JSON.stringify(value, null, 2) + '\n');
   return absolute;
 }

@@ -63,14 +63,16 @@ export interface StrategyOutput {
 export interface OutgoingRequest {
   endpoint: string;
   model: string;
-  /** Tokens of the first request (after redaction), counted with the run's counter. */
+  /** Tokens of all the requests the run will make (after redaction), counted with the run's counter. */
   inputTokens: number;
   /** Estimated cost of that request in USD, when the model's price is known. */
   estimatedCostUsd?: number;
   /** The same estimate with the date of the prices it rests on (llm/consent.ts shape). */
   estimatedCost?: { usd: number; pricesAsOf: string };
-  /** Upper bound on how many requests the run may make. */
+  /** How many requests the run will make (planned by a dry run; an upper bound when it could not plan). */
   maxCalls: number;
+  /** Set when retries could take the run past `maxCalls` requests (budget-schema's shorter-summary attempts). */
+  maxRequests?: number;
   /** Secrets replaced before sending. */
   redactions: number;
   redactionKinds: Record<string, number>;
@@ -86,6 +88,11 @@ export interface CompactionContext {
   confirm?: (outgoing: OutgoingRequest) => Promise<boolean>;
   /** Price overrides (settings) for the estimate shown in `confirm`. */
   priceOverrides?: PriceOverrides;
+  /**
+   * Redact secrets in what the run produces (summaries, the condensed trajectory). Default true; false
+   * (`--no-redact`) keeps the steps' own text in the outputs. What is sent to a model is redacted always.
+   */
+  redactOutputs?: boolean;
 }
 
 /** What a strategy's `run` receives: the options resolved and, in LLM mode, a guarded model. */
@@ -202,7 +209,12 @@ export interface CompactionResult {
   prompt: ChatMessage[] | null;
   promptTool?: ToolSpec;
   llm: LlmUsage | null;
+  /** Secrets redacted in what was sent to the model (or, offline, in the prompt that would be sent). */
   redactions: number;
+  /** Secrets removed from the trajectory before the strategy ran, so from every output; absent with `redactOutputs: false`. */
+  secretsRemoved?: { count: number; kinds: Record<string, number> };
+  /** Set when a model was asked for and failed (or sent an unusable reply), so the result is the strategy's fall-back: why, in words. Not set when consent was refused. */
+  fallbackReason?: string;
   warnings: string[];
 }
 

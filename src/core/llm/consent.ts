@@ -10,8 +10,10 @@ export interface OutgoingSummary {
   endpoint: string;
   model: string;
   inputTokens: number;
-  /** Requests the run will make (chunks); shown when more than one. */
+  /** Requests the run will make (every chunk, merge and retry it plans); shown when more than one. */
   requests?: number;
+  /** When retries could take the run past `requests`: the most it may make. */
+  maxRequests?: number;
   /** From estimateCost; undefined when no price is known for the model. */
   estimatedCost?: { usd: number; pricesAsOf: string };
   redactions: { count: number; kinds: Record<string, number> };
@@ -48,7 +50,8 @@ export function describeOutgoing(s: OutgoingSummary): string[] {
       ? `${s.endpoint} (through VS Code's language model access)`
       : `${s.endpoint} (the content leaves this machine)`;
   const tokens = `about ${s.inputTokens.toLocaleString('en-US')} tokens${s.tokenizer ? ` (${s.tokenizer})` : ''}`;
-  const requests = s.requests && s.requests > 1 ? ` in ${s.requests} requests` : '';
+  const requests = (s.requests && s.requests > 1 ? ` in ${s.requests} requests` : s.maxRequests && s.maxRequests > 1 ? ' in 1 request' : '') +
+    (s.maxRequests && s.maxRequests > (s.requests ?? 1) ? ` (up to ${s.maxRequests} if a reply has to be asked again)` : '');
   const cost =
     s.estimatedCost !== undefined
       ? `${formatUsd(s.estimatedCost.usd)} (prices of ${s.estimatedCost.pricesAsOf})`

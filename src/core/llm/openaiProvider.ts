@@ -12,6 +12,8 @@ import type {
 import { LlmError, type LlmErrorKind } from './errors';
 import type { CompletionRequest, CompletionResult, ModelProvider } from './provider';
 import { addRedactions, redactSecrets } from './redact';
+import { isLocalEndpoint } from './consent';
+import { DEFAULT_MAX_OUTPUT_TOKENS, htmlTitle, replyCapChars } from './replyChecks';
 import { backoffDelayMs, retryAfterMs, sleep } from './retry';
 
 export interface RetryInfo {
@@ -49,7 +51,58 @@ export interface OpenAiProviderOptions {
   onRetry?: (info: RetryInfo) => void;
   /** A fetch implementation (proxies, tests). */
   fetch?: typeof fetch;
+  /**
+   * Send the API key over plain http to a host that is not this machine. Default false: such a
+   * call is refused before any request (CLI `--allow-http`, setting `agentTraceLens.llm.allowInsecureHttp`).
+   */
+  allowInsecureHttp?: boolean;
 }
+
+/**
+ * Why the key must not go to `baseUrl` (plain http to another machine), or undefined when it may:
+ * https, a loopback address, no key, or the user allowed it.
+ */
+export function insecureKeyRefusal(baseUrl: string, apiKey: string | undefined, allowInsecureHttp = false): string | undefined {
+  if (!apiKey || allowInsecureHttp) return undefined;
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol === 'https:' || isLocalEndpoint(baseUrl)) return undefined;
+  return (
+    `Not sending the API key to ${displayEndpoint(baseUrl)}: it is plain ${url.protocol.replace(/:$/, '')} to another machine, where anyone on the way can read it. ` +
+    'Use an https URL, or allow it explicitly (CLI --allow-http, setting agentTraceLens.llm.allowInsecureHttp).'
+  );
+}
+
+/** The endpoint answered with an HTML page (a proxy's error or login page) instead of chat completions. */
+class HtmlReply extends Error {
+  constructor(readonly status: number, readonly title: string | undefined) {
+    super(`HTML page (HTTP ${status})`);
+  }
+}
+
+/** The reply went past the size read for it: reading stopped. */
+class ReplyTooLarge extends Error {
+  constructor(readonly bytes: number) {
+    super(`reply larger than ${bytes} bytes`);
+  }
+}
+
+/** Raw bytes read of one reply: far above the characters of text kept, which the stream loop caps. */
+function replyCapBytes(maxOutputTokens: number): number {
+  return Math.max(2 * 1024 * 1024, replyCapChars(maxOutputTokens) * 64);
+}
+
+interface AttemptState {
+  /** Called whenever bytes arrive: the idle timer counts silence, not total time. */
+  onBytes?: () => void;
+  maxOutputTokens: number;
+}
+
+const ATTEMPT_HEADER = 'x-agent-trace-lens-attempt';
 
 type Body = ChatCompletionCreateParamsBase & Record<string, unknown>;
 
@@ -77,6 +130,8 @@ class OpenAiProvider implements ModelProvider {
   readonly model: string;
   private readonly client: OpenAI;
   private readonly apiKey: string;
+  private readonly attempts = new Map<string, AttemptState>();
+  private attemptCounter = 0;
 
   constructor(private readonly opts: OpenAiProviderOptions) {
     this.endpoint = displayEndpoint(opts.baseUrl);
@@ -95,10 +150,47 @@ class OpenAiProvider implements ModelProvider {
       timeout: this.timeoutMs,
       defaultHeaders: headers,
       defaultQuery: Object.keys(defaultQuery).length ? defaultQuery : undefined,
-      fetch: opts.fetch,
+      fetch: this.guardedFetch(opts.fetch ?? globalThis.fetch),
       // The client would log raw replies; our errors carry what the user needs.
       logLevel: 'off',
     });
+  }
+
+  /**
+   * fetch with what the client does not do: bytes arriving keep the watchdog quiet, the body is
+   * cut off past a size, and an HTML page is named as one instead of failing as bad JSON or SSE.
+   */
+  private guardedFetch(base: typeof fetch): typeof fetch {
+    return async (input, init) => {
+      const headers = new Headers(init?.headers);
+      const id = headers.get(ATTEMPT_HEADER);
+      headers.delete(ATTEMPT_HEADER);
+      const state = id ? this.attempts.get(id) : undefined;
+      const res = await base(input, { ...init, headers });
+      state?.onBytes?.();
+      const type = res.headers.get('content-type') ?? '';
+      if (/\btext\/html\b|application\/xhtml/i.test(type)) {
+        const head = await readHead(res, 65_536);
+        throw new HtmlReply(res.status, htmlTitle(head));
+      }
+      if (!res.body) return res;
+      const limit = replyCapBytes(state?.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS);
+      let seen = 0;
+      const counted = res.body.pipeThrough(
+        new TransformStream<Uint8Array, Uint8Array>({
+          transform(chunk, controller) {
+            seen += chunk.byteLength;
+            state?.onBytes?.();
+            if (seen > limit) {
+              controller.error(new ReplyTooLarge(limit));
+              return;
+            }
+            controller.enqueue(chunk);
+          },
+        }),
+      );
+      return new Response(counted, { status: res.status, statusText: res.statusText, headers: res.headers });
+    };
   }
 
   private get timeoutMs(): number {
@@ -106,6 +198,8 @@ class OpenAiProvider implements ModelProvider {
   }
 
   async complete(request: CompletionRequest): Promise<CompletionResult> {
+    const refusal = insecureKeyRefusal(this.opts.baseUrl, this.apiKey, this.opts.allowInsecureHttp);
+    if (refusal) throw new LlmError('request', refusal, { endpoint: this.endpoint, retryable: false });
     const redactions = { count: 0, kinds: {} as Record<string, number> };
     const messages = request.messages.map((m) => {
       if (this.opts.redact === false) return { ...m };
@@ -118,7 +212,9 @@ class OpenAiProvider implements ModelProvider {
       messages,
       temperature: request.temperature ?? this.opts.temperature ?? 0,
     };
-    if (request.maxOutputTokens !== undefined) body.max_tokens = request.maxOutputTokens;
+    // Always bounded: the model is told the size, and the reply is read only so far (see streamed loop).
+    const maxOutputTokens = request.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS;
+    body.max_tokens = maxOutputTokens;
     if (request.tool) {
       const { name, description, parameters } = request.tool;
       body.tools = [{ type: 'function', function: { name, description, parameters } }];
@@ -132,13 +228,18 @@ class OpenAiProvider implements ModelProvider {
     let retries = 0;
     for (let attempt = 1; ; attempt++) {
       const progress = { deltas: 0 };
+      const id = String(++this.attemptCounter);
+      const state: AttemptState = { maxOutputTokens };
+      this.attempts.set(id, state);
       try {
         const result = streaming
-          ? await this.attemptStreamed(body, request, progress)
-          : await this.attemptWhole(body, request);
+          ? await this.attemptStreamed(body, request, progress, id, state)
+          : await this.attemptWhole(body, request, id, state);
+        this.attempts.delete(id);
         return { ...result, redactions };
       } catch (e) {
-        const err = this.toLlmError(e, request.signal, attempt);
+        this.attempts.delete(id);
+        const err = this.toLlmError(e, request.signal, attempt, maxOutputTokens);
         // Some endpoints refuse a parameter (reasoning models: temperature, max_tokens;
         // older servers: stream_options). Drop or rename it once and try again.
         const fixed = err.kind === 'request' && err.status === 400 ? compatFix(body, err.message, adjusted) : undefined;
@@ -184,6 +285,7 @@ class OpenAiProvider implements ModelProvider {
   /** One request with a watchdog: aborts when no reply starts in time or the stream goes quiet. */
   private async withWatchdog<T>(
     request: CompletionRequest,
+    state: AttemptState,
     run: (signal: AbortSignal, onActivity: () => void) => Promise<T>,
   ): Promise<T> {
     const controller = new AbortController();
@@ -204,6 +306,16 @@ class OpenAiProvider implements ModelProvider {
     const onActivity = () => {
       phase = 'idle';
       arm(this.opts.idleTimeoutMs ?? 60_000);
+    };
+    // Response headers are not a reply yet (a reasoning model may think a while before streaming);
+    // once the body flows, any bytes count as activity, parsed into chunks or not.
+    let bodyStarted = false;
+    state.onBytes = () => {
+      if (!bodyStarted) {
+        bodyStarted = true;
+        return;
+      }
+      onActivity();
     };
     try {
       const result = await run(controller.signal, onActivity);
@@ -230,12 +342,14 @@ class OpenAiProvider implements ModelProvider {
     }
   }
 
-  private attemptStreamed(body: Body, request: CompletionRequest, progress: { deltas: number }): Promise<CompletionResult> {
-    return this.withWatchdog(request, async (signal, onActivity) => {
+  private attemptStreamed(body: Body, request: CompletionRequest, progress: { deltas: number }, id: string, state: AttemptState): Promise<CompletionResult> {
+    return this.withWatchdog(request, state, async (signal, onActivity) => {
       const stream = await this.client.chat.completions.create(
         { ...body, stream: true } as ChatCompletionCreateParamsBase & { stream: true },
-        { signal },
+        { signal, headers: { [ATTEMPT_HEADER]: id } },
       );
+      const capChars = replyCapChars(state.maxOutputTokens);
+      let received = 0;
       // Until the first chunk the start timeout still runs: reasoning models think before streaming.
       let text = '';
       let model = this.model;
@@ -251,6 +365,9 @@ class OpenAiProvider implements ModelProvider {
         if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
         for (const choice of chunk.choices) {
           const delta = choice.delta ?? {};
+          received += (typeof delta.content === 'string' ? delta.content.length : 0) +
+            (delta.tool_calls ?? []).reduce((n, tc) => n + (tc.function?.arguments?.length ?? 0), 0);
+          if (received > capChars) throw this.tooLarge(`${received.toLocaleString('en-US')} characters`, state.maxOutputTokens);
           if (typeof delta.content === 'string' && delta.content) {
             text += delta.content;
             progress.deltas++;
@@ -274,11 +391,11 @@ class OpenAiProvider implements ModelProvider {
     });
   }
 
-  private attemptWhole(body: Body, request: CompletionRequest): Promise<CompletionResult> {
-    return this.withWatchdog(request, async (signal) => {
+  private attemptWhole(body: Body, request: CompletionRequest, id: string, state: AttemptState): Promise<CompletionResult> {
+    return this.withWatchdog(request, state, async (signal) => {
       const reply = (await this.client.chat.completions.create(
         { ...body, stream: false } as ChatCompletionCreateParamsBase & { stream: false },
-        { signal },
+        { signal, headers: { [ATTEMPT_HEADER]: id } },
       )) as ChatCompletion | string;
       const choice = typeof reply === 'object' && reply && Array.isArray(reply.choices) ? reply.choices[0] : undefined;
       if (!choice || typeof choice.message !== 'object' || !choice.message) {
@@ -286,6 +403,8 @@ class OpenAiProvider implements ModelProvider {
       }
       const message = choice.message;
       const text = typeof message.content === 'string' ? message.content : '';
+      const size = text.length + (message.tool_calls ?? []).reduce((n, tc) => n + (tc.type === 'function' ? tc.function.arguments?.length ?? 0 : 0), 0);
+      if (size > replyCapChars(state.maxOutputTokens)) throw this.tooLarge(`${size.toLocaleString('en-US')} characters`, state.maxOutputTokens);
       if (text) request.onDelta?.(text);
       const calls = (message.tool_calls ?? []).flatMap((tc) =>
         tc.type === 'function' ? [{ name: tc.function.name, args: tc.function.arguments }] : [],
@@ -329,6 +448,14 @@ class OpenAiProvider implements ModelProvider {
     return result;
   }
 
+  private tooLarge(what: string, maxOutputTokens: number): LlmError {
+    return new LlmError(
+      'malformed',
+      `The reply from ${this.endpoint} is far larger than asked (max_tokens ${maxOutputTokens}): stopped reading after ${what}.`,
+      { endpoint: this.endpoint, retryable: false },
+    );
+  }
+
   private malformed(what: string, sample: string): LlmError {
     const excerpt = this.scrub(sample).slice(0, 200);
     return new LlmError('malformed', `The model endpoint ${this.endpoint} sent ${what}: ${excerpt}`, { endpoint: this.endpoint });
@@ -341,11 +468,23 @@ class OpenAiProvider implements ModelProvider {
     return redactSecrets(t).text.replace(/\s+/g, ' ').trim();
   }
 
-  private toLlmError(e: unknown, signal: AbortSignal | undefined, attempt: number): LlmError {
+  private toLlmError(e: unknown, signal: AbortSignal | undefined, attempt: number, maxOutputTokens: number): LlmError {
     if (e instanceof LlmError) return e;
     const ep = this.endpoint;
     const make = (kind: LlmErrorKind, message: string, status?: number, retryable?: boolean) =>
       new LlmError(kind, message, { status, endpoint: ep, attempts: attempt, retryable });
+    const html = findCause(e, HtmlReply);
+    if (html) {
+      const transient = html.status >= 500 || html.status === 429;
+      return make(
+        transient ? 'server' : 'malformed',
+        `The endpoint ${ep} answered with an HTML page (HTTP ${html.status}${html.title ? `, "${this.scrub(html.title)}"` : ''}) instead of a chat-completions reply: is a proxy, gateway or login page in the way?`,
+        html.status,
+        transient,
+      );
+    }
+    const big = findCause(e, ReplyTooLarge);
+    if (big) return this.tooLarge(`${big.bytes.toLocaleString('en-US')} bytes`, maxOutputTokens);
     if (signal?.aborted || e instanceof APIUserAbortError) return make('cancelled', 'Cancelled.');
     if (e instanceof APIConnectionTimeoutError) return make('timeout', `No reply from ${ep} within ${seconds(this.timeoutMs)}.`);
     if (e instanceof APIConnectionError) {
@@ -415,6 +554,37 @@ function jsonInText(text: string): string | undefined {
   const start = candidate.indexOf('{');
   const end = candidate.lastIndexOf('}');
   return start >= 0 && end > start ? candidate.slice(start, end + 1) : undefined;
+}
+
+/** `e` or the first error of class `type` in its cause chain. */
+function findCause<T extends Error>(e: unknown, type: new (...args: never[]) => T): T | undefined {
+  let c: unknown = e;
+  for (let i = 0; i < 6 && c; i++) {
+    if (c instanceof type) return c;
+    c = (c as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** Up to `max` bytes of a response body, as text. */
+async function readHead(res: Response, max: number): Promise<string> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const parts: Uint8Array[] = [];
+  let n = 0;
+  try {
+    while (n < max) {
+      const { done, value } = await reader.read();
+      if (done || !value) break;
+      parts.push(value);
+      n += value.byteLength;
+    }
+  } catch {
+    // what arrived is enough for a message
+  } finally {
+    void reader.cancel().catch(() => undefined);
+  }
+  return Buffer.concat(parts).toString('utf8').slice(0, max);
 }
 
 function causeCode(e: Error): string | undefined {

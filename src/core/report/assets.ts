@@ -7,6 +7,8 @@ import * as path from 'node:path';
 import type { CompactionResult } from '../compaction/types';
 import type { Trajectory } from '../model';
 import { renderReportHtml, type HtmlAssets } from './html';
+import { redactReport } from './redactReport';
+import { redactTrajectory } from '../compaction/redactTrajectory';
 import { buildReport, type ReportOptions } from './viewModel';
 
 /** esbuild names each webview bundle after its entry, `src/webview/report.main.ts`. */
@@ -39,6 +41,14 @@ export function loadReportAssets(from: string = __dirname): Omit<HtmlAssets, 'no
 
 /** The whole self-contained report file for `results` (what `compact --html` writes). */
 export function reportHtmlFile(results: readonly CompactionResult[], trajectory: Trajectory, opts: ReportOptions = {}): string {
-  const report = buildReport(results, trajectory, { ...opts, actions: { diff: false, copy: true, save: false, rerun: false } });
-  return renderReportHtml(report, loadReportAssets());
+  return reportHtmlFileRedacted(results, trajectory, opts).html;
+}
+
+/** The report file and how many secrets were removed from it (0 with `redact: false`). A report is a file people share. */
+export function reportHtmlFileRedacted(results: readonly CompactionResult[], trajectory: Trajectory, opts: ReportOptions = {}): { html: string; redactions: number } {
+  // Redacted before the report is built: previews and excerpts cut text, and a cut secret can no longer be recognised.
+  const shown = opts.redact === false ? trajectory : redactTrajectory(trajectory).trajectory;
+  const built = buildReport(results, shown, { ...opts, actions: { diff: false, copy: true, save: false, rerun: false } });
+  const { report, redactions } = opts.redact === false ? { report: built, redactions: 0 } : redactReport(built, trajectory);
+  return { html: renderReportHtml(report, loadReportAssets()), redactions };
 }

@@ -31,6 +31,8 @@ export interface ReportOptions {
   actions?: Partial<ReportActions>;
   /** ISO time of the report, for reproducible output in tests. */
   generatedAt?: string;
+  /** Redact secrets in the report file (default true; `--no-redact`, setting `agentTraceLens.redactOutputs`). */
+  redact?: boolean;
 }
 
 /** What the user set for the whole-run replay (each absent: the strategy's or the model's own). */

@@ -41,7 +41,7 @@ export class CompactionController {
 
   /** "Compact Range…" on selected tree rows: the range is the selection, widened by the runner if needed. */
   async compactSelection(clicked: TreeNode | undefined, selected: readonly TreeNode[] | undefined): Promise<void> {
-    const steps = (selected && selected.length > 0 ? selected : clicked ? [clicked] : []).filter((n): n is StepNode => n.type === 'step');
+    const steps = (selected && selected.length > 0 ? selected : clicked ? [clicked] : []).filter((n): n is StepNode => n?.type === 'step');
     if (steps.length === 0) {
       void vscode.window.showInformationMessage('Select one or more steps in the Trajectories view first (Shift-click selects a range).');
       return;
@@ -113,6 +113,7 @@ export class CompactionController {
             onProgress: (message) => progress.report({ message }),
             onDelta: (text) => this.streamOutput(text),
             confirm: (outgoing) => this.confirm(outgoing, counter.tokenizer, consentStore),
+            redactOutputs: vscode.workspace.getConfiguration('agentTraceLens').get<boolean>('redactOutputs', true),
           });
         },
       );
@@ -139,7 +140,7 @@ export class CompactionController {
   /** Before anything leaves the machine: where it goes, how much, what it may cost. */
   private async confirm(o: OutgoingRequest, tokenizer: string, store: ReturnType<typeof mementoConsentStore>): Promise<boolean> {
     const decision = await decideConsent(
-      { endpoint: o.endpoint, model: o.model, inputTokens: o.inputTokens, requests: o.maxCalls, estimatedCost: o.estimatedCost, redactions: { count: o.redactions, kinds: o.redactionKinds }, tokenizer },
+      { endpoint: o.endpoint, model: o.model, inputTokens: o.inputTokens, requests: o.maxCalls, maxRequests: o.maxRequests, estimatedCost: o.estimatedCost, redactions: { count: o.redactions, kinds: o.redactionKinds }, tokenizer },
       store,
       async (lines): Promise<ConsentAnswer> => {
         const send = 'Send';

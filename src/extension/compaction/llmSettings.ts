@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { consentKey, type ConsentStore } from '../../core/llm/consent';
-import { createOpenAiProvider, displayEndpoint } from '../../core/llm/openaiProvider';
+import { createOpenAiProvider, displayEndpoint, insecureKeyRefusal } from '../../core/llm/openaiProvider';
 import { isLocalEndpoint } from '../../core/llm/consent';
 import type { ModelProvider } from '../../core/llm/provider';
 import type { Trajectory } from '../../core/model';
@@ -17,6 +17,7 @@ export interface LlmSettings {
   model: string;
   temperature: number;
   lmFamily: string;
+  allowInsecureHttp: boolean;
 }
 
 export function readLlmSettings(): LlmSettings {
@@ -27,6 +28,7 @@ export function readLlmSettings(): LlmSettings {
     model: c.get<string>('model', 'gpt-4o-mini'),
     temperature: c.get<number>('temperature', 0),
     lmFamily: c.get<string>('vscodeLmFamily', ''),
+    allowInsecureHttp: c.get<boolean>('allowInsecureHttp', false),
   };
 }
 
@@ -54,8 +56,13 @@ export async function providerFromSettings(secrets: vscode.SecretStorage, log: v
     }
     return undefined;
   }
+  const refusal = insecureKeyRefusal(s.baseUrl, apiKey, s.allowInsecureHttp);
+  if (refusal) {
+    void vscode.window.showErrorMessage(`${refusal} Running the extractive mode instead.`);
+    return undefined;
+  }
   log.info(`Using ${s.model} at ${displayEndpoint(s.baseUrl)}`);
-  return createOpenAiProvider({ baseUrl: s.baseUrl, apiKey, model: s.model, temperature: s.temperature });
+  return createOpenAiProvider({ baseUrl: s.baseUrl, apiKey, model: s.model, temperature: s.temperature, allowInsecureHttp: s.allowInsecureHttp });
 }
 
 /** Remembered consent answers, per endpoint, in the extension's global state. */

@@ -183,7 +183,7 @@ export class ReportPanel {
     });
     if (!target) return;
     // saveCondensed refuses the original file (also through a link) with a message in words.
-    const written = await saveCondensed(target.fsPath, loaded, trajectory, result, kind);
+    const written = await saveCondensed(target.fsPath, loaded, trajectory, result, kind, { redact: vscode.workspace.getConfiguration('agentTraceLens').get<boolean>('redactOutputs', true) });
     this.post({ type: 'notice', level: 'info', message: `Saved to ${written}.` });
   }
 

@@ -84,8 +84,12 @@ function prompt(events: readonly Step[], previous: string | undefined, maxChars:
   ];
 }
 
-/** The model's JSON, read leniently (code fences, text around the object); throws when unusable. */
-export function parseSchemaReply(text: string): SchemaSummary {
+/**
+ * The model's JSON, read leniently (code fences, text around the object); throws when unusable,
+ * that is when it fills none of the schema's fields. What had to be bent to fit (a string where a
+ * list belongs, objects as items, fields the schema does not have) goes to `problems`.
+ */
+export function parseSchemaReply(text: string, problems: string[] = []): SchemaSummary {
   const start = text.indexOf('{');
   const end = text.lastIndexOf('}');
   if (start < 0 || end <= start) throw new Error('the reply holds no JSON object');
@@ -97,9 +101,24 @@ export function parseSchemaReply(text: string): SchemaSummary {
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('the reply is not a JSON object');
   const v = value as Record<string, unknown>;
-  if (!SCHEMA_FIELDS.some((f) => f in v)) throw new Error('the reply has none of the schema fields');
-  const list = (x: unknown) => (Array.isArray(x) ? x : x === undefined || x === null ? [] : [x]).map((i) => (typeof i === 'string' ? i : JSON.stringify(i)));
-  return Object.fromEntries(SCHEMA_FIELDS.map((f) => [f, list(v[f])])) as SchemaSummary;
+  const unknown = Object.keys(v).filter((k) => !(SCHEMA_FIELDS as readonly string[]).includes(k));
+  if (!SCHEMA_FIELDS.some((f) => f in v)) {
+    throw new Error(`the reply has none of the schema fields${unknown.length ? ` (it has ${unknown.slice(0, 6).map((k) => `"${k}"`).join(', ')})` : ''}`);
+  }
+  const bent = new Set<string>();
+  const list = (f: string, x: unknown) => {
+    if (x !== undefined && x !== null && !Array.isArray(x)) bent.add(f);
+    return (Array.isArray(x) ? x : x === undefined || x === null ? [] : [x]).map((i) => {
+      if (typeof i === 'string') return i;
+      bent.add(f);
+      return JSON.stringify(i);
+    }).filter((i) => i.trim() !== '');
+  };
+  const summary = Object.fromEntries(SCHEMA_FIELDS.map((f) => [f, list(f, v[f])])) as SchemaSummary;
+  if (SCHEMA_FIELDS.every((f) => summary[f].length === 0)) throw new Error('the reply fills none of the schema fields (every list is empty)');
+  if (bent.size) problems.push(`The model's summary did not follow the schema: ${[...bent].map((f) => `"${f}"`).join(', ')} should be lists of strings; the values were converted.`);
+  if (unknown.length) problems.push(`The model's summary has fields the schema does not (${unknown.slice(0, 6).map((k) => `"${k}"`).join(', ')}); they were left out.`);
+  return summary;
 }
 
 export function renderSchema(s: SchemaSummary, extractive: boolean): string {
@@ -168,14 +187,16 @@ async function run(trajectory: Trajectory, range: StepRange, ctx: StrategyContex
   let schema: SchemaSummary;
   let text: string;
   if (ctx.llm) {
-    schema = parseSchemaReply((await ctx.llm.complete({ messages: first, temperature: 0 })).text);
+    const problems: string[] = [];
+    schema = parseSchemaReply((await ctx.llm.complete({ messages: first, temperature: 0 })).text, problems);
     text = renderSchema(schema, false);
     for (let attempt = 2; attempt <= Number(o.max_attempts) && !fits(text); attempt++) {
       const target = Math.max(1, budget - keptTokens);
       ctx.onProgress?.(`Summary plus tail is over the budget; asking for a shorter one (attempt ${attempt}).`);
-      schema = parseSchemaReply((await ctx.llm.complete({ messages: prompt(events, prevStep?.text, maxChars, target), temperature: 0 })).text);
+      schema = parseSchemaReply((await ctx.llm.complete({ messages: prompt(events, prevStep?.text, maxChars, target), temperature: 0 })).text, problems);
       text = renderSchema(schema, false);
     }
+    warnings.push(...new Set(problems));
   } else {
     schema = extractiveSchema(trajectory, summarized);
     text = renderSchema(schema, true);
