@@ -35,7 +35,8 @@ export async function exportAtif(store: TrajectoryStore, log: vscode.LogOutputCh
   });
   if (!uri) return;
   try {
-    const written = await writeAtifFile(uri.fsPath, doc.trajectory, chosen);
+    // The save dialog asked before replacing an existing file; the trajectory itself is always refused.
+    const written = await writeAtifFile(uri.fsPath, doc.trajectory, chosen, { overwrite: true });
     log.info(`Exported ${source} as ATIF to ${written.path} (${written.documents} document(s))`);
     const open = await vscode.window.showInformationMessage(`Exported as ATIF to ${vscode.workspace.asRelativePath(written.path)}.`, 'Open');
     if (open) await vscode.window.showTextDocument(vscode.Uri.file(written.path));

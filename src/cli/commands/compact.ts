@@ -21,6 +21,7 @@ import { parseOptionPairs, pickRun, requireStrategy, stringMeta } from './common
 import { maxBytesOption } from './stats';
 import { forgottenEntities } from '../../core/report/entities';
 import { writeHtmlReport } from './simulate';
+import { checkTargets } from '../../core/output/safeWrite';
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 const DEFAULT_MODEL = 'gpt-4o-mini';
@@ -28,8 +29,10 @@ const DEFAULT_MODEL = 'gpt-4o-mini';
 export const compactCommand: CliCommand = {
   name: 'compact',
   usage: `compact FILE --strategy ID [--range A:B] [--option NAME=VALUE]... [--model M] [--base-url URL] [--yes]
-        [--json] [--out FILE] [--export chat|openhands|atif] [--run N] [--show-prompt] [--html REPORT.html]
+        [--json] [--out FILE] [--export chat|openhands|atif] [--run N] [--show-prompt] [--html REPORT.html] [--force]
                                              Compact a trajectory with one strategy; --strategy list shows them.
+                                             --out and --html write new files (--force replaces existing ones;
+                                             the trajectory and its folder never); both are checked before any work.
                                              The key comes from OPENAI_API_KEY; with no key and no --base-url it runs extractive (offline).`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, {
@@ -46,6 +49,7 @@ export const compactCommand: CliCommand = {
       'show-prompt': { type: 'boolean' },
       'max-size-mb': { type: 'string' },
       html: { type: 'string' },
+      force: { type: 'boolean' },
     });
     if (values.strategy === 'list') {
       io.out(describeStrategies());
@@ -57,6 +61,12 @@ export const compactCommand: CliCommand = {
     const options = parseOptionPairs(values.option ?? []);
 
     const file = positionals[0];
+    // Where the results go is checked before the trajectory is read or any model is asked.
+    const overwrite = values.force === true;
+    await checkTargets([
+      values.out !== undefined ? { path: values.out, label: '--out' } : undefined,
+      values.html !== undefined ? { path: values.html, label: '--html' } : undefined,
+    ], { inputs: [file], overwrite });
     const loaded = await loadTrajectory(file, { maxBytes: maxBytesOption(values['max-size-mb']) });
     const trajectory = pickRun(loaded, values.run);
 
@@ -87,9 +97,9 @@ export const compactCommand: CliCommand = {
     }
 
     let written: string | undefined;
-    if (values.out) written = await writeExport(values.out, loaded, trajectory, result, values.export as ExportKind | undefined);
+    if (values.out !== undefined) written = await writeExport(values.out, loaded, trajectory, result, values.export as ExportKind | undefined, overwrite);
 
-    if (values.html) await writeHtmlReport(values.html, file, result, trajectory, { model: values.model ?? stringMeta(trajectory.meta.model), counter }, io);
+    if (values.html !== undefined) await writeHtmlReport(values.html, file, result, trajectory, { model: values.model ?? stringMeta(trajectory.meta.model), counter }, io, overwrite);
     const entities = forgottenEntities(trajectory, result).map(({ text, kind, detail, kept, where, firstStep, neededLater }) => ({ text, kind, ...(detail ? { detail } : {}), kept, where, firstStep, neededLater }));
     if (values.json) io.out(JSON.stringify({ ...jsonReport(result, written, values['show-prompt'] === true), entities }) + '\n');
     else io.out(renderResult(result, written, values['show-prompt'] === true));
@@ -117,9 +127,9 @@ async function askOnTerminal(o: OutgoingRequest, counter: string, io: CliIO): Pr
   }
 }
 
-async function writeExport(out: string, loaded: Trajectory, trajectory: Trajectory, result: CompactionResult, kind?: ExportKind): Promise<string> {
+async function writeExport(out: string, loaded: Trajectory, trajectory: Trajectory, result: CompactionResult, kind: ExportKind | undefined, overwrite: boolean): Promise<string> {
   try {
-    return await saveCondensed(out, loaded, trajectory, result, kind);
+    return await saveCondensed(out, loaded, trajectory, result, kind, { overwrite });
   } catch (e) {
     if (e instanceof SaveRefused) throw new UsageError(`--out: ${e.message}`);
     throw e;

@@ -182,8 +182,9 @@ export class ReportPanel {
       title: `Save the condensed trajectory ${titles[kind]}`,
     });
     if (!target) return;
-    // saveCondensed refuses the original file (also through a link) with a message in words.
-    const written = await saveCondensed(target.fsPath, loaded, trajectory, result, kind);
+    // saveCondensed refuses the original file (also through any link) and its folder with a message
+    // naming the file; the save dialog has already asked before replacing another existing file.
+    const written = await saveCondensed(target.fsPath, loaded, trajectory, result, kind, { overwrite: true });
     this.post({ type: 'notice', level: 'info', message: `Saved to ${written}.` });
   }
 
