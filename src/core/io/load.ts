@@ -8,6 +8,7 @@ import { describeDocument, findConversation, itemsShape } from './conversationSe
 import { headOf } from './sniffHead';
 import { pointerTokens } from './jsonScan';
 import { TrajectoryLoadError } from './errors';
+import { describeFsError } from '../output/safeWrite';
 import { monotonicProgress, throwIfCancelled, yieldToEventLoop, type ProgressSink } from './progress';
 import { decodeText, readInput, type ReadResult } from './readInput';
 import { readTrajectoryFile, type ReadFileOptions } from './readFile';
@@ -225,12 +226,13 @@ async function loadFolder(dir: string, options: LoadOptions, progress: ProgressS
     throwIfCancelled(options.signal, dir);
     progress(0.9 * i / names.length, `Reading ${i} of ${names.length} event files…`);
     const full = path.join(dir, name);
-    const bytes = await fs.readFile(full);
-    size += bytes.length;
     try {
+      const bytes = await fs.readFile(full);
+      size += bytes.length;
       files.push({ name, value: JSON.parse(decodeText(bytes, full)) });
     } catch (e) {
-      warnings.push({ message: `${name} was skipped: ${(e as Error).message}` });
+      // A subfolder named *.json, a file that cannot be read: named in a warning, not a crash.
+      warnings.push({ message: `${name} was skipped: ${(e as NodeJS.ErrnoException).code ? describeFsError(e) : (e as Error).message}` });
     }
   }
   progress(0.9, 'Building steps…');
