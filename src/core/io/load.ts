@@ -8,6 +8,7 @@ import { describeDocument, findConversation, itemsShape } from './conversationSe
 import { headOf } from './sniffHead';
 import { pointerTokens } from './jsonScan';
 import { TrajectoryLoadError } from './errors';
+import { checkParsedInput, dropOddUsage } from './hostileInput';
 import { describeFsError } from '../output/safeWrite';
 import { monotonicProgress, throwIfCancelled, yieldToEventLoop, type ProgressSink } from './progress';
 import { decodeText, readInput, type ReadResult } from './readInput';
@@ -97,6 +98,8 @@ function parseReadResult({ input, warnings, truncatedAtLine }: ReadResult, sourc
 }
 
 export function parseInput(input: ParsedInput, source: TrajectorySource, warnings: Warning[], options: LoadOptions = {}): Trajectory {
+  // Nesting too deep for the recursive code below is an error; usage that cannot be a count, a warning.
+  checkParsedInput(input, source.path, warnings);
   let adapter: FormatAdapter;
   try {
     adapter = detectFormat(input, source.path, options.adapters).adapter;
@@ -163,6 +166,7 @@ function countRecords(input: ParsedInput): number {
 }
 
 function toTrajectory(parsed: ParsedTrajectory, format: string, source: TrajectorySource, warnings: Warning[]): Trajectory {
+  dropOddUsage(parsed, warnings);
   return {
     records: parsed.runs ? parsed.runs.length : parsed.steps.length,
     format: parsed.format ?? format,
