@@ -12,6 +12,7 @@ import { COMPACTION_SCENARIOS } from './compactionScenarios';
 import { fillFormatFiles, FORMAT_SCENARIOS } from './formatScenarios';
 import { LARGE_FILE_SCENARIOS } from './largeFileScenario';
 import { fillWorkspace, LAST_SCENARIOS, SCENARIOS } from './scenarios';
+import { SECURITY_SCENARIOS } from './securityScenarios';
 import { Workbench } from './workbench';
 
 /** Screenshots worth showing in the README, copied to media/screenshots/ after a green run. */
@@ -84,7 +85,7 @@ async function main(): Promise<number> {
     console.log(`workbench ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     await page.screenshot({ path: path.join(artifacts, '00-workbench.png') });
 
-    for (const scenario of [...SCENARIOS, ...COMPACTION_SCENARIOS, ...FORMAT_SCENARIOS, ...LARGE_FILE_SCENARIOS, ...LAST_SCENARIOS]) {
+    for (const scenario of [...SCENARIOS, ...COMPACTION_SCENARIOS, ...FORMAT_SCENARIOS, ...LARGE_FILE_SCENARIOS, ...SECURITY_SCENARIOS, ...LAST_SCENARIOS]) {
       if (values.only && !values.only.split(',').some((name) => scenario.name.includes(name))) continue;
       const started = Date.now();
       let shots = 0;
