@@ -95,6 +95,11 @@ test('security.writes: an event file of a folder trajectory, or any new file ins
   const inside = path.join(folder, 'condensed.json');
   assertRefused(await runCli('compact', folder, '--strategy', 'observation-masking', '--out', inside), inside, /inside the trajectory folder/);
   assert.equal(fs.existsSync(inside), false);
+  // Through a link to the folder.
+  const alias = path.join(path.dirname(folder), 'alias');
+  fs.symlinkSync(folder, alias);
+  assertRefused(await runCli('compact', folder, '--strategy', 'observation-masking', '--out', path.join(alias, 'x.json')), path.join(alias, 'x.json'), /inside the trajectory folder/);
+  assert.equal(fs.existsSync(path.join(folder, 'x.json')), false);
   // A hard link to an event file from outside the folder is the event file too.
   const outside = path.join(path.dirname(folder), 'outside.json');
   fs.linkSync(event, outside);
