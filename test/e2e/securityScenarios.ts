@@ -16,7 +16,8 @@ const sha = (file: string) => createHash('sha256').update(fs.readFileSync(file))
 
 /**
  * Types `absPath` into code-server's save dialog and presses Enter; when the dialog asks whether
- * to replace the existing file, answers yes (the dialog's own overwrite confirmation).
+ * to replace the existing file, answers OK (the dialog's own overwrite confirmation). Returns
+ * whether it asked.
  */
 async function saveDialogTo(wb: Workbench, absPath: string): Promise<boolean> {
   const page = wb.page;
@@ -29,10 +30,10 @@ async function saveDialogTo(wb: Workbench, absPath: string): Promise<boolean> {
     if ((await input.inputValue()) === absPath) break;
   }
   await input.press('Enter');
-  // The simple file dialog turns into a Yes/No question when the file exists.
-  const yes = page.locator('.quick-input-list .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^\s*Yes\s*$/ }) }).first();
-  const asked = await yes.waitFor({ timeout: 5_000 }).then(() => true, () => false);
-  if (asked) await yes.click();
+  // code-server's dialog asks "X already exists. Are you sure you want to overwrite it?" with an OK button.
+  const question = page.locator('.quick-input-widget', { hasText: /already exists/ }).filter({ visible: true }).first();
+  const asked = await question.waitFor({ timeout: 5_000 }).then(() => true, () => false);
+  if (asked) await question.locator('.monaco-button', { hasText: /^\s*OK\s*$/ }).first().click();
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15_000 });
   return asked;
 }
@@ -52,14 +53,24 @@ export const SECURITY_SCENARIOS: Scenario[] = [
       const { title } = expectedFor(repo, trajectory);
 
       await wb.clearNotifications();
-      await wb.runCommand('Agent Trace Lens: Open Trajectory…');
+      // Run on its own, this scenario may start before the extension's commands are registered.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await wb.runCommand('Agent Trace Lens: Open Trajectory…');
+          break;
+        } catch (e) {
+          if (attempt >= 4) throw e;
+          await wb.dismissQuickInput();
+          await wb.page.waitForTimeout(5_000);
+        }
+      }
       await wb.answerFileDialog(trajectory);
       const root = await wb.traceRow(title);
 
       // Export as ATIF… to the link: refused in a notification that names the link.
       await wb.contextMenu(root, 'Export as ATIF…');
       const askedExport = await saveDialogTo(wb, link);
-      const refusal = await wb.waitForNotification(/link\.json.*never overwritten/);
+      const refusal = await wb.waitForNotification(/^link\.json is the trajectory .*never overwritten/);
       assert.match(refusal, /is the trajectory .*trajectory\.json.*through a link/, refusal);
       await shot('export-refused');
       assert.equal(sha(trajectory), before, 'Export as ATIF left the trajectory as it was');
@@ -71,9 +82,14 @@ export const SECURITY_SCENARIOS: Scenario[] = [
       const quickTitle = wb.page.locator('.quick-input-widget .quick-input-title');
       await quickTitle.waitFor({ timeout: 15_000 });
       if ((await quickTitle.innerText()).trim() === 'Compact which trajectory?') await wb.pickQuickItem(title, title);
-      await wb.pickQuickItem('SWE-agent observation masking (last N observations)', 'observation masking');
+      await wb.pickQuickItem('OpenHands LLM summarizing condenser', 'summarizing condenser');
       const run = wb.page.locator('.quick-input-list .monaco-list-row').filter({ has: wb.page.locator('.label-name', { hasText: /^\s*Run\s*$/ }) }).first();
       if (await run.waitFor({ timeout: 5_000 }).then(() => true, () => false)) await run.click();
+      // Then "which steps?": steps 1–4 (the first answer to the second question).
+      const steps = wb.page.locator('.quick-input-widget', { hasText: /which steps\?/ }).filter({ visible: true }).first();
+      await steps.waitFor({ timeout: 15_000 });
+      await steps.locator('input').fill('1-4');
+      await steps.locator('input').press('Enter');
       const report = new ReportView(wb.page);
       await report.waitForReport(60_000);
       await report.click('action-save');
@@ -82,7 +98,7 @@ export const SECURITY_SCENARIOS: Scenario[] = [
       const status = report.frame().locator('.status.error');
       await status.waitFor({ timeout: 15_000 });
       const text = await status.innerText();
-      assert.match(text, /link\.json: is the trajectory .*trajectory\.json.*never overwritten/, text);
+      assert.match(text, /^link\.json is the trajectory .*trajectory\.json.*never overwritten.*\(.*security\/link\.json\)$/, text);
       await shot('save-refused');
       assert.equal(sha(trajectory), before, 'Save condensed left the trajectory as it was');
       assert.ok(fs.lstatSync(link).isSymbolicLink(), 'the link is still a link');

@@ -57,6 +57,12 @@ interface InputInfo {
 
 const sameId = (a: Identity, b: Identity) => a.dev === b.dev && a.ino === b.ino;
 
+/** A refusal for a notification: the file's name and the reason first, the full path last. */
+export function refusalText(e: WriteRefused): string {
+  const name = path.basename(e.file);
+  return `${/^(is|already|could)\b/.test(e.reason) ? `${name} ${e.reason}` : `${name}: ${e.reason}`} (${e.file})`;
+}
+
 /**
  * Checks where output would go, before anything is read or sent: every target must be a new file
  * (or an existing one the person allowed replacing) in a folder that exists, not a trajectory that
