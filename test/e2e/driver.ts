@@ -27,6 +27,7 @@ const README_SHOTS: Record<string, string> = {
   'report-diff-prompt-themes-high-contrast.png': 'report-panel-high-contrast.png',
   'report-diff-prompt-themes-diff.png': 'report-diff.png',
   'whole-run-recorded-light.png': 'report-replay-light.png',
+  'save-never-over-original-save-refused.png': 'save-never-over-original.png',
 };
 
 /**

@@ -87,15 +87,14 @@ function countReplacementChars(s: string): number {
 export function readInput(text: string, file: string): ReadResult {
   if (text.trim() === '') throw new TrajectoryLoadError(file, 'empty', 'the file contains only white space.');
   let firstError: Error;
-  let value: unknown;
   try {
-    value = JSON.parse(text);
-  } catch (e) {
-    firstError = e as Error;
-  }
-  if (firstError! === undefined) {
+    const value: unknown = JSON.parse(text);
+    // Nesting too deep for what comes after the parser is refused here, where the byte is known.
     checkParsedText(value, text, file);
     return { input: { shape: 'json', value }, warnings: [] };
+  } catch (e) {
+    if (e instanceof TrajectoryLoadError) throw e;
+    firstError = e as Error;
   }
   const jsonl = readJsonLines(text);
   if (jsonl) return jsonl;
