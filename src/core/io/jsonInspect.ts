@@ -36,38 +36,57 @@ export function inspectJson(value: unknown, limit = MAX_NESTING): JsonFindings {
   const known = seen.get(value);
   if (known && limit === MAX_NESTING) return known;
   const findings: JsonFindings = { oddUsage: [] };
-  // Depth first with a stack of its own; `chain` holds the keys down to the container in hand
-  // (when a container is taken off the stack, the last one taken at the depth above is its parent).
-  const stack: { v: object; depth: number; key?: string }[] = [{ v: value, depth: 0 }];
-  const chain: string[] = [];
-  while (stack.length > 0) {
-    const item = stack.pop()!;
-    chain.length = item.depth;
-    if (item.key !== undefined) chain[item.depth - 1] = item.key;
-    if (item.depth >= limit) {
-      findings.tooDeep = { path: chain.slice() };
+  // Depth first with a stack of its own (two parallel arrays: no object per container); the path
+  // is looked for only when the limit is passed.
+  const values: object[] = [value];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const v = values.pop()!;
+    const depth = depths.pop()!;
+    if (depth >= limit) {
+      findings.tooDeep = { path: pathTo(value, limit) };
       break;
     }
-    if (Array.isArray(item.v)) {
-      const a = item.v as unknown[];
-      for (let i = a.length - 1; i >= 0; i--) {
-        const c = a[i];
-        if (c !== null && typeof c === 'object') stack.push({ v: c, depth: item.depth + 1, key: String(i) });
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) {
+        const c: unknown = v[i];
+        if (c !== null && typeof c === 'object') { values.push(c); depths.push(depth + 1); }
       }
       continue;
     }
-    const o = item.v as Record<string, unknown>;
+    const o = v as Record<string, unknown>;
     for (const key in o) {
       const c = o[key];
       if (typeof c === 'number') {
         if (!(c >= 0 && c < Infinity) && USAGE_KEY.test(key) && findings.oddUsage.length < 20) findings.oddUsage.push(`${key} = ${c}`);
       } else if (c !== null && typeof c === 'object') {
-        stack.push({ v: c, depth: item.depth + 1, key });
+        values.push(c);
+        depths.push(depth + 1);
       }
     }
   }
   if (limit === MAX_NESTING) seen.set(value, findings);
   return findings;
+}
+
+/**
+ * The keys down to the first container `limit` levels deep. When a container is taken off the
+ * stack, the last one taken at the depth above is its parent, so `chain` holds its path.
+ */
+function pathTo(root: object, limit: number): string[] {
+  const stack: { v: object; depth: number; key?: string }[] = [{ v: root, depth: 0 }];
+  const chain: string[] = [];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    chain.length = item.depth;
+    if (item.key !== undefined) chain[item.depth - 1] = item.key;
+    if (item.depth >= limit) return chain.slice();
+    for (const key of Object.keys(item.v).reverse()) {
+      const c = (item.v as Record<string, unknown>)[key];
+      if (c !== null && typeof c === 'object') stack.push({ v: c, depth: item.depth + 1, key });
+    }
+  }
+  return chain;
 }
 
 /** `/a/0/0/0/…` with the first few steps of a path far too long to print. */
