@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import { describeUnexpected } from '../../src/cli/main';
 import { jsonChunks } from '../../src/core/output/jsonChunks';
 import { startFakeOpenAiServer } from '../helpers/fakeOpenAiServer';
 import { runCli } from '../helpers/cli';
@@ -193,6 +194,8 @@ test('security.writes: a missing folder and a folder as the target give a clean 
   assertRefused(await runCli('convert', input, '--to', 'atif', '--out', missing), missing, /does not exist/);
   assertRefused(await compact(input, '--out', dir), dir, /is a folder/);
   assertRefused(await runCli('simulate', input, '--strategy', 'observation-masking', '--html', dir, '--force'), dir, /is a folder/);
+  // Checked before the trajectory is read: a bad target is reported even when the input is missing too.
+  assertRefused(await compact(path.join(dir, 'no-such-input.json'), '--out', missing), missing, /does not exist/);
   // A file where a folder should be.
   const underFile = path.join(input, 'r.html');
   assertRefused(await compact(input, '--html', underFile), underFile, /in\.json is not a folder/);
@@ -226,4 +229,19 @@ test('security.writes: the JSON writer makes JSON.stringify\'s text in bounded p
   assert.throws(() => JSON.stringify(deep), RangeError);
   const text = [...jsonChunks(deep)].join('');
   assert.equal(text, '['.repeat(20_000) + '"bottom"' + ']'.repeat(20_000));
+});
+
+test('security.writes: an unexpected error is one line without a stack, unless ATL_DEBUG=1', () => {
+  const saved = process.env.ATL_DEBUG;
+  try {
+    delete process.env.ATL_DEBUG;
+    const e = new RangeError('Invalid string length\nsecond line');
+    const line = describeUnexpected(e);
+    assert.equal(line, 'agent-trace-lens: unexpected error: Invalid string length (ATL_DEBUG=1 shows where)\n');
+    process.env.ATL_DEBUG = '1';
+    assert.match(describeUnexpected(e), /RangeError: Invalid string length[\s\S]*\n\s+at /);
+  } finally {
+    if (saved === undefined) delete process.env.ATL_DEBUG;
+    else process.env.ATL_DEBUG = saved;
+  }
 });
