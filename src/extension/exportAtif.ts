@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { AtifExportError } from '../core/formats/atifExport';
 import { AtifWriteRefused, writeAtifFile } from '../core/formats/atifFile';
+import { refusalText } from '../core/output/safeWrite';
 import type { Trajectory } from '../core/model';
 import { runsOf } from '../core/stats';
 import type { OpenTrajectory, TrajectoryStore } from './trajectoryStore';
@@ -35,12 +36,18 @@ export async function exportAtif(store: TrajectoryStore, log: vscode.LogOutputCh
   });
   if (!uri) return;
   try {
-    const written = await writeAtifFile(uri.fsPath, doc.trajectory, chosen);
+    // The save dialog asked before replacing an existing file; the trajectory itself is always refused.
+    const written = await writeAtifFile(uri.fsPath, doc.trajectory, chosen, { overwrite: true });
     log.info(`Exported ${source} as ATIF to ${written.path} (${written.documents} document(s))`);
     const open = await vscode.window.showInformationMessage(`Exported as ATIF to ${vscode.workspace.asRelativePath(written.path)}.`, 'Open');
     if (open) await vscode.window.showTextDocument(vscode.Uri.file(written.path));
   } catch (e) {
-    if (e instanceof AtifWriteRefused || e instanceof AtifExportError) {
+    if (e instanceof AtifWriteRefused) {
+      log.warn(`ATIF export of ${source} refused: ${e.message}`);
+      void vscode.window.showErrorMessage(refusalText(e));
+      return;
+    }
+    if (e instanceof AtifExportError) {
       void vscode.window.showErrorMessage(e.message);
       return;
     }

@@ -16,6 +16,7 @@ import { LIVE_SCENARIOS } from './liveScenarios';
 import { FIND_SCENARIOS } from './findScenarios';
 import { SECURITY_LLM_SCENARIOS } from './securityLlmScenarios';
 import { fillWorkspace, LAST_SCENARIOS, SCENARIOS } from './scenarios';
+import { SECURITY_SCENARIOS } from './securityScenarios';
 import { Workbench } from './workbench';
 
 /** Screenshots worth showing in the README, copied to media/screenshots/ after a green run. */
@@ -32,6 +33,7 @@ const README_SHOTS: Record<string, string> = {
   'whole-run-recorded-light.png': 'report-replay-light.png',
   'find-filter-large-run-highlighted.png': 'find-filter.png',
   'find-next-error-second-error.png': 'next-error.png',
+  'save-never-over-original-save-refused.png': 'save-never-over-original.png',
 };
 
 /**
@@ -90,7 +92,7 @@ async function main(): Promise<number> {
     console.log(`workbench ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     await page.screenshot({ path: path.join(artifacts, '00-workbench.png') });
 
-    for (const scenario of [...SCENARIOS, ...COMPACTION_SCENARIOS, ...FORMAT_SCENARIOS, ...LARGE_FILE_SCENARIOS, ...COMPARE_SCENARIOS, ...LIVE_SCENARIOS, ...FIND_SCENARIOS, ...SECURITY_LLM_SCENARIOS, ...LAST_SCENARIOS]) {
+    for (const scenario of [...SCENARIOS, ...COMPACTION_SCENARIOS, ...FORMAT_SCENARIOS, ...LARGE_FILE_SCENARIOS, ...COMPARE_SCENARIOS, ...LIVE_SCENARIOS, ...FIND_SCENARIOS, ...SECURITY_LLM_SCENARIOS, ...SECURITY_SCENARIOS, ...LAST_SCENARIOS]) {
       if (values.only && !values.only.split(',').some((name) => scenario.name.includes(name))) continue;
       const started = Date.now();
       let shots = 0;

@@ -58,11 +58,11 @@ test('convert --out: writes a new file, refuses the trajectory itself (also thro
   assert.match(ok.err, /3 documents, one per line/);
   assert.equal(fs.readFileSync(out, 'utf8').trimEnd().split('\n').length, 3);
   const same = await runCli('convert', source, '--to', 'atif', '--out', source);
-  assert.equal(same.code, 1);
+  assert.equal(same.code, 4);
   assert.match(same.err, /never overwritten/);
   fs.symlinkSync(source, path.join(dir, 'link.jsonl'));
   const viaLink = await runCli('convert', source, '--to', 'atif', '--out', path.join(dir, 'link.jsonl'));
-  assert.equal(viaLink.code, 1);
+  assert.equal(viaLink.code, 4);
   assert.deepEqual(fs.readFileSync(source), before, 'the input is untouched');
   const one = await runCli('convert', source, '--to', 'atif', '--run', '1');
   assert.equal((JSON.parse(one.out) as { session_id: string }).session_id.length > 0, true);

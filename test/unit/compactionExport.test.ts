@@ -90,7 +90,7 @@ test('cli compact: --json prints the documented object; --out writes a new file,
     assert.equal(j.reduction, (j.tokensBefore - j.tokensAfter) / j.tokensBefore);
 
     const b = io();
-    assert.equal(await main(['compact', file, '--strategy', 'trim-last-turns', '--out', file], b.io), 1);
+    assert.equal(await main(['compact', file, '--strategy', 'trim-last-turns', '--out', file], b.io), 4);
     assert.match(b.err.join(''), /original trajectory is never overwritten/);
     assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')), chat);
 

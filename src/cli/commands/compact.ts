@@ -21,6 +21,7 @@ import { parseOptionPairs, pickRun, requireStrategy, stringMeta } from './common
 import { maxBytesOption } from './stats';
 import { forgottenEntities } from '../../core/report/entities';
 import { writeHtmlReport } from './simulate';
+import { checkTargets } from '../../core/output/safeWrite';
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 const DEFAULT_MODEL = 'gpt-4o-mini';
@@ -28,9 +29,11 @@ const DEFAULT_MODEL = 'gpt-4o-mini';
 export const compactCommand: CliCommand = {
   name: 'compact',
   usage: `compact FILE --strategy ID [--range A:B] [--option NAME=VALUE]... [--model M] [--base-url URL] [--yes]
-        [--json] [--out FILE] [--export chat|openhands|atif] [--run N] [--show-prompt] [--html REPORT.html]
+        [--json] [--out FILE] [--export chat|openhands|atif] [--run N] [--show-prompt] [--html REPORT.html] [--force]
         [--no-redact] [--allow-http]
                                              Compact a trajectory with one strategy; --strategy list shows them.
+                                             --out and --html write new files (--force replaces existing ones;
+                                             the trajectory and its folder never); both are checked before any work.
                                              The key comes from OPENAI_API_KEY; with no key and no --base-url it runs extractive (offline).
                                              Secrets are redacted in what is sent and in --out/--html files (--no-redact: not in the files).
                                              The key goes only to https or this machine unless --allow-http. Exit 3: a model was asked
@@ -52,6 +55,7 @@ export const compactCommand: CliCommand = {
       html: { type: 'string' },
       'no-redact': { type: 'boolean' },
       'allow-http': { type: 'boolean' },
+      force: { type: 'boolean' },
     });
     if (values.strategy === 'list') {
       io.out(describeStrategies());
@@ -63,6 +67,13 @@ export const compactCommand: CliCommand = {
     const options = parseOptionPairs(values.option ?? []);
 
     const redact = values['no-redact'] !== true;
+    const file = positionals[0];
+    // Where the results go is checked before the trajectory is read or any model is asked.
+    const overwrite = values.force === true;
+    await checkTargets([
+      values.out !== undefined ? { path: values.out, label: '--out' } : undefined,
+      values.html !== undefined ? { path: values.html, label: '--html' } : undefined,
+    ], { inputs: [file], overwrite });
 
     const key = process.env.OPENAI_API_KEY?.trim() || undefined;
     const baseUrl = values['base-url'] ?? (key ? DEFAULT_BASE_URL : undefined);
@@ -71,7 +82,6 @@ export const compactCommand: CliCommand = {
     const refusal = baseUrl && strategy.kind === 'llm' ? insecureKeyRefusal(baseUrl, key, values['allow-http'] === true) : undefined;
     if (refusal) throw new UsageError(`--base-url: ${refusal}`);
 
-    const file = positionals[0];
     const loaded = await loadTrajectory(file, { maxBytes: maxBytesOption(values['max-size-mb']) });
     const trajectory = pickRun(loaded, values.run);
 
@@ -101,9 +111,9 @@ export const compactCommand: CliCommand = {
 
     let written: string | undefined;
     const redactedOnWrite = { count: 0, kinds: {} as Record<string, number> };
-    if (values.out) written = await writeExport(values.out, loaded, trajectory, result, values.export as ExportKind | undefined, { redact, redacted: redactedOnWrite });
+    if (values.out !== undefined) written = await writeExport(values.out, loaded, trajectory, result, values.export as ExportKind | undefined, { redact, redacted: redactedOnWrite, overwrite });
 
-    if (values.html) await writeHtmlReport(values.html, file, result, trajectory, { model: values.model ?? stringMeta(trajectory.meta.model), counter, redact }, io);
+    if (values.html !== undefined) await writeHtmlReport(values.html, file, result, trajectory, { model: values.model ?? stringMeta(trajectory.meta.model), counter, redact }, io, overwrite);
     const entities = forgottenEntities(trajectory, result).map(({ text, kind, detail, kept, where, firstStep, neededLater }) => ({ text, kind, ...(detail ? { detail } : {}), kept, where, firstStep, neededLater }));
     const removed = secretsRemovedFromOutputs(result, redactedOnWrite.count, redact);
     if (values.json) io.out(JSON.stringify({ ...jsonReport(result, written, values['show-prompt'] === true), secretsRemoved: removed, fallbackReason: result.fallbackReason ?? null, entities }) + '\n');

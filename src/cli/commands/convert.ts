@@ -1,5 +1,6 @@
 import { AtifExportError } from '../../core/formats/atifExport';
-import { atifText, AtifWriteRefused, writeAtifFile } from '../../core/formats/atifFile';
+import { atifPieces, writeAtifFile } from '../../core/formats/atifFile';
+import { checkTargets } from '../../core/output/safeWrite';
 import { loadTrajectory } from '../../core/io/load';
 import { runsOf } from '../../core/stats';
 import { parseCommandArgs, UsageError, type CliCommand } from '../args';
@@ -8,31 +9,35 @@ import { maxBytesOption } from './stats';
 
 export const convertCommand: CliCommand = {
   name: 'convert',
-  usage: `convert FILE --to atif [--out FILE] [--run N] [--max-size-mb N]
+  usage: `convert FILE --to atif [--out FILE] [--force] [--run N] [--max-size-mb N]
                                              Write any trajectory we read as ATIF (Harbor's trajectory format),
                                              to --out or standard output. A file of many runs becomes one ATIF
-                                             document per line unless --run picks one. Never overwrites FILE.`,
+                                             document per line unless --run picks one. Never overwrites FILE;
+                                             --force replaces an existing --out file.`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, {
       to: { type: 'string' },
       out: { type: 'string' },
       run: { type: 'string' },
       'max-size-mb': { type: 'string' },
+      force: { type: 'boolean' },
     });
     if (positionals.length !== 1) throw new UsageError('convert takes exactly one FILE.');
     if (values.to !== 'atif') throw new UsageError(values.to === undefined ? 'convert needs --to atif.' : `--to takes atif, not "${values.to}".`);
+    const overwrite = values.force === true;
+    if (values.out !== undefined) await checkTargets([{ path: values.out, label: '--out' }], { inputs: [positionals[0]], overwrite });
     const loaded = await loadTrajectory(positionals[0], { maxBytes: maxBytesOption(values['max-size-mb']) });
     const runs = values.run !== undefined ? [pickRun(loaded, values.run)] : runsOf(loaded);
     try {
       if (values.out === undefined) {
-        io.out(atifText(loaded, runs).text);
+        // In pieces: a document may be larger than one string can hold.
+        for (const piece of atifPieces(loaded, runs).pieces()) io.out(piece);
         return 0;
       }
-      const written = await writeAtifFile(values.out, loaded, runs);
+      const written = await writeAtifFile(values.out, loaded, runs, { overwrite });
       io.err(`ATIF written to ${written.path} (${written.documents === 1 ? 'one document' : `${written.documents} documents, one per line`})\n`);
       return 0;
     } catch (e) {
-      if (e instanceof AtifWriteRefused) throw new UsageError(`--out: ${e.message}`);
       if (e instanceof AtifExportError) throw new UsageError(e.message);
       throw e;
     }

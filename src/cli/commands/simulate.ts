@@ -1,5 +1,3 @@
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import { runCompaction, CompactionInputError, STRATEGIES, type CompactionResult } from '../../core/compaction';
 import { CACHE_BEHAVIOURS, type CacheBehaviour } from '../../core/pricing/promptCache';
 import { rankByCost, RANKED_BY } from '../../core/report/ranking';
@@ -17,6 +15,7 @@ import { table } from '../render';
 import { grid } from '../../core/view/textTable';
 import { parseOptionPairs, pickRun, requireStrategy, stringMeta } from './common';
 import { maxBytesOption } from './stats';
+import { checkTargets, writeSafely } from '../../core/output/safeWrite';
 
 // `simulate`: the whole run replayed under a strategy's trigger, without any model. The summary
 // size comes from one offline (extractive) run of the strategy, or from --ratio.
@@ -24,7 +23,7 @@ import { maxBytesOption } from './stats';
 export const simulateCommand: CliCommand = {
   name: 'simulate',
   usage: `simulate FILE --strategy ID|all|ID,ID… [--option NAME=VALUE]... [--ratio R] [--budget TOKENS] [--cache openai|anthropic|gemini|none]
-                  [--model-failures] [--model M] [--run N] [--json] [--html REPORT.html] [--no-redact]
+                  [--model-failures] [--model M] [--run N] [--json] [--html REPORT.html] [--no-redact] [--force]
     Replays the run as if the agent had compacted with the strategy whenever its trigger fired,
     beside the run as it happened, and bills both as the provider would, prompt cache included
     (--cache overrides the behaviour chosen from the model). Where the log records usage per call,
@@ -33,7 +32,8 @@ export const simulateCommand: CliCommand = {
     forgotten size (default: measured on an offline run of the strategy); --model-failures counts the
     re-asks a strategy makes when a reply fails its checks. Several strategies are ranked by cost
     with caching. --html writes the before/after report of that offline run, replay included, with
-    secrets redacted (--no-redact keeps them).`,
+    secrets redacted (--no-redact keeps them), to a new file (--force replaces an existing one; the
+    trajectory itself never).`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, {
       strategy: { type: 'string' },
@@ -48,6 +48,7 @@ export const simulateCommand: CliCommand = {
       'max-size-mb': { type: 'string' },
       html: { type: 'string' },
       'no-redact': { type: 'boolean' },
+      force: { type: 'boolean' },
     });
     if (positionals.length !== 1) throw new UsageError('simulate takes exactly one FILE.');
     // Only the --html report is an output here; it is redacted unless --no-redact.
@@ -59,6 +60,9 @@ export const simulateCommand: CliCommand = {
     const budget = numberOption('--budget', values.budget, 1);
     const cache = cacheOption(values.cache);
     if (values.html && strategies.length > 1) throw new UsageError('--html takes one strategy.');
+    // Where the report goes is checked before anything is read.
+    const overwrite = values.force === true;
+    if (values.html !== undefined) await checkTargets([{ path: values.html, label: '--html' }], { inputs: [positionals[0]], overwrite });
     const loaded = await loadTrajectory(positionals[0], { maxBytes: maxBytesOption(values['max-size-mb']) });
     const trajectory = pickRun(loaded, values.run);
 
@@ -81,7 +85,7 @@ export const simulateCommand: CliCommand = {
         summaryRatio: ratio, tokenBudget: budget, price, model, cache, modelFailures: values['model-failures'] === true,
       }));
       if (values.html) {
-        await writeHtmlReport(values.html, positionals[0], sample, trajectory, { model, counter, replay: { summaryRatio: ratio, tokenBudget: budget, cache }, redact }, io);
+        await writeHtmlReport(values.html, positionals[0], sample, trajectory, { model, counter, replay: { summaryRatio: ratio, tokenBudget: budget, cache }, redact }, io, overwrite);
       }
     }
     const extra = { tokenizer: counter.tokenizer, approximateTokens: counter.approximate };
@@ -189,12 +193,10 @@ function usdOrUnknown(x: number | null): string {
   return x === null ? 'unknown' : usd(x);
 }
 
-/** Writes the self-contained before/after report (never over the trajectory itself). */
-export async function writeHtmlReport(out: string, source: string, result: CompactionResult, trajectory: Trajectory, opts: ReportOptions, io?: CliIO): Promise<string> {
-  const target = path.resolve(out);
-  if (target === path.resolve(source)) throw new UsageError('--html must name a new file: the trajectory is never overwritten.');
+/** Writes the self-contained before/after report (never over the trajectory, nor into its folder). */
+export async function writeHtmlReport(out: string, source: string, result: CompactionResult, trajectory: Trajectory, opts: ReportOptions, io?: CliIO, overwrite = false): Promise<string> {
   const { html, redactions } = reportHtmlFileRedacted([result], trajectory, opts);
-  await fs.writeFile(target, html);
+  const target = await writeSafely(out, html, { inputs: [source], overwrite });
   io?.err(`HTML report written to ${target}${opts.redact === false ? ' (not redacted)' : redactions ? ` (${redactions} secret value${redactions === 1 ? '' : 's'} redacted)` : ''}\n`);
   return target;
 }

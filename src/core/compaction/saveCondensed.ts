@@ -1,20 +1,24 @@
 // Writing a condensed trajectory to a new file, shared by the CLI's --out and the extension's
-// "Save Condensed Trajectory": pick the richest format the source allows, and refuse any path
-// that is the original file (by name or through a link).
+// "Save Condensed Trajectory": pick the richest format the source allows, and write it through
+// output/safeWrite (never over the original, by name or through any link) in pieces, so an
+// output larger than one JavaScript string can be written.
 
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import type { Trajectory } from '../model';
 import { toAtif } from '../formats/atifExport';
+import { readTrajectoryFile } from '../io/readFile';
+import { jsonChunks } from '../output/jsonChunks';
+import { writeSafely, type WriteGuard } from '../output/safeWrite';
 import { canExportOpenHands, toChatMessages, toOpenHandsV0Events } from './export';
 import type { CompactionResult } from './types';
 import { redactDeep } from '../llm/redact';
+import { promises as fs } from 'node:fs';
 
 export type ExportKind = 'chat' | 'openhands' | 'atif';
 
+/** The export asked for does not apply to this trajectory (a usage problem, not a write problem). */
 export class SaveRefused extends Error {}
 
-export interface SaveOptions {
+export interface SaveOptions extends Omit<WriteGuard, 'inputs'> {
   /**
    * Redact secrets in the file (default true): every string of the export, including events an
    * OpenHands export copies from the original file. `--no-redact` / `agentTraceLens.redactOutputs: false` keep them.
@@ -29,44 +33,39 @@ export function defaultExportKind(loaded: Trajectory, trajectory: Trajectory, re
   return loaded === trajectory && canExportOpenHands(trajectory, result) ? 'openhands' : 'chat';
 }
 
-export async function isSameFile(a: string, b: string): Promise<boolean> {
-  if (path.resolve(a) === path.resolve(b)) return true;
-  const [ra, rb] = await Promise.all([realpathOrUndefined(a), realpathOrUndefined(b)]);
-  return ra !== undefined && ra === rb;
-}
-
 /**
- * Writes the condensed trajectory to `target`, which must not be the source file. `loaded` is
- * the whole file as loaded, `trajectory` the run that was compacted (the same object for
- * single-run files). Returns the absolute path written.
+ * Writes the condensed trajectory to `target`, which must not be the source file nor inside its
+ * folder. `loaded` is the whole file as loaded, `trajectory` the run that was compacted (the same
+ * object for single-run files). An existing target is replaced only with `options.overwrite`.
+ * Returns the absolute path written.
  */
 export async function saveCondensed(target: string, loaded: Trajectory, trajectory: Trajectory, result: CompactionResult, kind?: ExportKind, options: SaveOptions = {}): Promise<string> {
   const source = loaded.source.path;
-  const absolute = path.resolve(target);
-  if (await isSameFile(absolute, source)) {
-    throw new SaveRefused('the condensed trajectory must go to a new file: the original trajectory is never overwritten.');
-  }
   const chosen = kind ?? defaultExportKind(loaded, trajectory, result);
   let value: unknown;
   if (chosen === 'openhands') {
     if (loaded !== trajectory || !canExportOpenHands(trajectory, result)) {
       throw new SaveRefused('an OpenHands export needs an OpenHands V0 event list in which this compaction forgot whole events.');
     }
-    value = toOpenHandsV0Events(JSON.parse(await fs.readFile(source, 'utf8')), trajectory, result);
+    value = toOpenHandsV0Events(await readJsonDocument(source), trajectory, result);
   } else if (chosen === 'atif') {
     value = toAtif(result.condensed);
   } else {
     value = toChatMessages(result);
   }
   if (options.redact !== false) value = redactDeep(value, options.redacted ?? { count: 0, kinds: {} });
-  await fs.writeFile(absolute, JSON.stringify(value, null, 2) + '\n');
-  return absolute;
+  return writeSafely(target, withNewline(jsonChunks(value, 2)), { overwrite: options.overwrite, overwriteHint: options.overwriteHint, inputs: [source] });
 }
 
-async function realpathOrUndefined(p: string): Promise<string | undefined> {
-  try {
-    return await fs.realpath(p);
-  } catch {
-    return undefined;
-  }
+function* withNewline(pieces: Iterable<string>): Generator<string> {
+  yield* pieces;
+  yield '\n';
+}
+
+/** The source file's JSON value, read the way the loader reads it (in parts when it is too big for one string). */
+async function readJsonDocument(file: string): Promise<unknown> {
+  const { size } = await fs.stat(file);
+  const content = await readTrajectoryFile(file, size, {}, () => undefined);
+  if (content.result?.input.shape !== 'json') throw new SaveRefused(`${file} is no longer one JSON document; it changed since it was loaded.`);
+  return content.result.input.value;
 }

@@ -1,6 +1,7 @@
 import type { JsonlRecord, ParsedInput } from '../formats/adapter';
 import type { Warning } from '../model';
 import { formatBytes } from './bytes';
+import { noteNesting } from './jsonInspect';
 
 // The rules that make a file JSON Lines, in one place so the whole-text reader and the streaming
 // reader cannot drift apart: the first non-blank line must be a JSON object or array on its own,
@@ -43,6 +44,7 @@ export class JsonLinesCollector {
     }
     if (this.lastNonBlankLine === 0 && (typeof value !== 'object' || value === null)) return (this.stillJsonl = false);
     this.lastNonBlankLine = lineNo;
+    noteNesting(value, text); // where a record nests too deep, while its text is at hand
     this.records.push({ value, line: lineNo });
     return true;
   }

@@ -8,6 +8,8 @@ import { describeDocument, findConversation, itemsShape } from './conversationSe
 import { headOf } from './sniffHead';
 import { pointerTokens } from './jsonScan';
 import { TrajectoryLoadError } from './errors';
+import { checkParsedInput, dropOddUsage } from './hostileInput';
+import { describeFsError } from '../output/safeWrite';
 import { monotonicProgress, throwIfCancelled, yieldToEventLoop, type ProgressSink } from './progress';
 import { decodeText, readInput, type ReadResult } from './readInput';
 import { readTrajectoryFile, type ReadFileOptions } from './readFile';
@@ -96,6 +98,8 @@ function parseReadResult({ input, warnings, truncatedAtLine }: ReadResult, sourc
 }
 
 export function parseInput(input: ParsedInput, source: TrajectorySource, warnings: Warning[], options: LoadOptions = {}): Trajectory {
+  // Nesting too deep for the recursive code below is an error; usage that cannot be a count, a warning.
+  checkParsedInput(input, source.path, warnings);
   let adapter: FormatAdapter;
   try {
     adapter = detectFormat(input, source.path, options.adapters).adapter;
@@ -170,6 +174,7 @@ function countRecords(input: ParsedInput): number {
 }
 
 function toTrajectory(parsed: ParsedTrajectory, format: string, source: TrajectorySource, warnings: Warning[]): Trajectory {
+  dropOddUsage(parsed, warnings);
   return {
     records: parsed.runs ? parsed.runs.length : parsed.steps.length,
     format: parsed.format ?? format,
@@ -233,12 +238,13 @@ async function loadFolder(dir: string, options: LoadOptions, progress: ProgressS
     throwIfCancelled(options.signal, dir);
     progress(0.9 * i / names.length, `Reading ${i} of ${names.length} event files…`);
     const full = path.join(dir, name);
-    const bytes = await fs.readFile(full);
-    size += bytes.length;
     try {
+      const bytes = await fs.readFile(full);
+      size += bytes.length;
       files.push({ name, value: JSON.parse(decodeText(bytes, full)) });
     } catch (e) {
-      warnings.push({ message: `${name} was skipped: ${(e as Error).message}` });
+      // A subfolder named *.json, a file that cannot be read: named in a warning, not a crash.
+      warnings.push({ message: `${name} was skipped: ${(e as NodeJS.ErrnoException).code ? describeFsError(e) : (e as Error).message}` });
     }
   }
   progress(0.9, 'Building steps…');

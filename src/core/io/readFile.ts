@@ -6,7 +6,7 @@ import { TrajectoryLoadError } from './errors';
 import { readAllBytes, readChunks } from './fileChunks';
 import { JsonDocumentScanner, UnstreamableJson } from './jsonDocumentStream';
 import { throwIfCancelled, yieldToEventLoop, type ProgressSink } from './progress';
-import { checkLooksLikeText, decodeText, readInput, type ReadResult } from './readInput';
+import { checkLooksLikeText, decodeText, readInput, utf16Encoding, type ReadResult } from './readInput';
 import { streamJsonl } from './streamJsonl';
 import { isZip, readZipJson, type ZipJson } from './zip';
 
@@ -42,6 +42,7 @@ export async function readTrajectoryFile(file: string, size: number, options: Re
     if (isZip(head)) return { zip: readZipJson(await readAllBytes(handle, size, chunks, reading(0.5)), file) };
     checkLooksLikeText(head, file);
     const maxDocumentBytes = options.maxDocumentBytes ?? MAX_DOCUMENT_BYTES;
+    if (utf16Encoding(head)) return { result: await readUtf16(handle, file, size, maxDocumentBytes, chunks, reading(0.6)) };
     const lines = await streamJsonl(handle, { ...chunks, size, maxLineBytes: maxDocumentBytes, onProgress: reading(0.9) });
     if (lines) return { result: lines };
     if (size > maxDocumentBytes) return { result: await streamDocument(handle, file, size, maxDocumentBytes, chunks, reading(0.9)) };
@@ -53,6 +54,14 @@ export async function readTrajectoryFile(file: string, size: number, options: Re
   } finally {
     await handle.close();
   }
+}
+
+/** UTF-16 text (Windows tools write it) is decoded whole; it has two bytes per character or more. */
+async function readUtf16(handle: FileHandle, file: string, size: number, maxDocumentBytes: number, options: ReadFileOptions & { file: string }, onProgress: (n: number) => void): Promise<ReadResult> {
+  if (size / 2 > maxDocumentBytes) {
+    throw new TrajectoryLoadError(file, 'too-large', `this UTF-16 file of ${formatBytes(size)} is too large to read as one piece of text; convert it to UTF-8 (e.g. \`iconv -f UTF-16 -t UTF-8 FILE > FILE.utf8.json\`) and open that.`);
+  }
+  return readInput(decodeText(await readAllBytes(handle, size, options, onProgress), file), file);
 }
 
 /** A document too big to be one string, read element by element of its event arrays. */

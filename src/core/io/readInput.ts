@@ -4,6 +4,7 @@ import { TrajectoryLoadError } from './errors';
 import { readConcatenatedJson } from './concatenatedJson';
 import { JsonLinesCollector } from './jsonLines';
 import { lineAt, repairTruncatedJson } from './jsonScan';
+import { checkParsedText } from './hostileInput';
 
 export interface ReadResult {
   input: ParsedInput;
@@ -12,8 +13,37 @@ export interface ReadResult {
   truncatedAtLine?: number;
 }
 
+/**
+ * UTF-16 text: a byte order mark, or (without one) the NUL bytes of ASCII text in every other
+ * byte. Undefined for anything else (UTF-8, binary).
+ */
+export function utf16Encoding(head: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
+  if (head.length >= 2 && head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
+  if (head.length >= 2 && head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
+  const n = Math.min(head.length, 1024) & ~1;
+  if (n < 4) return undefined;
+  let evenNul = 0;
+  let oddNul = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (head[i] === 0) evenNul++;
+    if (head[i + 1] === 0) oddNul++;
+  }
+  const pairs = n / 2;
+  if (oddNul >= pairs * 0.6 && evenNul <= pairs * 0.05) return 'utf-16le';
+  if (evenNul >= pairs * 0.6 && oddNul <= pairs * 0.05) return 'utf-16be';
+  return undefined;
+}
+
 /** Looks at raw bytes and rejects what is clearly not text before anything tries to parse it. */
 export function decodeText(bytes: Uint8Array, file: string): string {
+  const utf16 = utf16Encoding(bytes.subarray(0, 1024));
+  if (utf16) {
+    let text = new TextDecoder(utf16).decode(bytes);
+    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    if (text.trim() === '') throw new TrajectoryLoadError(file, 'empty', 'the file is empty.');
+    checkDecodedHead(text, file);
+    return text;
+  }
   checkBytes(bytes, file);
   let text = new TextDecoder('utf-8').decode(bytes);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -26,6 +56,7 @@ export function decodeText(bytes: Uint8Array, file: string): string {
  * for an empty file, NUL bytes (binary) or text that is mostly not UTF-8.
  */
 export function checkLooksLikeText(head: Uint8Array, file: string): void {
+  if (utf16Encoding(head)) return;
   checkBytes(head, file);
   checkDecodedHead(new TextDecoder('utf-8').decode(head.subarray(0, 8192)), file);
 }
@@ -57,8 +88,12 @@ export function readInput(text: string, file: string): ReadResult {
   if (text.trim() === '') throw new TrajectoryLoadError(file, 'empty', 'the file contains only white space.');
   let firstError: Error;
   try {
-    return { input: { shape: 'json', value: JSON.parse(text) }, warnings: [] };
+    const value: unknown = JSON.parse(text);
+    // Nesting too deep for what comes after the parser is refused here, where the byte is known.
+    checkParsedText(value, text, file);
+    return { input: { shape: 'json', value }, warnings: [] };
   } catch (e) {
+    if (e instanceof TrajectoryLoadError) throw e;
     firstError = e as Error;
   }
   const jsonl = readJsonLines(text);

@@ -1,4 +1,5 @@
 import type { Step, StepKind } from '../model';
+import { plainLabel } from '../output/terminal';
 
 // How a step reads in a one-line list: shared by the tree, the CLI and the report so that a step
 // is named the same way everywhere.
@@ -21,9 +22,10 @@ export function kindLabel(kind: StepKind): string {
 /** `tool call · bash`, `observation · bash`, `user`, `other · agent_state_changed`. */
 export function stepLabel(step: Step): string {
   const base = KIND_LABELS[step.kind];
-  if (step.kind === 'tool_call' && step.tool) return `${base} · ${step.tool.name}`;
-  if (step.kind === 'tool_result' && step.toolName) return `${base} · ${step.toolName}`;
-  if (step.kind === 'other' && step.label) return `${base} · ${step.label}`;
+  // Names come from the log: colour codes, controls and bidi marks are dropped.
+  if (step.kind === 'tool_call' && step.tool) return `${base} · ${plainLabel(step.tool.name)}`;
+  if (step.kind === 'tool_result' && step.toolName) return `${base} · ${plainLabel(step.toolName)}`;
+  if (step.kind === 'other' && step.label) return `${base} · ${plainLabel(step.label)}`;
   return base;
 }
 
@@ -55,8 +57,9 @@ export function argsPreview(args: string): string {
   }
 }
 
+/** The text on one line of at most `max` characters, without colour codes, controls or bidi marks. */
 export function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = plainLabel(text).replace(/\s+/g, ' ').trim();
   return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
 }
 

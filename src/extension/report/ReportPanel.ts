@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CompactionResult } from '../../core/compaction';
 import { defaultExportKind, saveCondensed, type ExportKind } from '../../core/compaction/saveCondensed';
+import { refusalText, WriteRefused } from '../../core/output/safeWrite';
 import type { Trajectory } from '../../core/model';
 import type { PriceOverrides } from '../../core/pricing/prices';
 import { beforeAfterText } from '../../core/report/diffText';
@@ -182,8 +183,21 @@ export class ReportPanel {
       title: `Save the condensed trajectory ${titles[kind]}`,
     });
     if (!target) return;
-    // saveCondensed refuses the original file (also through a link) with a message in words.
-    const written = await saveCondensed(target.fsPath, loaded, trajectory, result, kind, { redact: vscode.workspace.getConfiguration('agentTraceLens').get<boolean>('redactOutputs', true) });
+    // saveCondensed refuses the original file (also through any link) and its folder with a message
+    // naming the file; the save dialog has already asked before replacing another existing file.
+    let written: string;
+    try {
+      written = await saveCondensed(target.fsPath, loaded, trajectory, result, kind, {
+        overwrite: true,
+        redact: vscode.workspace.getConfiguration('agentTraceLens').get<boolean>('redactOutputs', true),
+      });
+    } catch (e) {
+      if (e instanceof WriteRefused) {
+        this.post({ type: 'notice', level: 'error', message: refusalText(e) });
+        return;
+      }
+      throw e;
+    }
     this.post({ type: 'notice', level: 'info', message: `Saved to ${written}.` });
   }
 

@@ -8,6 +8,7 @@ import type { OpenTrajectory, TrajectoryStore } from '../trajectoryStore';
 import { chunked, type StepNode, type TreeNode, type TurnNode } from './nodes';
 import { stepIcon } from './icons';
 import type { TreeFilter } from '../find/stepFilter';
+import { plainLabel } from '../../core/output/terminal';
 
 /** How sizes are written in descriptions and tooltips; token accounting swaps in its own. */
 export interface SizeLabels {
@@ -135,7 +136,7 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
     switch (node.type) {
       case 'trajectory': {
         const t = doc.trajectory;
-        const item = new vscode.TreeItem(t.title || doc.uri.path.split('/').pop() || 'trajectory', vscode.TreeItemCollapsibleState.Expanded);
+        const item = new vscode.TreeItem(plainLabel(t.title) || doc.uri.path.split('/').pop() || 'trajectory', vscode.TreeItemCollapsibleState.Expanded);
         const steps = runsOf(t).flatMap((r) => r.steps);
         item.description = `${t.format} · ${this.matchCount(doc)}${steps.length} steps · ${this.sizes.total(doc, undefined, steps)}`;
         const tooltip = new vscode.MarkdownString().appendText([
@@ -154,7 +155,7 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
         return withId(item, node.id);
       }
       case 'run': {
-        const item = new vscode.TreeItem(node.run.title, Collapsed);
+        const item = new vscode.TreeItem(plainLabel(node.run.title), Collapsed);
         const outcome = runOutcome(node.run.meta);
         item.description = `${this.matchCount(doc, node.runIndex)}${outcome ? outcome + ' · ' : ''}${node.run.steps.length} steps · ${this.sizes.total(doc, node.runIndex, node.run.steps)}`;
         item.tooltip = runTooltip(node.run);
@@ -180,7 +181,7 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
         return withId(item, node.id);
       }
       case 'branch': {
-        const item = new vscode.TreeItem(`subagent · ${node.name}`, Collapsed);
+        const item = new vscode.TreeItem(`subagent · ${plainLabel(node.name)}`, Collapsed);
         item.description = `${node.steps.length} steps · ${this.sizes.total(doc, node.runIndex, node.steps)}`;
         item.iconPath = new vscode.ThemeIcon('type-hierarchy-sub');
         item.contextValue = 'branch';
@@ -194,7 +195,7 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
         return withId(item, node.id);
       }
       case 'message': {
-        const item = new vscode.TreeItem(node.label);
+        const item = new vscode.TreeItem(plainLabel(node.label));
         item.description = node.detail;
         item.tooltip = node.label;
         return withId(item, node.id);
