@@ -37,9 +37,12 @@ export async function exportAtif(store: TrajectoryStore, log: vscode.LogOutputCh
   if (!uri) return;
   try {
     // The save dialog asked before replacing an existing file; the trajectory itself is always refused.
-    const written = await writeAtifFile(uri.fsPath, doc.trajectory, chosen, { overwrite: true });
-    log.info(`Exported ${source} as ATIF to ${written.path} (${written.documents} document(s))`);
-    const open = await vscode.window.showInformationMessage(`Exported as ATIF to ${vscode.workspace.asRelativePath(written.path)}.`, 'Open');
+    const redact = vscode.workspace.getConfiguration('agentTraceLens').get<boolean>('redactOutputs', true);
+    const redacted = redact ? { count: 0, kinds: {} } : undefined;
+    const written = await writeAtifFile(uri.fsPath, doc.trajectory, chosen, { overwrite: true, redacted });
+    const removed = redacted?.count ? ` ${redacted.count} secret value${redacted.count === 1 ? '' : 's'} redacted.` : '';
+    log.info(`Exported ${source} as ATIF to ${written.path} (${written.documents} document(s))${removed}`);
+    const open = await vscode.window.showInformationMessage(`Exported as ATIF to ${vscode.workspace.asRelativePath(written.path)}.${removed}`, 'Open');
     if (open) await vscode.window.showTextDocument(vscode.Uri.file(written.path));
   } catch (e) {
     if (e instanceof AtifWriteRefused) {

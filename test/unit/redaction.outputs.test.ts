@@ -128,3 +128,22 @@ test('redaction: an OpenHands export copies events from the original file, redac
   const raw = await saveCondensed(path.join(dir, 'oh.raw.json'), t, t, r, 'openhands', { redact: false });
   assert.deepEqual(leaked(fs.readFileSync(raw, 'utf8'), [secret]), [secret.name]);
 });
+
+test('redaction: convert --to atif, to a file or to standard output, carries no seeded secret unless --no-redact', async () => {
+  const dir = tempDir('atl-redact-atif-');
+  const file = seededChatFile(dir);
+  const out = path.join(dir, 'seeded.atif.json');
+  const r = await runCli('convert', file, '--to', 'atif', '--out', out);
+  assert.equal(r.code, 0, r.err);
+  const written = fs.readFileSync(out, 'utf8');
+  assert.deepEqual(leaked(written), [], 'convert --out');
+  assert.match(r.err, /\((\d+) secret values redacted\)/);
+  const printed = await runCli('convert', file, '--to', 'atif');
+  assert.equal(printed.code, 0, printed.err);
+  assert.deepEqual(leaked(printed.out), [], 'convert to standard output');
+  assert.match(printed.err, /secret values redacted in the ATIF printed/);
+  // Asked to keep them, the export is the run as it was: every secret is there.
+  const kept = await runCli('convert', file, '--to', 'atif', '--no-redact');
+  assert.equal(kept.code, 0, kept.err);
+  assert.equal(leaked(kept.out).length, SEEDED_SECRETS.length);
+});

@@ -4,6 +4,10 @@ import { WriteRefused, writeSafely, type WriteGuard } from '../output/safeWrite'
 import { runsOf } from '../stats';
 import { toAtif } from './atifExport';
 import { checkAtif } from './atifRules';
+import { redactDeep } from '../llm/redact';
+
+/** Where redaction of an export is counted; absent: the export keeps every string as it is. */
+export interface RedactionTally { count: number; kinds: Record<string, number> }
 
 // Writing ATIF to disk, shared by `convert --to atif` and the extension's "Export as ATIF…":
 // one document for one run, JSON Lines of documents for a file of many runs; never over the
@@ -26,11 +30,13 @@ export interface AtifPieces {
 }
 
 /** ATIF for `runs` (all the runs of a file by default), checked against the rules before anything is returned. */
-export function atifPieces(trajectory: Trajectory, runs: readonly Trajectory[] = runsOf(trajectory)): AtifPieces {
+export function atifPieces(trajectory: Trajectory, runs: readonly Trajectory[] = runsOf(trajectory), redacted?: RedactionTally): AtifPieces {
   const docs = runs.map((run) => toAtif(run));
   docs.forEach((doc, i) => {
     const errors = checkAtif(doc);
     if (errors.length > 0) throw new Error(`the ATIF written for ${runs.length > 1 ? `run ${i}` : 'this trajectory'} would break the format's rules: ${errors.slice(0, 5).join('; ')}`);
+    // An export is a file people share: secrets go unless the person asked to keep them.
+    if (redacted) docs[i] = redactDeep(doc, redacted);
   });
   return {
     documents: docs.length,
@@ -53,8 +59,8 @@ export function atifText(trajectory: Trajectory, runs: readonly Trajectory[] = r
  * Writes ATIF to `target`, which must not be the trajectory (by name or through any link) nor
  * inside its folder; an existing file is replaced only with `options.overwrite`.
  */
-export async function writeAtifFile(target: string, trajectory: Trajectory, runs?: readonly Trajectory[], options: Omit<WriteGuard, 'inputs'> = {}): Promise<{ path: string; documents: number }> {
-  const out = atifPieces(trajectory, runs);
+export async function writeAtifFile(target: string, trajectory: Trajectory, runs?: readonly Trajectory[], options: Omit<WriteGuard, 'inputs'> & { redacted?: RedactionTally } = {}): Promise<{ path: string; documents: number }> {
+  const out = atifPieces(trajectory, runs, options.redacted);
   const written = await writeSafely(target, out.pieces(), { ...options, inputs: [trajectory.source.path] });
   return { path: written, documents: out.documents };
 }
