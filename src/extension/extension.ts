@@ -13,6 +13,7 @@ import { TrajectoryTreeProvider } from './tree/trajectoryTreeProvider';
 import { TokenService } from '../core/tokens';
 import { TokenStatusBar } from './tokens/statusBar';
 import { TokenTracker } from './tokens/tokenTracker';
+import { registerSurvey } from './survey/surveyCommands';
 
 /** What the extension returns from `activate`, for tests that run inside VS Code. */
 export interface AgentTraceLensApi {
@@ -91,6 +92,7 @@ export function activate(context: vscode.ExtensionContext): AgentTraceLensApi {
     vscode.commands.registerCommand('agentTraceLens.exportAtif', (node?: TreeNode, selected?: TreeNode[]) =>
       exportAtif(store, log, node instanceof vscode.Uri ? undefined : node, selected ?? [...view.selection])),
     ...registerApiKeyCommands(context.secrets),
+    ...registerSurvey(context, deps, tree, view),
   );
   log.info('Agent Trace Lens activated');
   return { store, tree, compaction };
