@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 const COUNTS = (process.env.ATL_BENCH_SURVEY_RUNS ?? '100,500').split(',').map(Number).filter((n) => n > 0);
+const CORES = os.availableParallelism?.() ?? os.cpus().length;
 const MB_PER_RUN = Number(process.env.ATL_BENCH_SURVEY_MB ?? '1');
 const TARGETS_MS: Record<string, number> = { stats: 30_000, simulate: 120_000 };
 const SHARED = process.env.ATL_SHARED ?? path.resolve(__dirname, '..', '..', '..', 'shared');
@@ -43,7 +44,7 @@ function salt(m: Message, run: number, i: number): Message {
   return typeof m.content === 'string' ? { ...m, content: `${m.content}\n[run ${run}, message ${i}]` } : m;
 }
 
-interface ChildResult { code: number; ms: number; lines: number; total?: { runs: number; tokens: number; costModelled: number }; peakRssBytes: number; err: string }
+interface ChildResult { code: number; ms: number; cpuMs: number; lines: number; total?: { runs: number; tokens: number; costModelled: number }; peakRssBytes: number; err: string }
 
 function measure(args: string[]): ChildResult {
   const child = path.join(__dirname, 'survey.child.js');
@@ -55,7 +56,7 @@ function measure(args: string[]): ChildResult {
 function main(): void {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'atl-bench-survey-'));
   try {
-    console.log(`Survey of many runs: runs of ~${MB_PER_RUN} MB made from ${path.basename(TEMPLATE)} (every message salted), ${os.availableParallelism?.() ?? os.cpus().length} cores`);
+    console.log(`Survey of many runs: runs of ~${MB_PER_RUN} MB made from ${path.basename(TEMPLATE)} (every message salted), ${CORES} cores`);
     console.log('  targets (500 runs): stats ≤ 30 s, simulate --strategy observation-masking ≤ 120 s; memory bounded by the runs in flight');
     const peaks: Record<string, Record<number, number>> = { stats: {}, simulate: {} };
     for (const count of COUNTS) {
@@ -71,7 +72,9 @@ function main(): void {
         peaks[mode][count] = r.peakRssBytes;
         const target = TARGETS_MS[mode];
         const verdict = count >= 500 ? `  ${r.ms <= target ? 'meets' : 'MISSES'} the target (${(r.ms / target).toFixed(2)}× of it)` : '';
-        console.log(`  ${mode.padEnd(8)} ${String(count).padStart(4)} runs (${(bytes / 1024 / 1024).toFixed(0)} MB)  ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${(bytes / 1024 / 1024 / (r.ms / 1000)).toFixed(1)} MB/s  peak RSS ${(r.peakRssBytes / 1024 / 1024).toFixed(0)} MB  load average ${load.toFixed(1)} → ${after.toFixed(1)}  ${r.total.tokens.toLocaleString('en-US')} tokens${verdict}`);
+        // CPU time over the cores: what the same work takes on this machine when nobody else is using it.
+        const idle = r.cpuMs / CORES;
+        console.log(`  ${mode.padEnd(8)} ${String(count).padStart(4)} runs (${(bytes / 1024 / 1024).toFixed(0)} MB)  ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${(bytes / 1024 / 1024 / (r.ms / 1000)).toFixed(1)} MB/s  CPU ${(r.cpuMs / 1000).toFixed(1)} s (${(idle / 1000).toFixed(1)} s over ${CORES} idle cores${count >= 500 ? `, ${(idle / target).toFixed(2)}× of the target` : ''})  peak RSS ${(r.peakRssBytes / 1024 / 1024).toFixed(0)} MB  load average ${load.toFixed(1)} → ${after.toFixed(1)}  ${r.total.tokens.toLocaleString('en-US')} tokens${verdict}`);
       }
     }
     if (COUNTS.length >= 2) {

@@ -12,6 +12,7 @@ import { COMPACTION_SCENARIOS } from './compactionScenarios';
 import { fillFormatFiles, FORMAT_SCENARIOS } from './formatScenarios';
 import { LARGE_FILE_SCENARIOS } from './largeFileScenario';
 import { fillWorkspace, LAST_SCENARIOS, SCENARIOS } from './scenarios';
+import { SURVEY_SCENARIOS } from './surveyScenarios';
 import { Workbench } from './workbench';
 
 /** Screenshots worth showing in the README, copied to media/screenshots/ after a green run. */
@@ -26,6 +27,7 @@ const README_SHOTS: Record<string, string> = {
   'report-diff-prompt-themes-high-contrast.png': 'report-panel-high-contrast.png',
   'report-diff-prompt-themes-diff.png': 'report-diff.png',
   'whole-run-recorded-light.png': 'report-replay-light.png',
+  'survey-folder-table.png': 'survey.png',
 };
 
 /**
@@ -84,7 +86,7 @@ async function main(): Promise<number> {
     console.log(`workbench ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     await page.screenshot({ path: path.join(artifacts, '00-workbench.png') });
 
-    for (const scenario of [...SCENARIOS, ...COMPACTION_SCENARIOS, ...FORMAT_SCENARIOS, ...LARGE_FILE_SCENARIOS, ...LAST_SCENARIOS]) {
+    for (const scenario of [...SCENARIOS, ...COMPACTION_SCENARIOS, ...FORMAT_SCENARIOS, ...LARGE_FILE_SCENARIOS, ...SURVEY_SCENARIOS, ...LAST_SCENARIOS]) {
       if (values.only && !values.only.split(',').some((name) => scenario.name.includes(name))) continue;
       const started = Date.now();
       let shots = 0;
