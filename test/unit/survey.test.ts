@@ -6,6 +6,8 @@ import {
   enumerateTrajectories, inShard, isSkipped, parseResumed, parseShard, survey,
   type SurveyLine, type SurveyRow,
 } from '../../src/core/survey';
+import { tableRow } from '../../src/core/survey/protocol';
+import { filterRows, sortRows } from '../../src/webview/survey/columns';
 import { corpus } from '../helpers/paths';
 import { RUNS_IN_MANY, surveyFolder } from '../helpers/surveyFolder';
 
@@ -115,4 +117,21 @@ test('survey: simulate gives each strategy tokens, cost both ways with caching, 
   const st = total.strategies!.find((s) => s.strategy === 'observation-masking')!;
   assert.equal(st.runs + st.failed, rows.length);
   assert.equal(st.entitiesLost, rows.reduce((n, r) => n + r.strategies![0].entitiesLost, 0));
+});
+
+test('survey table: sorting by a column puts unknown costs last either way, and the filter matches any cell', async () => {
+  const { rows } = await surveyAll();
+  const table = rows.map(tableRow);
+  for (const descending of [false, true]) {
+    const sorted = sortRows(table, { column: 'costModelled', descending });
+    const known = sorted.filter((r) => r.costModelled !== null).map((r) => r.costModelled!);
+    assert.deepEqual(known, [...known].sort((a, b) => (descending ? b - a : a - b)));
+    assert.ok(sorted.slice(known.length).every((r) => r.costModelled === null), 'unknown costs come last');
+  }
+  const bySteps = sortRows(table, { column: 'steps', descending: true });
+  assert.equal(bySteps[0].steps, Math.max(...table.map((r) => r.steps)));
+  const pony = filterRows(table, 'PONYC');
+  assert.equal(pony.length, RUNS_IN_MANY, 'the three ponyc instances of the eval output');
+  assert.equal(filterRows(table, 'ponyc 4593').length, 1, 'every word must match');
+  assert.equal(filterRows(table, '').length, table.length);
 });
