@@ -75,7 +75,11 @@ export const SURVEY_SCENARIOS: Scenario[] = [
       assert.deepEqual(await firstColumn(), bySteps.map(label));
       assert.notDeepEqual(await firstColumn(), rows, 'the order changed');
       await wb.parkMouse();
+      // The picture for the README: the panel with room, the side bar closed for it.
+      await wb.runCommand('View: Toggle Primary Side Bar Visibility');
+      await wb.page.waitForTimeout(500);
       await shot('table');
+      await wb.runCommand('View: Toggle Primary Side Bar Visibility');
       await frame().locator('button.sort[data-column="steps"]').click();
       await frame().locator('th[aria-sort="ascending"] button[data-column="steps"]').waitFor();
       assert.equal((await firstColumn())[0], label(bySteps[bySteps.length - 1]));
@@ -90,9 +94,12 @@ export const SURVEY_SCENARIOS: Scenario[] = [
       const target = expected.find((e) => e.file === 'evals/output.jsonl' && e.run === 1)!;
       await frame().locator(`tbody tr.run[data-file="${target.file}"][data-run="1"]`).click();
       const selected = wb.page.locator('.monaco-list[aria-label^="Trajectories"] .monaco-list-row.selected');
-      await selected.first().waitFor({ timeout: 30_000 });
-      const text = await selected.first().innerText();
-      assert.ok(text.includes(target.task!), `the selected tree row is the run clicked: ${JSON.stringify(text)}`);
+      // Opening selects the file's row first, then the run's.
+      const run = selected.filter({ hasText: target.task! });
+      await run.first().waitFor({ timeout: 30_000 }).catch(async () => {
+        throw new Error(`the selected tree rows are not the run clicked: ${JSON.stringify(await selected.allInnerTexts())}`);
+      });
+      assert.equal(await selected.count(), 1, 'only the run is selected');
       await shot('opened-run');
     },
   },

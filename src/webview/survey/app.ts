@@ -36,7 +36,7 @@ export class SurveyApp {
       this.save();
       this.queueRender();
     });
-    root.append(h('h1', {}, 'Survey of runs'), this.statusEl, h('div', { class: 'toolbar' }, this.filterEl), this.table, this.skippedEl);
+    root.append(h('h1', {}, 'Survey of runs'), this.statusEl, h('div', { class: 'toolbar' }, this.filterEl), h('div', { class: 'table-wrap' }, this.table), this.skippedEl);
     this.render();
   }
 
@@ -95,7 +95,7 @@ export class SurveyApp {
     const body = h('tbody');
     for (const r of shown) {
       const tr = h('tr', { tabindex: 0, class: 'run', 'data-file': r.file, 'data-run': r.run, title: `${r.name}\nClick to open this run in the Trajectories view` },
-        ...COLUMNS.map((c) => h('td', { class: c.numeric ? 'num' : '' }, c.text(r))));
+        ...COLUMNS.map((c) => h('td', { class: c.numeric ? 'num' : 'wrap' }, c.text(r))));
       const open = () => this.host.post({ type: 'open', file: r.file, run: r.run });
       tr.addEventListener('click', open);
       tr.addEventListener('keydown', (e) => { if (e.key === 'Enter') open(); });
