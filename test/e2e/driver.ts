@@ -12,7 +12,7 @@ import { COMPACTION_SCENARIOS } from './compactionScenarios';
 import { fillFormatFiles, FORMAT_SCENARIOS } from './formatScenarios';
 import { LARGE_FILE_SCENARIOS } from './largeFileScenario';
 import { fillWorkspace, LAST_SCENARIOS, SCENARIOS } from './scenarios';
-import { SURVEY_SCENARIOS } from './surveyScenarios';
+import { fillSurveyFolder, SURVEY_SCENARIOS } from './surveyScenarios';
 import { Workbench } from './workbench';
 
 /** Screenshots worth showing in the README, copied to media/screenshots/ after a green run. */
@@ -62,6 +62,7 @@ async function main(): Promise<number> {
   fs.mkdirSync(artifacts, { recursive: true });
   fillWorkspace(values.workspace, path.join(SHARED, 'corpus'));
   fillFormatFiles(values.workspace, REPO_ROOT);
+  fillSurveyFolder(values.workspace);
   // The settings code-server started with: scenarios compare counts made with the models they name.
   const settingsFile = values['user-settings'];
   const settings = settingsFile ? (JSON.parse(fs.readFileSync(settingsFile, 'utf8')) as Record<string, unknown>) : {};
