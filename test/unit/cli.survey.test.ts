@@ -132,3 +132,14 @@ test('cli survey: wrong usage is refused with the reason', () => {
   assert.equal(noStrategy.code, 1);
   assert.match(noStrategy.err, /needs --strategy/);
 });
+
+test('cli survey: a file of many runs with --per-run prints one line per run; without it, stats FILE is unchanged', () => {
+  const file = path.join(folder.dir, 'evals', 'output.jsonl');
+  const perRun = parse(cli('stats', file, '--per-run', '--json').out);
+  assert.deepEqual(perRun.runs.map((r) => r.run), [0, 1, 2]);
+  assert.deepEqual(perRun.runs.map((r) => r.steps), full.runs.filter((r) => r.file === 'evals/output.jsonl').sort((a, b) => (a.run as number) - (b.run as number)).map((r) => r.steps));
+  const single = cli('stats', file, '--json');
+  const lines = single.out.trim().split('\n');
+  assert.equal(lines.length, 1, 'the single-file stats: one object for the file');
+  assert.equal(JSON.parse(lines[0]).steps, perRun.total!.steps);
+});
