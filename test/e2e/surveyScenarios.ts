@@ -103,6 +103,12 @@ export const SURVEY_SCENARIOS: Scenario[] = [
       });
       assert.equal(await selected.count(), 1, 'only the run is selected');
       await shot('opened-run');
+
+      // The file of many runs now in the tree offers "Survey Runs": a panel of its three runs.
+      await wb.contextMenu(await wb.traceRow(/^OpenHands evaluation: 3 runs/), 'Survey Runs');
+      await wb.page.locator('.tabs-container .tab', { hasText: 'Survey: output.jsonl' }).first().waitFor({ timeout: 30_000 });
+      await frame().locator('.status', { hasText: /3 runs in 1 file\b/ }).waitFor({ timeout: 60_000 });
+      assert.deepEqual(await firstColumn(), [1, 2, 3].map((n) => `output.jsonl #${n}`));
     },
   },
 ];

@@ -135,3 +135,11 @@ test('survey table: sorting by a column puts unknown costs last either way, and 
   assert.equal(filterRows(table, 'ponyc 4593').length, 1, 'every word must match');
   assert.equal(filterRows(table, '').length, table.length);
 });
+
+test('survey: a stopped survey ends early, and the files it was measuring are not reported as failures', async () => {
+  const abort = new AbortController();
+  const lines: SurveyLine[] = [];
+  await survey(folder.dir, { mode: 'stats' }, { jobs: 2, signal: abort.signal, onLine: (l) => { lines.push(l); abort.abort(); } });
+  assert.ok(lines.length >= 1 && lines.length < folder.runs, `${lines.length} lines before the stop`);
+  assert.ok(!lines.some((l) => isSkipped(l) && /worker/.test(l.skipped)), JSON.stringify(lines.filter(isSkipped)));
+});

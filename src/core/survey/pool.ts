@@ -63,6 +63,7 @@ export async function measureAll(entries: readonly SurveyEntry[], job: SurveyJob
         try {
           reply = await ask(worker, request);
         } catch (e) {
+          if (options.signal?.aborted) break; // stopped on purpose: the file is not measured, not failed
           // The worker died (out of memory, a crash in native code): report the file, carry on with a new one.
           reply = { id: request.id, error: `the worker measuring it stopped: ${(e as Error).message}` };
           await worker.terminate().catch(() => undefined);

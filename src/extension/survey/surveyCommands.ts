@@ -1,16 +1,13 @@
 import * as vscode from 'vscode';
 import { runsOf } from '../../core/stats';
 import { maxBytesSetting, openTrajectory, type OpenDeps } from '../openCommands';
-import type { TrajectoryStore } from '../trajectoryStore';
 import type { TreeNode } from '../tree/nodes';
 import type { TrajectoryTreeProvider } from '../tree/trajectoryTreeProvider';
 import { SurveyPanel } from './SurveyPanel';
 
-// "Survey Folder…" (Explorer context on folders, palette) and "Survey Runs" (a file of many runs in
-// the tree): both open the Survey panel. The context key lists the open files of many runs, so the
-// tree shows "Survey Runs" on those only.
-
-const MANY_RUNS_KEY = 'agentTraceLens.manyRunFiles';
+// "Survey Folder…" (Explorer context on folders, palette) and "Survey Runs" (a file in the tree,
+// meant for a file of many runs): both open the Survey panel. A tree item's menu can only be chosen
+// by its contextValue, which is `trajectory` for every file, so "Survey Runs" is on every file's node.
 
 export function registerSurvey(context: vscode.ExtensionContext, deps: OpenDeps, tree: TrajectoryTreeProvider, view: vscode.TreeView<TreeNode>): vscode.Disposable[] {
   const openRun = async (uri: vscode.Uri, run: number): Promise<void> => {
@@ -24,13 +21,7 @@ export function registerSurvey(context: vscode.ExtensionContext, deps: OpenDeps,
     await view.reveal(target ?? root, { select: true, focus: true, expand: true }).then(undefined, () => undefined);
   };
   const panelDeps = { openRun, log: deps.log, maxBytes: maxBytesSetting };
-  const updateKey = (store: TrajectoryStore) => {
-    const many = store.all().filter((d) => runsOf(d.trajectory).length > 1).map((d) => d.uri.fsPath);
-    void vscode.commands.executeCommand('setContext', MANY_RUNS_KEY, many);
-  };
-  updateKey(deps.store);
   return [
-    deps.store.onDidChange(() => updateKey(deps.store)),
     vscode.commands.registerCommand('agentTraceLens.surveyFolder', async (uri?: vscode.Uri) => {
       let target = uri instanceof vscode.Uri ? uri : undefined;
       if (!target) {

@@ -53,7 +53,7 @@ export class SurveyApp {
         this.status = `Surveying: ${m.done.toLocaleString('en-US')} of ${m.of.toLocaleString('en-US')} files, ${this.rows.length.toLocaleString('en-US')} runs so far…`;
         break;
       case 'done':
-        this.status = `${m.cancelled ? 'Stopped: ' : ''}${m.total.runs.toLocaleString('en-US')} runs in ${m.total.files.toLocaleString('en-US')} files${m.total.skipped ? `, ${m.total.skipped} not read` : ''}. Click a header to sort, a row to open the run.`;
+        this.status = `${m.cancelled ? 'Stopped: ' : ''}${plural(m.total.runs, 'run')} in ${plural(m.total.files, 'file')}${m.total.skipped ? `, ${m.total.skipped} not read` : ''}. Click a header to sort, a row to open the run.`;
         break;
       case 'error':
         this.status = `The survey failed: ${m.message}`;
@@ -113,4 +113,8 @@ export class SurveyApp {
     }
     this.skippedEl.hidden = this.skipped.length === 0;
   }
+}
+
+function plural(n: number, word: string): string {
+  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 }
