@@ -143,3 +143,11 @@ test('cli survey: a file of many runs with --per-run prints one line per run; wi
   assert.equal(lines.length, 1, 'the single-file stats: one object for the file');
   assert.equal(JSON.parse(lines[0]).steps, perRun.total!.steps);
 });
+
+test('cli survey: one file of many runs is split over shards by run, each run in exactly one', () => {
+  const file = path.join(folder.dir, 'evals', 'output.jsonl');
+  const parts = ['1/2', '2/2'].map((s) => parse(cli('stats', file, '--per-run', '--json', '--shard', s).out));
+  assert.deepEqual(parts.flatMap((p) => p.runs.map((r) => r.run as number)).sort(), [0, 1, 2]);
+  assert.equal(parts[0].total!.runs + parts[1].total!.runs, 3);
+  assert.equal(parts[0].skipped.length + parts[1].skipped.length, 0, 'a shard without runs of the file reports nothing skipped');
+});

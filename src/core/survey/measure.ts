@@ -10,7 +10,7 @@ import { computeStats, runsOf } from '../stats';
 import { tokenizerFor } from '../tokens/models';
 import { memoizedCounter, tiktokenCounter } from '../tokens/tiktokenCounter';
 import type { RunOutcome, StrategyRow, SurveyLine, SurveyRow } from './types';
-import type { SurveyEntry } from './enumerate';
+import { shardOf, type SurveyEntry } from './enumerate';
 
 // One file (or event folder) of the survey: load it, and for each of its runs the summary numbers
 // only. Runs in a worker thread; what it returns is small whatever the size of the run.
@@ -25,6 +25,8 @@ export interface SurveyJob {
   summaryRatio?: number;
   tokenBudget?: number;
   maxBytes?: number;
+  /** Measure only the runs of the file whose `file#run` hashes to this part (one file of many runs split over shards). */
+  runShard?: { index: number; count: number };
 }
 
 /** The replay needs a strategy even when only the run as it happened is billed; this one is cheap. */
@@ -41,13 +43,14 @@ export async function surveyEntry(entry: SurveyEntry, job: SurveyJob): Promise<S
   const runs = runsOf(loaded);
   const rows: SurveyLine[] = [];
   for (const [i, run] of runs.entries()) {
+    if (job.runShard && shardOf(`${entry.rel}#${i}`, job.runShard.count) !== job.runShard.index) continue;
     try {
       rows.push(await surveyRun(run, entry.rel, i, runs.length, job));
     } catch (e) {
       rows.push({ file: runs.length > 1 ? `${entry.rel}#${i}` : entry.rel, skipped: `could not be measured: ${(e as Error).message}` });
     }
   }
-  if (rows.length === 0) rows.push({ file: entry.rel, skipped: 'holds no run' });
+  if (runs.length === 0) rows.push({ file: entry.rel, skipped: 'holds no run' });
   return rows;
 }
 
