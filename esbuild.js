@@ -62,6 +62,15 @@ const builds = [
     target: 'node18',
     plugins: [copyTiktokenWasm],
   },
+  {
+    // The survey of many runs measures one file per worker thread: dist/surveyWorker.js beside the bundles.
+    ...common,
+    entryPoints: { surveyWorker: 'src/core/survey/surveyWorker.ts' },
+    outdir: dist,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node18',
+  },
 ];
 
 const webviewDir = path.join(__dirname, 'src', 'webview');

@@ -16,6 +16,7 @@ import { TokenStatusBar } from './tokens/statusBar';
 import { TokenTracker } from './tokens/tokenTracker';
 import { LiveFollower } from './live/liveFollow';
 import { registerFind } from './find/findCommands';
+import { registerSurvey } from './survey/surveyCommands';
 
 /** What the extension returns from `activate`, for tests that run inside VS Code. */
 export interface AgentTraceLensApi {
@@ -96,6 +97,7 @@ export function activate(context: vscode.ExtensionContext): AgentTraceLensApi {
     ...registerApiKeyCommands(context.secrets),
     ...registerCompareCommands(context, { store, tokens, view, open: deps }),
     new LiveFollower(store, tokens, log, view),
+    ...registerSurvey(context, deps, tree, view),
   );
   context.subscriptions.push(...registerFind({ store, tree, view, tokens }));
   log.info('Agent Trace Lens activated');

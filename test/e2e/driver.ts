@@ -17,6 +17,7 @@ import { FIND_SCENARIOS } from './findScenarios';
 import { SECURITY_LLM_SCENARIOS } from './securityLlmScenarios';
 import { fillWorkspace, LAST_SCENARIOS, SCENARIOS } from './scenarios';
 import { SECURITY_SCENARIOS } from './securityScenarios';
+import { fillSurveyFolder, SURVEY_SCENARIOS } from './surveyScenarios';
 import { Workbench } from './workbench';
 
 /** Screenshots worth showing in the README, copied to media/screenshots/ after a green run. */
@@ -34,6 +35,7 @@ const README_SHOTS: Record<string, string> = {
   'find-filter-large-run-highlighted.png': 'find-filter.png',
   'find-next-error-second-error.png': 'next-error.png',
   'save-never-over-original-save-refused.png': 'save-never-over-original.png',
+  'survey-folder-table.png': 'survey.png',
 };
 
 /**
@@ -68,6 +70,7 @@ async function main(): Promise<number> {
   fs.mkdirSync(artifacts, { recursive: true });
   fillWorkspace(values.workspace, path.join(SHARED, 'corpus'));
   fillFormatFiles(values.workspace, REPO_ROOT);
+  fillSurveyFolder(values.workspace);
   // The settings code-server started with: scenarios compare counts made with the models they name.
   const settingsFile = values['user-settings'];
   const settings = settingsFile ? (JSON.parse(fs.readFileSync(settingsFile, 'utf8')) as Record<string, unknown>) : {};
@@ -92,7 +95,7 @@ async function main(): Promise<number> {
     console.log(`workbench ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     await page.screenshot({ path: path.join(artifacts, '00-workbench.png') });
 
-    for (const scenario of [...SCENARIOS, ...COMPACTION_SCENARIOS, ...FORMAT_SCENARIOS, ...LARGE_FILE_SCENARIOS, ...COMPARE_SCENARIOS, ...LIVE_SCENARIOS, ...FIND_SCENARIOS, ...SECURITY_LLM_SCENARIOS, ...SECURITY_SCENARIOS, ...LAST_SCENARIOS]) {
+    for (const scenario of [...SCENARIOS, ...COMPACTION_SCENARIOS, ...FORMAT_SCENARIOS, ...LARGE_FILE_SCENARIOS, ...COMPARE_SCENARIOS, ...LIVE_SCENARIOS, ...FIND_SCENARIOS, ...SECURITY_LLM_SCENARIOS, ...SECURITY_SCENARIOS, ...SURVEY_SCENARIOS, ...LAST_SCENARIOS]) {
       if (values.only && !values.only.split(',').some((name) => scenario.name.includes(name))) continue;
       const started = Date.now();
       let shots = 0;

@@ -16,13 +16,14 @@ import { grid } from '../../core/view/textTable';
 import { parseOptionPairs, pickRun, requireStrategy, stringMeta } from './common';
 import { maxBytesOption } from './stats';
 import { checkTargets, writeSafely } from '../../core/output/safeWrite';
+import { isSurveyRequest, runSurveyCommand, SURVEY_USAGE } from './surveyCli';
 
 // `simulate`: the whole run replayed under a strategy's trigger, without any model. The summary
 // size comes from one offline (extractive) run of the strategy, or from --ratio.
 
 export const simulateCommand: CliCommand = {
   name: 'simulate',
-  usage: `simulate FILE --strategy ID|all|ID,ID… [--option NAME=VALUE]... [--ratio R] [--budget TOKENS] [--cache openai|anthropic|gemini|none]
+  usage: `simulate FILE|FOLDER --strategy ID|all|ID,ID… [--option NAME=VALUE]... [--ratio R] [--budget TOKENS] [--cache openai|anthropic|gemini|none]
                   [--model-failures] [--model M] [--run N] [--json] [--html REPORT.html] [--no-redact] [--force]
     Replays the run as if the agent had compacted with the strategy whenever its trigger fired,
     beside the run as it happened, and bills both as the provider would, prompt cache included
@@ -33,8 +34,9 @@ export const simulateCommand: CliCommand = {
     re-asks a strategy makes when a reply fails its checks. Several strategies are ranked by cost
     with caching. --html writes the before/after report of that offline run, replay included, with
     secrets redacted (--no-redact keeps them), to a new file (--force replaces an existing one; the
-    trajectory itself never).`,
+    trajectory itself never).` + SURVEY_USAGE,
   async run(args, io) {
+    if (await isSurveyRequest(args)) return runSurveyCommand('simulate', args, io);
     const { values, positionals } = parseCommandArgs(args, {
       strategy: { type: 'string' },
       option: { type: 'string', multiple: true },

@@ -6,13 +6,15 @@ import { tokenReport, type TokenReport } from '../../core/tokens/report';
 import { TokenService } from '../../core/tokens/tokenService';
 import { parseCommandArgs, UsageError, type CliCommand } from '../args';
 import { renderStats } from '../render';
+import { isSurveyRequest, runSurveyCommand, SURVEY_USAGE } from './surveyCli';
 
 export const statsCommand: CliCommand = {
   name: 'stats',
-  usage: `stats FILE [--json] [--max-size-mb N] [--model MODEL | --tokens] [--no-token-cache]
+  usage: `stats FILE|FOLDER [--json] [--max-size-mb N] [--model MODEL | --tokens] [--no-token-cache] [--per-run] [--shard I/N] [--resume OUT.jsonl] [--jobs N]
     Format, steps, turns, kinds and tools of a trajectory. --model (or --tokens, which uses the
-    log's own model) adds token counts by kind and tool, recorded usage and cost.`,
+    log's own model) adds token counts by kind and tool, recorded usage and cost.` + SURVEY_USAGE,
   async run(args, io) {
+    if (await isSurveyRequest(args)) return runSurveyCommand('stats', args, io);
     const { values, positionals } = parseCommandArgs(args, {
       json: { type: 'boolean' },
       'max-size-mb': { type: 'string' },

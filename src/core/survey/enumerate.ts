@@ -1,0 +1,88 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+
+// Every trajectory under a folder: files in the formats the loader reads (by name; the loader's
+// detection decides the format), and event folders (OpenHands event stores, Cline task folders),
+// each of which is one run. Sorted by relative path, so the order is the same on every machine.
+
+export interface SurveyEntry {
+  /** Absolute path of the file or event folder. */
+  path: string;
+  /** Relative to the surveyed folder, `/`-separated: the row's `file` and the shard key. */
+  rel: string;
+}
+
+const TRAJECTORY_FILE = /\.(json|jsonl|ndjson|traj|eval)$|\.aider\.chat\.history\.md$/i;
+const SKIPPED_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__']);
+/** Cline keeps a task as a folder holding these. */
+const CLINE_FILES = ['api_conversation_history.json', 'ui_messages.json'];
+/** OpenHands event stores: `event-<n>-<uuid>.json` (V1) or `<n>.json` (V0). */
+const EVENT_FILE = /^(event-.*|\d+)\.json$/i;
+
+/** Whether a folder with these file names is one run (read whole by the loader) rather than a folder of runs. */
+export function isEventFolder(names: readonly string[]): boolean {
+  if (names.some((n) => CLINE_FILES.includes(n))) return true;
+  const json = names.filter((n) => n.toLowerCase().endsWith('.json'));
+  return json.length > 0 && json.every((n) => EVENT_FILE.test(n));
+}
+
+export function isTrajectoryFileName(name: string): boolean {
+  return TRAJECTORY_FILE.test(name);
+}
+
+/** The runs' files under `root` (a folder, or one file of many runs), in a stable order. */
+export async function enumerateTrajectories(root: string): Promise<SurveyEntry[]> {
+  const stat = await fs.stat(root);
+  if (!stat.isDirectory()) return [{ path: path.resolve(root), rel: path.basename(root) }];
+  const out: SurveyEntry[] = [];
+  const base = path.resolve(root);
+  const walk = async (dir: string): Promise<void> => {
+    const dirents = await fs.readdir(dir, { withFileTypes: true });
+    const names = dirents.filter((d) => d.isFile()).map((d) => d.name);
+    if (dir !== base && isEventFolder(names)) {
+      out.push({ path: dir, rel: relative(base, dir) });
+      return;
+    }
+    for (const d of dirents) {
+      const full = path.join(dir, d.name);
+      if (d.isDirectory()) {
+        if (!SKIPPED_DIRS.has(d.name)) await walk(full);
+      } else if (d.isFile() && isTrajectoryFileName(d.name)) {
+        out.push({ path: full, rel: relative(base, full) });
+      }
+    }
+  };
+  // The surveyed folder itself may be one event folder.
+  const top = (await fs.readdir(base, { withFileTypes: true })).filter((d) => d.isFile()).map((d) => d.name);
+  if (isEventFolder(top) && !top.some((n) => !n.toLowerCase().endsWith('.json') && isTrajectoryFileName(n))) {
+    return [{ path: base, rel: path.basename(base) }];
+  }
+  await walk(base);
+  return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+}
+
+function relative(base: string, full: string): string {
+  return path.relative(base, full).split(path.sep).join('/');
+}
+
+/** `I/N` with 1 ≤ I ≤ N; throws a plain Error with the reason otherwise. */
+export function parseShard(text: string): { index: number; count: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const index = m ? Number(m[1]) : NaN, count = m ? Number(m[2]) : NaN;
+  if (!m || count < 1 || index < 1 || index > count) throw new Error(`--shard takes I/N with 1 ≤ I ≤ N (e.g. 2/8), not "${text}".`);
+  return { index, count };
+}
+
+/** FNV-1a of the relative path: the same shard for a run on every machine and every run of the survey. */
+export function shardOf(rel: string, count: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < rel.length; i++) {
+    h ^= rel.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return (h % count) + 1;
+}
+
+export function inShard(entries: readonly SurveyEntry[], shard: { index: number; count: number } | undefined): SurveyEntry[] {
+  return shard ? entries.filter((e) => shardOf(e.rel, shard.count) === shard.index) : [...entries];
+}

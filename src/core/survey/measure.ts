@@ -1,0 +1,151 @@
+import { runCompaction, findStrategy, STRATEGIES, type CompactionResult, type Strategy } from '../compaction';
+import { contextTextOf } from '../compaction/text';
+import { loadTrajectory } from '../io/load';
+import type { Trajectory } from '../model';
+import { priceFor, runDate, costOf, type ResolvedPrice } from '../pricing/prices';
+import type { CacheBehaviour } from '../pricing/promptCache';
+import { forgottenEntities } from '../report/entities';
+import { replay, type ReplayResult } from '../report/replay';
+import { computeStats, runsOf } from '../stats';
+import { tokenizerFor } from '../tokens/models';
+import { memoizedCounter, tiktokenCounter } from '../tokens/tiktokenCounter';
+import type { RunOutcome, StrategyRow, SurveyLine, SurveyRow } from './types';
+import { shardOf, type SurveyEntry } from './enumerate';
+
+// One file (or event folder) of the survey: load it, and for each of its runs the summary numbers
+// only. Runs in a worker thread; what it returns is small whatever the size of the run.
+
+export interface SurveyJob {
+  /** `stats`: tokens, requests and cost per run; `simulate`: the same plus each strategy replayed. */
+  mode: 'stats' | 'simulate';
+  strategies?: string[];
+  /** Price and tokenizer of this model instead of the one the log names. */
+  model?: string;
+  cache?: CacheBehaviour;
+  summaryRatio?: number;
+  tokenBudget?: number;
+  maxBytes?: number;
+  /** Measure only the runs of the file whose `file#run` hashes to this part (one file of many runs split over shards). */
+  runShard?: { index: number; count: number };
+}
+
+/** The replay needs a strategy even when only the run as it happened is billed; this one is cheap. */
+const BILLING_ONLY = 'observation-masking';
+
+export async function surveyEntry(entry: SurveyEntry, job: SurveyJob): Promise<SurveyLine[]> {
+  let loaded: Trajectory;
+  try {
+    loaded = await loadTrajectory(entry.path, { maxBytes: job.maxBytes });
+  } catch (e) {
+    const message = (e as Error).message;
+    return [{ file: entry.rel, skipped: message.startsWith(entry.path + ': ') ? message.slice(entry.path.length + 2) : message }];
+  }
+  const runs = runsOf(loaded);
+  const rows: SurveyLine[] = [];
+  for (const [i, run] of runs.entries()) {
+    if (job.runShard && shardOf(`${entry.rel}#${i}`, job.runShard.count) !== job.runShard.index) continue;
+    try {
+      rows.push(await surveyRun(run, entry.rel, i, runs.length, job));
+    } catch (e) {
+      rows.push({ file: runs.length > 1 ? `${entry.rel}#${i}` : entry.rel, skipped: `could not be measured: ${(e as Error).message}` });
+    }
+  }
+  if (runs.length === 0) rows.push({ file: entry.rel, skipped: 'holds no run' });
+  return rows;
+}
+
+function text(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : undefined;
+}
+
+export function outcomeOf(meta: Trajectory['meta']): RunOutcome {
+  const o: RunOutcome = {};
+  if (typeof meta.resolved === 'boolean') o.resolved = meta.resolved;
+  if (typeof meta.reward === 'number') o.reward = meta.reward;
+  else if (typeof meta.reward === 'boolean') o.reward = meta.reward ? 1 : 0;
+  if (typeof meta.score === 'number') o.score = meta.score;
+  const exit = text(meta.exitStatus);
+  if (exit) o.exitStatus = exit;
+  const error = text(meta.error);
+  if (error) o.error = error.length > 200 ? error.slice(0, 199) + '…' : error;
+  return o;
+}
+
+export async function surveyRun(run: Trajectory, file: string, index: number, runsInFile: number, job: SurveyJob): Promise<SurveyRow> {
+  const stats = computeStats({ ...run, runs: undefined });
+  const model = job.model ?? text(run.meta.model) ?? text(run.meta.recorded?.model);
+  const tokenizer = tokenizerFor(model);
+  const counter = memoizedCounter(tiktokenCounter(tokenizer.encoding, tokenizer.approximate));
+  const stepTokens = run.steps.map((s) => counter.count(contextTextOf(s)));
+  const price = model ? priceFor(model, {}, runDate(run.steps)) : undefined;
+  const common = { counter, stepTokens, price, model, cache: job.cache, summaryRatio: job.summaryRatio, tokenBudget: job.tokenBudget };
+  const billing = replay(run, { ...common, strategy: findStrategy(BILLING_ONLY)!, options: {} });
+  const raw = billing.totals.raw;
+  const row: SurveyRow = {
+    file, run: index, runsInFile, name: run.title, format: run.format,
+    ...(text(run.meta.instanceId ?? run.meta.taskId) ? { task: text(run.meta.instanceId ?? run.meta.taskId) } : {}),
+    ...(model ? { model } : {}),
+    records: stats.records, steps: stats.steps, turns: stats.turns, byKind: stats.byKind, tools: stats.tools, chars: stats.chars,
+    warnings: stats.warnings.slice(0, 10),
+    tokens: stepTokens.reduce((a, b) => a + b, 0), tokenizer: counter.tokenizer, approximateTokens: counter.approximate,
+    requests: billing.modelCalls, inputTokens: Math.round(raw.input), cachedInputTokens: Math.round(raw.cachedInput), outputTokens: Math.round(raw.output),
+    costModelled: raw.cost, cache: billing.cache,
+    costRecorded: recordedCost(run, billing, price),
+    outcome: outcomeOf(run.meta),
+  };
+  if (job.mode === 'simulate') {
+    row.strategies = [];
+    for (const id of job.strategies ?? []) {
+      const strategy = id === 'all' ? undefined : findStrategy(id);
+      for (const s of strategy ? [strategy] : id === 'all' ? STRATEGIES : []) row.strategies.push(await simulateOne(run, s, common));
+    }
+  }
+  return row;
+}
+
+/** What the log says the run cost: its own figure, else its recorded usage at the model's price. */
+function recordedCost(run: Trajectory, billing: ReplayResult, price: ResolvedPrice | undefined): number | null {
+  const total = run.meta.recorded;
+  if (typeof total?.cost === 'number') return total.cost;
+  if (billing.recorded?.cost !== null && billing.recorded?.cost !== undefined) return billing.recorded.cost;
+  let cost = 0, found = false;
+  for (const s of run.steps) if (typeof s.usage?.cost === 'number') { cost += s.usage.cost; found = true; }
+  if (found) return cost;
+  if (price && total && typeof total.inputTokens === 'number' && typeof total.outputTokens === 'number') {
+    const c = costOf({ input: total.inputTokens, output: total.outputTokens, cachedInput: total.cachedInputTokens, cacheWrite: total.cacheWriteTokens }, price);
+    return c.unknownRates ? null : c.total;
+  }
+  return null;
+}
+
+type Common = Parameters<typeof replay>[1] & object;
+
+async function simulateOne(run: Trajectory, strategy: Strategy, common: Omit<Common, 'strategy' | 'options'>): Promise<StrategyRow> {
+  let sample: CompactionResult;
+  try {
+    // Offline, as `simulate FILE` does: the replay needs the strategy's shape and a size ratio, not a model's words.
+    sample = await runCompaction(run, { strategy, options: {} }, { counter: common.counter });
+  } catch (e) {
+    return emptyStrategyRow(strategy.id, (e as Error).message);
+  }
+  const r = replay(run, { ...common, strategy, options: sample.options, sample, stepTokens: sample.stepTokensBefore });
+  const entities = forgottenEntities(run, sample);
+  const lost = entities.filter((e) => !e.kept);
+  return {
+    strategy: strategy.id,
+    requestsRaw: r.totals.raw.requests, requestsCompacted: r.totals.compacted.requests,
+    inputRaw: Math.round(r.totals.raw.input), inputCompacted: Math.round(r.totals.compacted.input),
+    cachedRaw: Math.round(r.totals.raw.cachedInput), cachedCompacted: Math.round(r.totals.compacted.cachedInput),
+    output: Math.round(r.totals.raw.output),
+    costRaw: r.totals.raw.cost, costCompacted: r.totals.compacted.cost,
+    compactions: r.events.length, peakRaw: r.peakRaw, peakCompacted: r.peakCompacted,
+    entitiesLost: lost.length, entitiesLostNeededLater: lost.filter((e) => e.neededLater).length,
+  };
+}
+
+function emptyStrategyRow(strategy: string, error: string): StrategyRow {
+  return {
+    strategy, requestsRaw: 0, requestsCompacted: 0, inputRaw: 0, inputCompacted: 0, cachedRaw: 0, cachedCompacted: 0, output: 0,
+    costRaw: null, costCompacted: null, compactions: 0, peakRaw: 0, peakCompacted: 0, entitiesLost: 0, entitiesLostNeededLater: 0, error,
+  };
+}

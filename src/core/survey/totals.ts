@@ -1,0 +1,76 @@
+import { isSkipped, type StrategyTotal, type SurveyLine, type SurveyRow, type SurveyTotal } from './types';
+
+// The `{"total": …}` line: summed over the lines themselves, so a resumed survey's total covers the
+// lines of the earlier output and the new ones alike.
+
+export class SurveyTotals {
+  private readonly total: SurveyTotal = {
+    runs: 0, files: 0, skipped: 0, steps: 0, tokens: 0, requests: 0, inputTokens: 0, outputTokens: 0,
+    costModelled: 0, unpriced: 0, costRecorded: 0, withRecordedCost: 0, resolved: 0, notResolved: 0, formats: {},
+  };
+  private readonly files = new Set<string>();
+  private readonly strategies = new Map<string, StrategyTotal>();
+
+  add(line: SurveyLine): void {
+    const t = this.total;
+    if (isSkipped(line)) {
+      t.skipped++;
+      return;
+    }
+    if (!this.files.has(line.file)) {
+      this.files.add(line.file);
+      t.files++;
+    }
+    t.runs++;
+    t.steps += line.steps;
+    t.tokens += line.tokens;
+    t.requests += line.requests;
+    t.inputTokens += line.inputTokens;
+    t.outputTokens += line.outputTokens;
+    if (line.costModelled === null) t.unpriced++;
+    else t.costModelled += line.costModelled;
+    if (line.costRecorded !== null) {
+      t.costRecorded += line.costRecorded;
+      t.withRecordedCost++;
+    }
+    if (line.outcome.resolved === true) t.resolved++;
+    if (line.outcome.resolved === false) t.notResolved++;
+    t.formats[line.format] = (t.formats[line.format] ?? 0) + 1;
+    for (const s of line.strategies ?? []) this.addStrategy(s);
+  }
+
+  private addStrategy(s: NonNullable<SurveyRow['strategies']>[number]): void {
+    let st = this.strategies.get(s.strategy);
+    if (!st) {
+      st = { strategy: s.strategy, runs: 0, requestsRaw: 0, requestsCompacted: 0, inputRaw: 0, inputCompacted: 0, costRaw: 0, costCompacted: 0, unpriced: 0, entitiesLost: 0, entitiesLostNeededLater: 0, failed: 0 };
+      this.strategies.set(s.strategy, st);
+    }
+    if (s.error !== undefined) {
+      st.failed++;
+      return;
+    }
+    st.runs++;
+    st.requestsRaw += s.requestsRaw;
+    st.requestsCompacted += s.requestsCompacted;
+    st.inputRaw += s.inputRaw;
+    st.inputCompacted += s.inputCompacted;
+    if (s.costRaw === null || s.costCompacted === null) st.unpriced++;
+    else {
+      st.costRaw += s.costRaw;
+      st.costCompacted += s.costCompacted;
+    }
+    st.entitiesLost += s.entitiesLost;
+    st.entitiesLostNeededLater += s.entitiesLostNeededLater;
+  }
+
+  result(): SurveyTotal {
+    const out: SurveyTotal = { ...this.total, formats: { ...this.total.formats }, costModelled: round6(this.total.costModelled), costRecorded: round6(this.total.costRecorded) };
+    if (this.strategies.size > 0) out.strategies = [...this.strategies.values()].map((s) => ({ ...s, costRaw: round6(s.costRaw), costCompacted: round6(s.costCompacted) }));
+    return out;
+  }
+}
+
+/** Dollars to a millionth of a cent: sums of many floats print without noise. */
+export function round6(x: number): number {
+  return Math.round(x * 1e8) / 1e8;
+}
