@@ -2,7 +2,7 @@ import { promises as fs } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { STRATEGIES } from '../../core/compaction';
 import { CACHE_BEHAVIOURS, type CacheBehaviour } from '../../core/pricing/promptCache';
-import { isSkipped, parseShard, readResumed, survey, type SurveyJob, type SurveyLine, type SurveyTotal } from '../../core/survey';
+import { isOneRunFolder, isSkipped, parseShard, readResumed, survey, type SurveyJob, type SurveyLine, type SurveyTotal } from '../../core/survey';
 import { parseCommandArgs, UsageError, type CliIO } from '../args';
 import { grid } from '../../core/view/textTable';
 import { requireStrategy } from './common';
@@ -32,7 +32,8 @@ export async function isSurveyRequest(args: string[]): Promise<boolean> {
   }
   if (positionals.length !== 1) return false;
   try {
-    return (await fs.stat(positionals[0])).isDirectory();
+    // A folder that is itself one run (an OpenHands event store, a Cline task) is read as one trajectory.
+    return (await fs.stat(positionals[0])).isDirectory() && !(await isOneRunFolder(positionals[0]));
   } catch {
     return false;
   }

@@ -30,6 +30,12 @@ export function isTrajectoryFileName(name: string): boolean {
   return TRAJECTORY_FILE.test(name);
 }
 
+/** Whether the folder itself is one run (an event store or a Cline task folder) that the loader reads whole. */
+export async function isOneRunFolder(dir: string): Promise<boolean> {
+  const names = (await fs.readdir(dir, { withFileTypes: true })).filter((d) => d.isFile()).map((d) => d.name);
+  return isEventFolder(names) && !names.some((n) => !n.toLowerCase().endsWith('.json') && isTrajectoryFileName(n));
+}
+
 /** The runs' files under `root` (a folder, or one file of many runs), in a stable order. */
 export async function enumerateTrajectories(root: string): Promise<SurveyEntry[]> {
   const stat = await fs.stat(root);
@@ -52,11 +58,7 @@ export async function enumerateTrajectories(root: string): Promise<SurveyEntry[]
       }
     }
   };
-  // The surveyed folder itself may be one event folder.
-  const top = (await fs.readdir(base, { withFileTypes: true })).filter((d) => d.isFile()).map((d) => d.name);
-  if (isEventFolder(top) && !top.some((n) => !n.toLowerCase().endsWith('.json') && isTrajectoryFileName(n))) {
-    return [{ path: base, rel: path.basename(base) }];
-  }
+  if (await isOneRunFolder(base)) return [{ path: base, rel: path.basename(base) }];
   await walk(base);
   return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
 }

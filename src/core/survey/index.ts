@@ -7,7 +7,7 @@ import { SurveyTotals } from './totals';
 import { isSkipped, type SurveyLine, type SurveyTotal } from './types';
 
 export * from './types';
-export { enumerateTrajectories, parseShard, shardOf, inShard, isEventFolder, type SurveyEntry } from './enumerate';
+export { enumerateTrajectories, parseShard, shardOf, inShard, isEventFolder, isOneRunFolder, type SurveyEntry } from './enumerate';
 import { shardOf } from './enumerate';
 export { surveyEntry, type SurveyJob } from './measure';
 export { parseResumed, readResumed, type Resumed } from './resume';
