@@ -1,0 +1,130 @@
+// Counting tokens without ever handing tiktoken a long run of one character class.
+//
+// tiktoken's byte-pair merge is quadratic in the length of one pre-tokenizer piece, and a piece is
+// a run of one class (letters, punctuation, whitespace): 300 KB of "AAAA…" from a blank area of a
+// base64 screenshot is one piece and takes minutes. So a text holding such a run is counted window
+// by window: each window is encoded, and the count is taken up to a token boundary well before the
+// window's end, where the rest of the text cannot change the tokens any more.
+//
+// Why the count stays exact: BPE only ever merges neighbours, so a boundary that survives all
+// merges splits the run into two halves whose merges never interact; encoding each half alone gives
+// the same tokens. The boundary is taken `marginBytes` before the window end, four times the longest
+// token of these vocabularies (128 bytes), further than a merge chain reaches, and only between two characters of a class whose
+// pre-tokenizer piece would restart the same way at that point (two letters, two whitespace, two
+// punctuation marks other than an apostrophe): never inside a digit group (`\p{N}{1,3}` counts from
+// the group's start) or before a contraction. `tokens.bounded.test.ts` holds the windowed count to
+// the plain one on runs, periodic patterns, random mixes of every class and the corpus.
+import type { Tiktoken } from 'tiktoken';
+
+export interface BoundedOptions {
+  /** Characters per encode call when the text holds a long run. */
+  window: number;
+  /** How many bytes before the window's end the cut must lie: four times the longest token (128 bytes). */
+  marginBytes: number;
+  /** A run of one class at least this long makes the text go window by window. */
+  longRun: number;
+}
+
+export const DEFAULT_BOUNDS: BoundedOptions = { window: 1536, marginBytes: 512, longRun: 512 };
+
+/** Runs of one pre-tokenizer class that make encode_ordinary slow. */
+function longRunPattern(n: number): RegExp {
+  return new RegExp(`[\\p{L}\\p{M}]{${n},}|[^\\s\\p{L}\\p{M}\\p{N}]{${n},}|\\s{${n},}`, 'u');
+}
+const patterns = new Map<number, RegExp>();
+
+export function hasLongRun(text: string, n = DEFAULT_BOUNDS.longRun): boolean {
+  if (text.length < n) return false;
+  let re = patterns.get(n);
+  if (!re) patterns.set(n, (re = longRunPattern(n)));
+  return re.test(text);
+}
+
+const LETTER = /[\p{L}\p{M}]/u;
+const SPACE = /\s/u;
+const DIGIT = /\p{N}/u;
+
+/** 1 letter, 2 whitespace, 3 punctuation other than an apostrophe, 0 anything else (digits, apostrophes). */
+function classOf(ch: string): number {
+  if (LETTER.test(ch)) return 1;
+  if (SPACE.test(ch)) return 2;
+  if (DIGIT.test(ch) || ch === "'" || ch === '\u2019') return 0;
+  return 3;
+}
+
+function codePointBefore(s: string, i: number): string {
+  const c = s.charCodeAt(i - 1);
+  if (i >= 2 && c >= 0xdc00 && c <= 0xdfff) {
+    const h = s.charCodeAt(i - 2);
+    if (h >= 0xd800 && h <= 0xdbff) return s.slice(i - 2, i);
+  }
+  return s.slice(i - 1, i);
+}
+
+function codePointAt(s: string, i: number): string {
+  return String.fromCodePoint(s.codePointAt(i)!);
+}
+
+/**
+ * A cut at `i` restarts the pre-tokenizer exactly where the full text's piece continues. Between
+ * two punctuation marks the next character must not be a letter either: the letter pattern takes one
+ * leading mark (`[^\r\n\p{L}\p{N}]?\p{L}+`), so `[\r` would restart as `\r` instead of `[\` + `r`.
+ */
+function safeCut(s: string, i: number): boolean {
+  const a = classOf(codePointBefore(s, i));
+  if (a === 0) return false;
+  const here = codePointAt(s, i);
+  if (a !== classOf(here)) return false;
+  if (a !== 3) return true;
+  const j = i + here.length;
+  return j < s.length && classOf(codePointAt(s, j)) === 3;
+}
+
+/** Exact token count of `text`, with no encode call seeing more than `window` characters of a long run. */
+export function boundedCount(enc: Tiktoken, text: string, opts: BoundedOptions = DEFAULT_BOUNDS): number {
+  if (!hasLongRun(text, opts.longRun)) return enc.encode_ordinary(text).length;
+  let total = 0;
+  let pos = 0;
+  let window = opts.window;
+  while (text.length - pos > window) {
+    let end = pos + window;
+    // Never end a window between the halves of a surrogate pair.
+    const c = text.charCodeAt(end - 1);
+    if (c >= 0xd800 && c <= 0xdbff) end++;
+    const slice = text.slice(pos, end);
+    const cut = lastSafeBoundary(enc, slice, opts.marginBytes);
+    if (cut === undefined) {
+      // No safe cut (a long digit run, say, which tiktoken handles in linear time): widen the window.
+      window *= 2;
+      continue;
+    }
+    total += cut.tokens;
+    pos += cut.chars;
+    window = opts.window;
+  }
+  return total + enc.encode_ordinary(text.slice(pos)).length;
+}
+
+/** The last token boundary at least `marginBytes` before the end where a cut is safe, with the tokens before it. */
+function lastSafeBoundary(enc: Tiktoken, slice: string, marginBytes: number): { chars: number; tokens: number } | undefined {
+  const ids = enc.encode_ordinary(slice);
+  const bytes = Buffer.from(slice, 'utf8');
+  // Byte offset of every token end.
+  const ends = new Array<number>(ids.length);
+  let off = 0;
+  for (let i = 0; i < ids.length; i++) {
+    off += enc.decode_single_token_bytes(ids[i]).length;
+    ends[i] = off;
+  }
+  const limitBytes = bytes.length - marginBytes;
+  if (limitBytes <= 0) return undefined;
+  for (let t = ids.length - 2; t >= 0; t--) {
+    const b = ends[t];
+    if (b > limitBytes) continue;
+    if (b <= 0) break;
+    if ((bytes[b] & 0xc0) === 0x80) continue; // inside a UTF-8 character
+    const chars = bytes.toString('utf8', 0, b).length;
+    if (safeCut(slice, chars)) return { chars, tokens: t + 1 };
+  }
+  return undefined;
+}
