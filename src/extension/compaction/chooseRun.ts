@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { trustedSetting } from '../trustedSettings';
 import { checkOption, parseRange, RANGE_HELP, rangeText, STRATEGIES, type OptionValue, type StepRange, type Strategy } from '../../core/compaction';
 import type { Trajectory } from '../../core/model';
 import type { TokenCounter } from '../../core/tokens/counter';
@@ -72,7 +73,7 @@ export async function chooseOptions(strategy: Strategy, base: Record<string, Opt
 
 /** Per-strategy overrides from the `agentTraceLens.strategyOptions` setting. */
 export function optionsFromSettings(strategy: Strategy): Record<string, OptionValue> {
-  const all = vscode.workspace.getConfiguration('agentTraceLens').get<Record<string, Record<string, OptionValue>>>('strategyOptions', {});
+  const all = trustedSetting<Record<string, Record<string, OptionValue>>>(vscode.workspace.getConfiguration('agentTraceLens'), 'strategyOptions', {}, vscode.workspace.isTrusted);
   const mine = all[strategy.id] ?? {};
   const known = new Set(strategy.options.map((o) => o.name));
   const base: Record<string, OptionValue> = Object.fromEntries(strategy.options.map((o) => [o.name, o.default]));
