@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { trustedSetting } from '../trustedSettings';
-import { checkOption, parseRange, RANGE_HELP, rangeText, STRATEGIES, type OptionValue, type StepRange, type Strategy } from '../../core/compaction';
+import { checkOption, parseRange, RANGE_HELP, rangeText, STRATEGIES, type OptionValue, type PolicyChoice, type StepRange, type Strategy } from '../../core/compaction';
 import type { Trajectory } from '../../core/model';
 import type { TokenCounter } from '../../core/tokens/counter';
 
@@ -26,8 +26,8 @@ export async function chooseStrategy(preselect?: string): Promise<Strategy | und
 }
 
 /** A typed range, validated as the person types; empty means the strategy's own policy. */
-export async function chooseRange(strategy: Strategy, trajectory: Trajectory, options: Record<string, OptionValue>, counter: TokenCounter): Promise<string | StepRange | null | undefined> {
-  const policy = strategy.policy(trajectory, options, counter);
+export async function chooseRange(strategy: Strategy, trajectory: Trajectory, options: Record<string, OptionValue>, counter: TokenCounter, offThread?: () => Promise<PolicyChoice>): Promise<string | StepRange | null | undefined> {
+  const policy = offThread ? await offThread() : strategy.policy(trajectory, options, counter);
   const count = trajectory.steps.length;
   const value = await vscode.window.showInputBox({
     title: `${strategy.label}: which steps?`,
