@@ -11,7 +11,7 @@ import { countWithTiktoken, tiktokenEncoder } from '../../src/core/tokens/tiktok
 import { corpus } from '../helpers/paths';
 
 const ENCODINGS: EncodingName[] = ['o200k_base', 'cl100k_base'];
-const SMALL: BoundedOptions = { window: 1100, marginBytes: 512, longRun: 8 };
+const SMALL: BoundedOptions = { window: 1100, hugeWindow: 1100, marginBytes: 512, longRun: 8 };
 
 function plain(encoding: EncodingName, text: string): number {
   return tiktokenEncoder(encoding).encode_ordinary(text).length;
@@ -70,4 +70,12 @@ test('security.bounded: a long run of "A" takes the windowed path with the defau
     const per20k = plain(enc, 'A'.repeat(20_000));
     assert.equal(countWithTiktoken(enc, run), (per20k * 120_000) / 20_000, enc);
   }
+});
+
+test('security.bounded: a huge text without long runs goes in 256 K windows and counts exactly as unsplit', () => {
+  const text = ['swe-agent/marshmallow-code__marshmallow-1867.traj', 'swe-agent/pydicom__pydicom-1458.traj', 'inspect/2025-05-12T20-27-36-04-00_browser.json']
+    .map((f) => fs.readFileSync(corpus(f), 'utf8').replace(/ {64,}/g, ' ')).join('\n');
+  assert.equal(hasLongRun(text), false);
+  assert.ok(text.length > 2.5 * 256 * 1024, 'several windows');
+  for (const enc of ENCODINGS) assert.equal(countWithTiktoken(enc, text), plain(enc, text), enc);
 });

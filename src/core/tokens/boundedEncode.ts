@@ -1,31 +1,38 @@
-// Counting tokens without ever handing tiktoken a long run of one character class.
+// Counting tokens without ever handing tiktoken a long run of one character class, or a huge text.
 //
 // tiktoken's byte-pair merge is quadratic in the length of one pre-tokenizer piece, and a piece is
 // a run of one class (letters, punctuation, whitespace): 300 KB of "AAAA…" from a blank area of a
 // base64 screenshot is one piece and takes minutes. So a text holding such a run is counted window
-// by window: each window is encoded, and the count is taken up to a token boundary well before the
-// window's end, where the rest of the text cannot change the tokens any more.
+// by window, and so is any text over 256 K characters (tiktoken copies a text and its tokens into
+// WASM memory, which never shrinks). Each window is encoded, and the count is taken up to a token
+// boundary well before the window's end, where the rest of the text cannot change the tokens.
 //
 // Why the count stays exact: BPE only ever merges neighbours, so a boundary that survives all
-// merges splits the run into two halves whose merges never interact; encoding each half alone gives
-// the same tokens. The boundary is taken `marginBytes` before the window end, four times the longest
-// token of these vocabularies (128 bytes), further than a merge chain reaches, and only between two characters of a class whose
-// pre-tokenizer piece would restart the same way at that point (two letters, two whitespace, two
-// punctuation marks other than an apostrophe): never inside a digit group (`\p{N}{1,3}` counts from
-// the group's start) or before a contraction. `tokens.bounded.test.ts` holds the windowed count to
-// the plain one on runs, periodic patterns, random mixes of every class and the corpus.
+// merges splits the text into two halves whose merges never interact; encoding each half alone
+// gives the same tokens. The boundary is taken `marginBytes` before the window end, four times the
+// longest token of these vocabularies (128 bytes), further than a merge chain reaches, and only
+// between two characters of a class whose pre-tokenizer piece would restart the same way at that
+// point (two letters, two whitespace, two punctuation marks followed by a third): never inside a
+// digit group (`\p{N}{1,3}` counts from the group's start) or at an apostrophe (contractions).
+// `security.bounded.tokens.test.ts` holds the windowed count to the plain one on runs, periodic
+// patterns, random mixes of every class and corpus text.
 import type { Tiktoken } from 'tiktoken';
 
 export interface BoundedOptions {
   /** Characters per encode call when the text holds a long run. */
   window: number;
+  /**
+   * Characters per encode call for a huge text without long runs: tiktoken copies the whole text
+   * and its tokens into WASM memory, which never shrinks (a 200 MB message cost gigabytes).
+   */
+  hugeWindow: number;
   /** How many bytes before the window's end the cut must lie: four times the longest token (128 bytes). */
   marginBytes: number;
   /** A run of one class at least this long makes the text go window by window. */
   longRun: number;
 }
 
-export const DEFAULT_BOUNDS: BoundedOptions = { window: 1536, marginBytes: 512, longRun: 512 };
+export const DEFAULT_BOUNDS: BoundedOptions = { window: 1536, hugeWindow: 256 * 1024, marginBytes: 512, longRun: 512 };
 
 /** Runs of one pre-tokenizer class that make encode_ordinary slow. */
 function longRunPattern(n: number): RegExp {
@@ -82,10 +89,13 @@ function safeCut(s: string, i: number): boolean {
 
 /** Exact token count of `text`, with no encode call seeing more than `window` characters of a long run. */
 export function boundedCount(enc: Tiktoken, text: string, opts: BoundedOptions = DEFAULT_BOUNDS): number {
-  if (!hasLongRun(text, opts.longRun)) return enc.encode_ordinary(text).length;
+  let base: number;
+  if (hasLongRun(text, opts.longRun)) base = opts.window;
+  else if (text.length > opts.hugeWindow) base = opts.hugeWindow;
+  else return enc.encode_ordinary(text).length;
   let total = 0;
   let pos = 0;
-  let window = opts.window;
+  let window = base;
   while (text.length - pos > window) {
     let end = pos + window;
     // Never end a window between the halves of a surrogate pair.
@@ -100,7 +110,7 @@ export function boundedCount(enc: Tiktoken, text: string, opts: BoundedOptions =
     }
     total += cut.tokens;
     pos += cut.chars;
-    window = opts.window;
+    window = base;
   }
   return total + enc.encode_ordinary(text.slice(pos)).length;
 }
@@ -109,22 +119,16 @@ export function boundedCount(enc: Tiktoken, text: string, opts: BoundedOptions =
 function lastSafeBoundary(enc: Tiktoken, slice: string, marginBytes: number): { chars: number; tokens: number } | undefined {
   const ids = enc.encode_ordinary(slice);
   const bytes = Buffer.from(slice, 'utf8');
-  // Byte offset of every token end.
-  const ends = new Array<number>(ids.length);
-  let off = 0;
-  for (let i = 0; i < ids.length; i++) {
-    off += enc.decode_single_token_bytes(ids[i]).length;
-    ends[i] = off;
-  }
   const limitBytes = bytes.length - marginBytes;
   if (limitBytes <= 0) return undefined;
-  for (let t = ids.length - 2; t >= 0; t--) {
-    const b = ends[t];
-    if (b > limitBytes) continue;
-    if (b <= 0) break;
-    if ((bytes[b] & 0xc0) === 0x80) continue; // inside a UTF-8 character
-    const chars = bytes.toString('utf8', 0, b).length;
-    if (safeCut(slice, chars)) return { chars, tokens: t + 1 };
+  // Walk back from the end: `start` is where token t starts, the end of the t tokens before it.
+  let start = bytes.length;
+  for (let t = ids.length - 1; t >= 1; t--) {
+    start -= enc.decode_single_token_bytes(ids[t]).length;
+    if (start > limitBytes) continue;
+    if ((bytes[start] & 0xc0) === 0x80) continue; // inside a UTF-8 character
+    const chars = bytes.toString('utf8', 0, start).length;
+    if (safeCut(slice, chars)) return { chars, tokens: t };
   }
   return undefined;
 }
