@@ -24,6 +24,7 @@ test('security.bounded: runs, periodic patterns and base64 with blank areas coun
     ' \n'.repeat(900), '\t'.repeat(1000) + 'end', 'gAAA'.repeat(700), 'AbC'.repeat(800), 'ab '.repeat(700),
     '1'.repeat(2000), '12a'.repeat(600), '中文字符测试'.repeat(400), 'é'.repeat(1500), 'e\u0301'.repeat(700),
     '😀'.repeat(800), '-='.repeat(900), "don't ".repeat(400), "AAAA's".repeat(400), blankPng,
+    'INFO 2026-01-01 12:00:00 building module src/core/io/load.ts ok (1234 ms)\n'.repeat(60), 'The quick brown fox, jumping over the lazy dog; again.\n'.repeat(60),
     'data:image/png;base64,' + 'iVBORw0KGgo' + 'A'.repeat(5000) + 'Zz9/' + '/'.repeat(1200) + '==',
   ];
   for (const enc of ENCODINGS) {

@@ -12,8 +12,8 @@
 // gives the same tokens. The boundary is taken `marginBytes` before the window end, four times the
 // longest token of these vocabularies (128 bytes), further than a merge chain reaches, and only
 // between two characters of a class whose pre-tokenizer piece would restart the same way at that
-// point (two letters, two whitespace, two punctuation marks followed by a third): never inside a
-// digit group (`\p{N}{1,3}` counts from the group's start) or at an apostrophe (contractions).
+// point (two letters, two whitespace, two punctuation marks followed by a third, a space before a
+// word, a letter after a newline): never inside a digit group (`\p{N}{1,3}` counts from the group's start) or at an apostrophe (contractions).
 // `security.bounded.tokens.test.ts` holds the windowed count to the plain one on runs, periodic
 // patterns, random mixes of every class and corpus text.
 import type { Tiktoken } from 'tiktoken';
@@ -59,32 +59,36 @@ function classOf(ch: string): number {
   return 3;
 }
 
-function codePointBefore(s: string, i: number): string {
-  const c = s.charCodeAt(i - 1);
-  if (i >= 2 && c >= 0xdc00 && c <= 0xdfff) {
-    const h = s.charCodeAt(i - 2);
-    if (h >= 0xd800 && h <= 0xdbff) return s.slice(i - 2, i);
-  }
-  return s.slice(i - 1, i);
-}
-
-function codePointAt(s: string, i: number): string {
-  return String.fromCodePoint(s.codePointAt(i)!);
-}
-
 /**
- * A cut at `i` restarts the pre-tokenizer exactly where the full text's piece continues. Between
- * two punctuation marks the next character must not be a letter either: the letter pattern takes one
- * leading mark (`[^\r\n\p{L}\p{N}]?\p{L}+`), so `[\r` would restart as `\r` instead of `[\` + `r`.
+ * A cut between `before`, `here` and `next` (code points) restarts the pre-tokenizer exactly where
+ * the full text's piece continues: inside a run of one class, or where a piece starts anyway (a space
+ * before a word after a non-space, a letter after a newline). Between two punctuation marks the next
+ * character must not be a letter: the letter pattern takes one leading mark
+ * (`[^\r\n\p{L}\p{N}]?\p{L}+`), so `[\r` would restart as `\r` instead of `[\` + `r`.
  */
-function safeCut(s: string, i: number): boolean {
-  const a = classOf(codePointBefore(s, i));
-  if (a === 0) return false;
-  const here = codePointAt(s, i);
-  if (a !== classOf(here)) return false;
+function safeCut(before: string, here: string, next: string | undefined): boolean {
+  const a = classOf(before);
+  const h = classOf(here);
+  if (here === ' ' && a !== 2 && next !== undefined && classOf(next) === 1) return true;
+  if (before === '\n' && h === 1) return true;
+  if (a === 0 || a !== h) return false;
   if (a !== 3) return true;
-  const j = i + here.length;
-  return j < s.length && classOf(codePointAt(s, j)) === 3;
+  return next !== undefined && classOf(next) === 3;
+}
+
+/** The code point of `bytes` that starts at `at` (a UTF-8 lead byte), and where the next one starts. */
+function pointAt(bytes: Buffer, at: number): { ch: string; end: number } | undefined {
+  if (at >= bytes.length) return undefined;
+  const b = bytes[at];
+  const len = b < 0x80 ? 1 : b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+  return { ch: len === 1 ? String.fromCharCode(b) : bytes.toString('utf8', at, at + len), end: at + len };
+}
+
+/** The code point of `bytes` that ends at `at`. */
+function pointBefore(bytes: Buffer, at: number): string {
+  let start = at - 1;
+  while (start > 0 && (bytes[start] & 0xc0) === 0x80) start--;
+  return at - start === 1 ? String.fromCharCode(bytes[start]) : bytes.toString('utf8', start, at);
 }
 
 /** Exact token count of `text`, with no encode call seeing more than `window` characters of a long run. */
@@ -127,8 +131,10 @@ function lastSafeBoundary(enc: Tiktoken, slice: string, marginBytes: number): { 
     start -= enc.decode_single_token_bytes(ids[t]).length;
     if (start > limitBytes) continue;
     if ((bytes[start] & 0xc0) === 0x80) continue; // inside a UTF-8 character
-    const chars = bytes.toString('utf8', 0, start).length;
-    if (safeCut(slice, chars)) return { chars, tokens: t };
+    const here = pointAt(bytes, start)!;
+    if (safeCut(pointBefore(bytes, start), here.ch, pointAt(bytes, here.end)?.ch)) {
+      return { chars: bytes.toString('utf8', 0, start).length, tokens: t };
+    }
   }
   return undefined;
 }
