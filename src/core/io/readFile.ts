@@ -48,11 +48,14 @@ export async function readTrajectoryFile(file: string, size: number, options: Re
     const lines = await streamJsonl(handle, { ...chunks, size, maxLineBytes: maxDocumentBytes, onProgress: reading(0.9) });
     if (lines) return { result: lines };
     if (size > maxDocumentBytes) return { result: await streamDocument(handle, file, size, maxDocumentBytes, chunks, reading(0.9)) };
-    const bytes = await readAllBytes(handle, size, chunks, reading(0.6));
+    let bytes: Buffer | undefined = await readAllBytes(handle, size, chunks, reading(0.6));
     progress(0.6, 'Parsing JSON…');
     await yieldToEventLoop();
     throwIfCancelled(options.signal, file);
-    return { result: readInput(decodeText(bytes, file), file) };
+    const text = decodeText(bytes, file);
+    // The bytes are garbage once decoded: let the parse reuse their memory (peak 3× → 2× the file).
+    bytes = undefined;
+    return { result: readInput(text, file) };
   } finally {
     await handle.close();
   }
