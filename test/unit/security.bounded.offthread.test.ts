@@ -136,3 +136,19 @@ test('security.bounded: the model and the consent prompt stay with the caller; c
     await worker.dispose();
   }
 });
+
+test('security.bounded: settings reach the worker as plain data, even when VS Code hands them out as proxies', async () => {
+  const worker = new CompactionWorker(script!);
+  try {
+    const trajectory = heavyTrajectory();
+    // VS Code's configuration values are proxies; posting one as it is throws a DataCloneError.
+    const proxied = <T extends object>(o: T): T => new Proxy(o, {});
+    assert.throws(() => structuredClone(proxied({ a: 1 })));
+    const result = await worker.compact(trajectory, { strategy: 'observation-masking', options: proxied({ n: 2 }) }, { counter: { encoding: 'o200k_base', approximate: false }, priceOverrides: proxied({}) });
+    assert.equal(result.options.n, 2);
+    const report = await worker.report([result], trajectory, { priceOverrides: proxied({ 'gpt-4o': proxied({ input: 1, output: 2 }) }), replay: proxied({}) }, { encoding: 'o200k_base', approximate: false });
+    assert.equal(report.results.length, 1);
+  } finally {
+    await worker.dispose();
+  }
+});

@@ -47,20 +47,20 @@ export class CompactionWorker {
     const model = ctx.provider && { endpoint: ctx.provider.endpoint, model: ctx.provider.model };
     const onAbort = () => this.worker?.postMessage({ type: 'abort', id } satisfies HostMessage);
     ctx.signal?.addEventListener('abort', onAbort, { once: true });
-    return this.request<CompactionResult>({ type: 'compact', id, trajectory, ...request, counter: ctx.counter, model, priceOverrides: ctx.priceOverrides }, ctx)
+    return this.request<CompactionResult>({ type: 'compact', id, trajectory, strategy: request.strategy, range: request.range, options: plainData(request.options), counter: ctx.counter, model, priceOverrides: plainData(ctx.priceOverrides) }, ctx)
       .finally(() => ctx.signal?.removeEventListener('abort', onAbort));
   }
 
   policy(trajectory: Trajectory, strategy: string, options: Record<string, OptionValue>, counter: CounterSpec): Promise<PolicyChoice> {
-    return this.request({ type: 'policy', id: this.nextId++, trajectory, strategy, options, counter });
+    return this.request({ type: 'policy', id: this.nextId++, trajectory, strategy, options: plainData(options), counter });
   }
 
   report(results: CompactionResult[], trajectory: Trajectory, options: PlainReportOptions, counter?: CounterSpec): Promise<ReportViewModel> {
-    return this.request({ type: 'report', id: this.nextId++, results, trajectory, options, counter });
+    return this.request({ type: 'report', id: this.nextId++, results, trajectory, options: plainData(options), counter });
   }
 
   replay(result: CompactionResult, trajectory: Trajectory, options: PlainReportOptions, counter?: CounterSpec): Promise<ReplayResult | null> {
-    return this.request({ type: 'replay', id: this.nextId++, result, trajectory, options, counter });
+    return this.request({ type: 'replay', id: this.nextId++, result, trajectory, options: plainData(options), counter });
   }
 
   count(encoding: EncodingName, texts: string[]): Promise<number[]> {
@@ -72,7 +72,13 @@ export class CompactionWorker {
     return new Promise<T>((resolve, reject) => {
       this.pending.set(message.id, { resolve: resolve as (v: unknown) => void, reject, ctx });
       worker.ref();
-      worker.postMessage(message);
+      try {
+        worker.postMessage(message);
+      } catch (e) {
+        this.pending.delete(message.id);
+        if (this.pending.size === 0) worker.unref();
+        reject(e as Error);
+      }
     });
   }
 
@@ -139,4 +145,12 @@ function rebuildError(name: string, message: string): Error {
   const e = new Error(message);
   e.name = name;
   return e;
+}
+
+/**
+ * Settings as plain data: VS Code hands configuration values out as proxies, which cannot be
+ * posted to a worker (DataCloneError); a JSON round trip keeps exactly what a setting can hold.
+ */
+export function plainData<T>(value: T): T {
+  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
 }
