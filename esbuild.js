@@ -71,6 +71,16 @@ const builds = [
     format: 'cjs',
     target: 'node18',
   },
+  {
+    // Compaction, policies, reports and replays run in a worker; the extension starts dist/compactionWorker.js.
+    ...common,
+    entryPoints: { compactionWorker: 'src/core/offthread/compactionWorker.ts' },
+    outdir: dist,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node18',
+    plugins: [copyTiktokenWasm],
+  },
 ];
 
 const webviewDir = path.join(__dirname, 'src', 'webview');

@@ -3,6 +3,8 @@
 //   unique text          TokenService (worker pool + hashing) vs encode_ordinary in one thread, ≥ 1.8×
 //   100 MB SWE-agent     a .traj built by repeating corpus steps; the content cache pays off, ≥ 5×
 //   reopen               the same file counted again by a fresh service (per-file cache), ≤ 10%
+//   long runs            a 300 KB base64 screenshot with blank areas, bounded counter, ≤ 10 s
+//                        (ATL_BENCH_TOKENS=long-runs runs only this one)
 // Run it on a quiet machine: other processes on the same cores skew every ratio.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -13,6 +15,7 @@ import type { Step } from '../src/core/model';
 import { allSteps } from '../src/core/stats';
 import { piecesOf, stepTotal } from '../src/core/tokens/chatFormat';
 import { TokenService } from '../src/core/tokens/tokenService';
+import { countWithTiktoken } from '../src/core/tokens/tiktokenCounter';
 import { findWorkerScript, WorkerPool, type CountingBackend } from '../src/core/tokens/workerPool';
 import { corpus, REPO_ROOT, SHARED } from '../test/helpers/paths';
 
@@ -123,7 +126,37 @@ function verdict(ok: boolean): string {
   return ok ? 'met' : 'MISSED';
 }
 
+/**
+ * 4. Long runs of one character class (issue 14): a base64 screenshot whose blank areas are runs of
+ * "A" and "/". tiktoken's merge is quadratic in a run; the bounded counter goes window by window.
+ * Plain tiktoken is timed on a 40 KB run and scaled by the square (running it on 300 KB takes minutes).
+ */
+function longRuns(): void {
+  const kb = Number(process.env.ATL_BENCH_RUN_KB ?? 300);
+  const text = 'data:image/png;base64,iVBORw0KGgo' + 'A'.repeat(Math.round(kb * 1024 * 0.7)) + 'Zm9v' + '/'.repeat(Math.round(kb * 1024 * 0.3)) + '==';
+  const sample = 'A'.repeat(40_000);
+  const t0 = performance.now();
+  const plainSample = plainEncoder.encode_ordinary(sample).length;
+  const plainMs = performance.now() - t0;
+  const scaled = plainMs * (text.length / sample.length) ** 2;
+  const t1 = performance.now();
+  const bounded = countWithTiktoken(ENCODING, text);
+  const boundedMs = performance.now() - t1;
+  const t2 = performance.now();
+  const boundedSample = countWithTiktoken(ENCODING, sample);
+  const sampleMs = performance.now() - t2;
+  if (boundedSample !== plainSample) throw new Error(`long run: bounded ${boundedSample} vs plain ${plainSample}`);
+  console.log(`\nLong runs: a ${(text.length / 1024).toFixed(0)} KB base64 screenshot with blank areas, ${bounded.toLocaleString('en-US')} tokens`);
+  line('plain tiktoken, 40 KB run', `${plainMs.toFixed(0)} ms (bounded: ${sampleMs.toFixed(0)} ms, same ${plainSample} tokens)`);
+  line(`plain tiktoken, ${(text.length / 1024).toFixed(0)} KB (scaled by n²)`, `≈ ${(scaled / 1000).toFixed(0)} s`);
+  line('bounded counter (target ≤ 10 s)', `${(boundedMs / 1000).toFixed(2)} s — ${verdict(boundedMs <= 10_000)}`);
+}
+
 async function main(): Promise<void> {
+  if (process.env.ATL_BENCH_TOKENS === 'long-runs') {
+    longRuns();
+    return;
+  }
   const script = findWorkerScript(path.join(REPO_ROOT, 'out', 'src', 'core', 'tokens'));
   if (!script) throw new Error('out/src/core/tokens/tokenWorker.js is missing: run `npx tsc -p tsconfig.json` first.');
   const pool = new WorkerPool(script);
@@ -179,8 +212,9 @@ async function main(): Promise<void> {
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
     await pool.dispose();
-    plainEncoder.free();
   }
+  longRuns();
+  plainEncoder.free();
 }
 
 main().catch((e) => {

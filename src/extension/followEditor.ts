@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { followsActiveEditor } from './trustedSettings';
 import { openTrajectory, type OpenDeps } from './openCommands';
 
 const CANDIDATE_EXTENSIONS = new Set(['.json', '.jsonl', '.traj', '.eval']);
@@ -37,7 +38,8 @@ export class EditorFollower implements vscode.Disposable {
       if (Date.now() > this.suppressUntil) await this.deps.reveal(entry);
       return;
     }
-    if (!vscode.workspace.getConfiguration('agentTraceLens').get<boolean>('followActiveEditor', true)) return;
+    // Off in Restricted Mode: opening a file in an untrusted repository must not make us read it.
+    if (!followsActiveEditor(vscode.workspace.getConfiguration('agentTraceLens'), vscode.workspace.isTrusted)) return;
     const mtime = (await vscode.workspace.fs.stat(uri).then((s) => s.mtime, () => -1));
     if (this.notTrajectories.get(uri.fsPath) === mtime) return;
     const opened = await openTrajectory(this.deps, uri, true);

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { trustedSetting } from './trustedSettings';
 import { TrajectoryLoadError } from '../core/io/errors';
 import type { OpenTrajectory, TrajectoryStore } from './trajectoryStore';
 
@@ -9,7 +10,7 @@ export interface OpenDeps {
 }
 
 export function maxBytesSetting(): number {
-  const mb = vscode.workspace.getConfiguration('agentTraceLens').get<number>('maxFileSizeMB', 4096);
+  const mb = trustedSetting(vscode.workspace.getConfiguration('agentTraceLens'), 'maxFileSizeMB', 4096, vscode.workspace.isTrusted);
   return Math.max(1, mb) * 1024 * 1024;
 }
 

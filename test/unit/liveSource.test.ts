@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
@@ -248,6 +249,29 @@ describe('live follow: event folders and documents', () => {
     const removed = await live.poll();
     assert.equal(removed.change, 'reloaded');
     assert.deepEqual(shape(removed.trajectory), await loaderView(dir));
+  });
+
+  it('a FIFO or a link out of a followed folder is skipped with a warning, never opened', async () => {
+    const events = JSON.parse(fs.readFileSync(corpus('openhands-v0/basic.json'), 'utf8')) as unknown[];
+    const dir = path.join(tempDir(), 'events');
+    fs.mkdirSync(dir);
+    for (let i = 0; i < 3; i++) fs.writeFileSync(path.join(dir, `${i}.json`), JSON.stringify(events[i]));
+    const live = await LiveSource.open(dir);
+    // Dropped in while followed: opening the FIFO would block forever, the link would leak /etc/passwd.
+    execFileSync('mkfifo', [path.join(dir, '3.json')]);
+    fs.symlinkSync('/etc/passwd', path.join(dir, '4.json'));
+    fs.writeFileSync(path.join(dir, '5.json'), JSON.stringify(events[3]));
+    const started = Date.now();
+    const update = await live.poll();
+    assert.ok(Date.now() - started < 5000, 'the poll returned');
+    assert.equal(update.change, 'appended');
+    const warnings = update.trajectory.warnings.map((w) => w.message).join('\n');
+    assert.match(warnings, /3\.json was skipped: it is a named pipe/);
+    assert.match(warnings, /4\.json was skipped: it is a link that leads out of the folder/);
+    assert.doesNotMatch(JSON.stringify(update.trajectory), /root:x:0:0/);
+    // Said once: the next poll does not look at them again.
+    const again = await live.poll();
+    assert.equal(again.change, 'none');
   });
 
   it('reads a JSON document written again in place whole, and keeps the steps that did not change', async () => {

@@ -7,10 +7,13 @@ export interface ChunkOptions {
   file: string;
   chunkBytes?: number;
   signal?: AbortSignal;
+  /** Read no further than this: the size checked when the file was opened (a growing log stops there). */
+  size?: number;
 }
 
 /**
- * Reads a file front to back in chunks, giving each to `onChunk` with the bytes read so far.
+ * Reads a file front to back in chunks, giving each to `onChunk` with the bytes read so far, up
+ * to `options.size` when given.
  * The chunk's memory is reused for the next read, so `onChunk` must copy what it keeps. Stops
  * early when `onChunk` returns false. Between chunks it yields to the event loop and checks the
  * signal, so a progress notification can repaint and a cancel can land.
@@ -22,9 +25,12 @@ export async function readChunks(
 ): Promise<void> {
   const buffer = Buffer.allocUnsafe(Math.max(1, options.chunkBytes ?? DEFAULT_CHUNK_BYTES));
   let position = 0;
+  const end = options.size ?? Infinity;
   for (;;) {
     throwIfCancelled(options.signal, options.file);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+    const want = Math.min(buffer.length, end - position);
+    if (want <= 0) return;
+    const { bytesRead } = await handle.read(buffer, 0, want, position);
     if (bytesRead === 0) return;
     position += bytesRead;
     if (!onChunk(buffer.subarray(0, bytesRead), position)) return;

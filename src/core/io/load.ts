@@ -13,6 +13,7 @@ import { describeFsError } from '../output/safeWrite';
 import { monotonicProgress, throwIfCancelled, yieldToEventLoop, type ProgressSink } from './progress';
 import { decodeText, readInput, type ReadResult } from './readInput';
 import { readTrajectoryFile, type ReadFileOptions } from './readFile';
+import { readRegularFile, safeFolderEntries } from './safeFolder';
 
 export { formatBytes };
 export { MAX_DOCUMENT_BYTES } from './readFile';
@@ -202,6 +203,7 @@ export async function loadTrajectory(file: string, options: LoadOptions = {}): P
     throw new TrajectoryLoadError(file, 'not-found', 'no such file or folder.');
   }
   if (stat.isDirectory()) return loadFolder(file, options, monotonicProgress(options.onProgress));
+  if (!stat.isFile()) throw new TrajectoryLoadError(file, 'invalid', 'not a regular file (a named pipe, device or socket); only files and folders are read.');
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   if (stat.size > maxBytes) {
     throw new TrajectoryLoadError(file, 'too-large', `the file is ${formatBytes(stat.size)}, over the limit of ${formatBytes(maxBytes)}. Raise the limit (setting agentTraceLens.maxFileSizeMB, or --max-size-mb on the command line) to open it.`);
@@ -234,12 +236,13 @@ async function loadFolder(dir: string, options: LoadOptions, progress: ProgressS
   const warnings: Warning[] = [];
   const files: { name: string; value: unknown }[] = [];
   let size = 0;
-  for (const [i, name] of names.entries()) {
+  // Links out of the folder and anything but a regular file are skipped with a warning.
+  const entries = await safeFolderEntries(dir, names, warnings);
+  for (const [i, { name, full }] of entries.entries()) {
     throwIfCancelled(options.signal, dir);
-    progress(0.9 * i / names.length, `Reading ${i} of ${names.length} event files…`);
-    const full = path.join(dir, name);
+    progress(0.9 * i / entries.length, `Reading ${i} of ${entries.length} event files…`);
     try {
-      const bytes = await fs.readFile(full);
+      const bytes = await readRegularFile(full, name);
       size += bytes.length;
       files.push({ name, value: JSON.parse(decodeText(bytes, full)) });
     } catch (e) {

@@ -7,7 +7,6 @@
 
 import { promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import * as path from 'node:path';
 import type { ParsedInput } from '../formats/adapter';
 import type { Step, Trajectory, TrajectorySource, Warning } from '../model';
 import { allSteps } from '../stats';
@@ -19,6 +18,7 @@ import { DEFAULT_MAX_BYTES, detectFormat, headOf, loadTrajectory, parseInput, pa
 import { monotonicProgress, throwIfCancelled, yieldToEventLoop } from '../io/progress';
 import { checkLooksLikeText, decodeText } from '../io/readInput';
 import { isZip } from '../io/zip';
+import { readRegularFile, safeFolderEntries } from '../io/safeFolder';
 
 /**
  * Files up to this size are followed line by line, which keeps their parsed records in memory;
@@ -148,6 +148,8 @@ class JsonlState {
 }
 
 interface FolderState {
+  /** Entries skipped for safety (links out of the folder, FIFOs, devices), said once each. */
+  skipped: Warning[];
   files: { name: string; value: unknown }[];
   seen: Set<string>;
   bytes: number;
@@ -204,7 +206,7 @@ export class LiveSource {
     this.mtime = stat.mtimeMs;
     if (stat.isDirectory()) {
       this.mode = 'folder';
-      this.folder = { files: [], seen: new Set(), bytes: 0 };
+      this.folder = { files: [], seen: new Set(), bytes: 0, skipped: [] };
       await this.readNewFolderFiles();
       this.trajectory = this.parseFolder();
       this.openedModified = this.trajectory.source.modified;
@@ -419,14 +421,18 @@ export class LiveSource {
   private async readNewFolderFiles(known?: Set<string>): Promise<number> {
     const folder = this.folder!;
     const names = [...(known ?? await jsonNames(this.file))].filter((n) => !folder.seen.has(n));
+    // The loader's rules: a FIFO, a device or a link out of the folder is never opened; it is
+    // named once in the warnings and not looked at again.
+    const entries = await safeFolderEntries(this.file, names, folder.skipped);
+    const safe = new Set(entries.map((e) => e.name));
+    for (const name of names) if (!safe.has(name)) folder.seen.add(name);
     let read = 0;
     let added = 0;
-    for (const name of names) {
+    for (const { name, full } of entries) {
       throwIfCancelled(this.options.signal, this.file);
-      const full = path.join(this.file, name);
       let bytes: Buffer;
       try {
-        bytes = await fs.readFile(full);
+        bytes = await readRegularFile(full, name);
       } catch {
         continue; // removed meanwhile
       }
@@ -451,7 +457,7 @@ export class LiveSource {
   private parseFolder(): Trajectory {
     const folder = this.folder!;
     if (folder.files.length === 0) throw new TrajectoryLoadError(this.file, 'unrecognized', 'this folder holds no .json event files.');
-    return parseInput({ shape: 'folder', files: folder.files }, { path: this.file, size: folder.bytes, modified: this.openedModified ?? this.mtime }, []);
+    return parseInput({ shape: 'folder', files: folder.files }, { path: this.file, size: folder.bytes, modified: this.openedModified ?? this.mtime }, [...folder.skipped]);
   }
 
   private updateFrom(_before: Trajectory, previous: Step[], change: LiveChange, reason: string | undefined, bytesRead: number, filesRead: number): LiveUpdate {

@@ -1,6 +1,7 @@
 import type { Tiktoken } from 'tiktoken';
 import type { TokenCounter } from './counter';
 import type { EncodingName } from './models';
+import { boundedCount } from './boundedEncode';
 
 // One WASM encoder per encoding per thread, kept for the life of the thread: creating one costs
 // ~200 ms and each holds native memory that the garbage collector does not see.
@@ -17,13 +18,19 @@ function encoderFor(encoding: EncodingName): Tiktoken {
   return enc;
 }
 
+/** The thread's encoder, for tests that compare against plain `encode_ordinary`. */
+export function tiktokenEncoder(encoding: EncodingName): Tiktoken {
+  return encoderFor(encoding);
+}
+
 /**
  * Exact tokens of `text`. `encode_ordinary` treats special-token text such as `<|endoftext|>` as
  * plain text; `encode` would throw on it, and agent logs legitimately contain such strings.
  */
 export function countWithTiktoken(encoding: EncodingName, text: string): number {
   if (text.length === 0) return 0;
-  return encoderFor(encoding).encode_ordinary(text).length;
+  // Long runs of one character class go window by window: tiktoken is quadratic on them.
+  return boundedCount(encoderFor(encoding), text);
 }
 
 /** A synchronous in-thread counter; the pool uses the same function inside its workers. */

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { checkOption, parseRange, RANGE_HELP, rangeText, STRATEGIES, type OptionValue, type StepRange, type Strategy } from '../../core/compaction';
+import { trustedSetting } from '../trustedSettings';
+import { checkOption, parseRange, RANGE_HELP, rangeText, STRATEGIES, type OptionValue, type PolicyChoice, type StepRange, type Strategy } from '../../core/compaction';
 import type { Trajectory } from '../../core/model';
 import type { TokenCounter } from '../../core/tokens/counter';
 
@@ -25,8 +26,8 @@ export async function chooseStrategy(preselect?: string): Promise<Strategy | und
 }
 
 /** A typed range, validated as the person types; empty means the strategy's own policy. */
-export async function chooseRange(strategy: Strategy, trajectory: Trajectory, options: Record<string, OptionValue>, counter: TokenCounter): Promise<string | StepRange | null | undefined> {
-  const policy = strategy.policy(trajectory, options, counter);
+export async function chooseRange(strategy: Strategy, trajectory: Trajectory, options: Record<string, OptionValue>, counter: TokenCounter, offThread?: () => Promise<PolicyChoice>): Promise<string | StepRange | null | undefined> {
+  const policy = offThread ? await offThread() : strategy.policy(trajectory, options, counter);
   const count = trajectory.steps.length;
   const value = await vscode.window.showInputBox({
     title: `${strategy.label}: which steps?`,
@@ -72,7 +73,7 @@ export async function chooseOptions(strategy: Strategy, base: Record<string, Opt
 
 /** Per-strategy overrides from the `agentTraceLens.strategyOptions` setting. */
 export function optionsFromSettings(strategy: Strategy): Record<string, OptionValue> {
-  const all = vscode.workspace.getConfiguration('agentTraceLens').get<Record<string, Record<string, OptionValue>>>('strategyOptions', {});
+  const all = trustedSetting<Record<string, Record<string, OptionValue>>>(vscode.workspace.getConfiguration('agentTraceLens'), 'strategyOptions', {}, vscode.workspace.isTrusted);
   const mine = all[strategy.id] ?? {};
   const known = new Set(strategy.options.map((o) => o.name));
   const base: Record<string, OptionValue> = Object.fromEntries(strategy.options.map((o) => [o.name, o.default]));

@@ -7,6 +7,7 @@ import type { OpenTrajectory, TrajectoryStore } from '../trajectoryStore';
 import type { StepNode, TreeNode } from '../tree/nodes';
 import { chooseOptions, chooseRange, chooseStrategy, optionsFromSettings } from './chooseRun';
 import { compactionCounter, mementoConsentStore, providerFromSettings } from './llmSettings';
+import { compactionCounterSpec, compactionWorker, disposeCompactionWorker } from './offThread';
 
 /** One finished compaction, kept for the report, the diff, saving and re-running. */
 export interface CompactionRun {
@@ -37,7 +38,9 @@ export class CompactionController {
     private readonly store: TrajectoryStore,
     private readonly log: vscode.LogOutputChannel,
     private readonly show: ShowRuns,
-  ) {}
+  ) {
+    context.subscriptions.push({ dispose: () => void disposeCompactionWorker() });
+  }
 
   /** "Compact Range…" on selected tree rows: the range is the selection, widened by the runner if needed. */
   async compactSelection(clicked: TreeNode | undefined, selected: readonly TreeNode[] | undefined): Promise<void> {
@@ -88,7 +91,9 @@ export class CompactionController {
         void vscode.window.showErrorMessage((e as Error).message);
         return undefined;
       }
-      range = await chooseRange(strategy, trajectory, resolved, compactionCounter(undefined, trajectory));
+      const worker = compactionWorker();
+      const policy = worker && (() => worker.policy(trajectory, strategy.id, resolved, compactionCounterSpec(undefined, trajectory)));
+      range = await chooseRange(strategy, trajectory, resolved, compactionCounter(undefined, trajectory), policy);
       if (range === undefined) return undefined;
     }
     return this.run(target.doc, target.runIndex, strategy, range ?? undefined, options);
@@ -106,6 +111,16 @@ export class CompactionController {
         { location: vscode.ProgressLocation.Notification, title: `${strategy.label}`, cancellable: true },
         (progress, token) => {
           token.onCancellationRequested(() => abort.abort());
+          const worker = compactionWorker();
+          const callbacks = {
+            provider,
+            signal: abort.signal,
+            onProgress: (message: string) => progress.report({ message }),
+            onDelta: (text: string) => this.streamOutput(text),
+            confirm: (outgoing: OutgoingRequest) => this.confirm(outgoing, counter.tokenizer, consentStore),
+          };
+          // Off the extension host's thread: counting a long log must not freeze the window.
+          if (worker) return worker.compact(trajectory, { strategy: strategy.id, range, options }, { ...callbacks, counter: compactionCounterSpec(provider?.model, trajectory) });
           return runCompaction(trajectory, { strategy, range, options }, {
             counter,
             provider,

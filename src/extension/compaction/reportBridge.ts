@@ -1,10 +1,13 @@
 import * as vscode from 'vscode';
 import { findStrategy } from '../../core/compaction';
-import { ReportPanel } from '../report/ReportPanel';
+import { ReportPanel, type ReportPanelOptions } from '../report/ReportPanel';
+import type { Trajectory } from '../../core/model';
+import type { ReportOptions } from '../../core/report/viewModel';
 import { CACHE_BEHAVIOURS, type CacheBehaviour } from '../../core/pricing/promptCache';
 import { revealStepInSource } from '../revealInSource';
 import { optionsFromSettings } from './chooseRun';
 import { compactionCounter } from './llmSettings';
+import { compactionCounterSpec, compactionWorker } from './offThread';
 import type { CompactionController, CompactionRun } from './compactionController';
 
 /** `agentTraceLens.cache`: a provider's prompt cache behaviour, or undefined for the model's own. */
@@ -27,6 +30,7 @@ export function showRunsInReport(context: vscode.ExtensionContext, controller: (
       cache: cacheSetting(),
       // The replay's budget policies count like the run did.
       counter: compactionCounter(latest.result.llm?.model, trajectory),
+      offThread: offThreadReports(latest.result.llm?.model, trajectory),
       onRerun: async (request) => {
         const strategy = findStrategy(request.strategy);
         if (!strategy) {
@@ -41,5 +45,17 @@ export function showRunsInReport(context: vscode.ExtensionContext, controller: (
         if (target) void revealStepInSource(doc.uri, target);
       },
     });
+  };
+}
+
+/** The report and its replays built in the compaction worker, counting like the run did. */
+function offThreadReports(model: string | undefined, trajectory: Trajectory): ReportPanelOptions['offThread'] {
+  const worker = compactionWorker();
+  if (!worker) return undefined;
+  const counter = compactionCounterSpec(model, trajectory);
+  const plain = ({ counter: _counter, ...options }: ReportOptions) => options;
+  return {
+    report: (results, t, options) => worker.report(results, t, plain(options), counter),
+    replay: (result, t, options) => worker.replay(result, t, plain(options), counter),
   };
 }

@@ -30,6 +30,11 @@ export interface ReportPanelOptions {
   counter?: TokenCounter;
   /** The prompt cache behaviour the replay bills by (`agentTraceLens.cache`); default: the model's. */
   cache?: CacheBehaviour;
+  /** Builds the report and its replays off this thread (the compaction worker); default: in this thread. */
+  offThread?: {
+    report(results: CompactionResult[], trajectory: Trajectory, options: ReportOptions): Promise<ReportViewModel>;
+    replay(result: CompactionResult, trajectory: Trajectory, options: ReportOptions): Promise<ReturnType<typeof replayFor>>;
+  };
   /**
    * "Run again" in the panel. Resolve with the results to show (all of them when comparing), or
    * with nothing when the handler calls `ReportPanel.show` itself or the person cancelled.
@@ -106,7 +111,7 @@ export class ReportPanel {
     this.options = options;
     this.report = undefined;
     this.panel.title = `Compaction: ${options.trajectory.title}`;
-    if (this.ready) this.post({ type: 'report', report: this.currentReport() });
+    if (this.ready) void this.postReport();
   }
 
   private reportOptions(): ReportOptions {
@@ -119,9 +124,25 @@ export class ReportPanel {
     };
   }
 
-  private currentReport(): ReportViewModel {
-    this.report ??= buildReport(this.results, this.options.trajectory, this.reportOptions());
-    return this.report;
+  private async currentReport(): Promise<ReportViewModel> {
+    if (this.report) return this.report;
+    const results = this.results;
+    const built = this.options.offThread
+      ? await this.options.offThread.report(results, this.options.trajectory, this.reportOptions())
+      : buildReport(results, this.options.trajectory, this.reportOptions());
+    // A newer update may have replaced the results meanwhile; its own build wins.
+    if (results === this.results) this.report = built;
+    return built;
+  }
+
+  private async postReport(): Promise<void> {
+    const results = this.results;
+    try {
+      const report = await this.currentReport();
+      if (results === this.results) this.post({ type: 'report', report });
+    } catch (e) {
+      void vscode.window.showErrorMessage(`The compaction report could not be built: ${(e as Error).message}`);
+    }
   }
 
   private post(message: HostMessage): void {
@@ -133,7 +154,7 @@ export class ReportPanel {
     const m: WebviewMessage = raw;
     if (m.type === 'ready') {
       this.ready = true;
-      this.post({ type: 'report', report: this.currentReport() });
+      void this.postReport();
       return;
     }
     if (m.type === 'rerun') return this.rerun(m.request);
@@ -151,7 +172,7 @@ export class ReportPanel {
           this.post({ type: 'notice', level: 'info', message: 'Summary copied to the clipboard.' });
           break;
         case 'saveCondensed': await (this.options.onSave ?? ((r) => this.saveCondensed(r)))(result); break;
-        case 'replay': this.replay(m.result, m.summaryRatio, m.tokenBudget); break;
+        case 'replay': void this.replay(m.result, m.summaryRatio, m.tokenBudget); break;
         case 'showPrompt': await showPrompt(result); break;
       }
     } catch (e) {
@@ -212,9 +233,11 @@ export class ReportPanel {
     return picked?.exportKind;
   }
 
-  private replay(index: number, summaryRatio?: number, tokenBudget?: number): void {
+  private async replay(index: number, summaryRatio?: number, tokenBudget?: number): Promise<void> {
     this.replaySettings = { summaryRatio, tokenBudget, cache: this.options.cache };
-    const replay = replayFor(this.results[index], this.options.trajectory, this.reportOptions());
+    const replay = this.options.offThread
+      ? await this.options.offThread.replay(this.results[index], this.options.trajectory, this.reportOptions())
+      : replayFor(this.results[index], this.options.trajectory, this.reportOptions());
     if (this.report) {
       this.report.results[index].replay = replay;
       this.report.replaySettings = this.replaySettings;

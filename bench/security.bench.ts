@@ -1,0 +1,135 @@
+// `npm run bench`: bounded work on the red-team inputs of issue 14. Each command runs in a child
+// process; its wall time and peak RSS (from /usr/bin/time -v, else the child's own maxRSS) are
+// printed beside the target. Sizes are configurable so a quick run is possible on a shared machine:
+//   ATL_BENCH_SEC_OPENHANDS_MB  the OpenHands V0 file (default 600)
+//   ATL_BENCH_SEC_MESSAGE_MB    the single message (default 200)
+//   ATL_BENCH_SEC_RUN_KB        the base64 log with blank areas (default 300)
+// Inputs are generated in a temporary folder and removed afterwards.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { corpus, REPO_ROOT } from '../test/helpers/paths';
+
+const MB = 1024 * 1024;
+const OPENHANDS_MB = Number(process.env.ATL_BENCH_SEC_OPENHANDS_MB ?? 600);
+const MESSAGE_MB = Number(process.env.ATL_BENCH_SEC_MESSAGE_MB ?? 200);
+const RUN_KB = Number(process.env.ATL_BENCH_SEC_RUN_KB ?? 300);
+const CLI = path.join(REPO_ROOT, 'out', 'src', 'cli', 'main.js');
+const TIME = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+
+/** Writes `parts()` to `file` piece by piece, never holding the whole input in this process. */
+function writeStreamed(file: string, parts: Iterable<string>): number {
+  const fd = fs.openSync(file, 'w');
+  try {
+    for (const part of parts) fs.writeSync(fd, part);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return fs.statSync(file).size;
+}
+
+/** An OpenHands V0 event list of at least `mb` MB: the corpus run's events repeated with fresh ids. */
+function* openHandsEvents(mb: number): Generator<string> {
+  const events = JSON.parse(fs.readFileSync(corpus('openhands-v0/basic_gui_mode.json'), 'utf8')) as { id: number; cause?: number }[];
+  const body = events.slice(1);
+  const blockBytes = Buffer.byteLength(JSON.stringify(body));
+  const copies = Math.ceil((mb * MB) / blockBytes);
+  yield '[' + JSON.stringify(events[0]);
+  let id = events[0].id + 1;
+  for (let c = 0; c < copies; c++) {
+    const shift = id - body[0].id;
+    let chunk = '';
+    for (const e of body) {
+      chunk += ',' + JSON.stringify({ ...e, id: e.id + shift, ...(typeof e.cause === 'number' ? { cause: e.cause + shift } : {}) });
+    }
+    id += body.length;
+    yield chunk;
+  }
+  yield ']';
+}
+
+/** A chat log whose one tool output is `mb` MB of build-log lines. */
+function* singleMessage(mb: number): Generator<string> {
+  yield JSON.stringify({ messages: [
+    { role: 'system', content: 'You are an agent.' }, { role: 'user', content: 'Build it.' },
+    { role: 'assistant', content: 'Running the build.', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"cmd":"make"}' } }] },
+  ] }).slice(0, -2) + ',{"role":"tool","tool_call_id":"c1","content":"';
+  const line = 'INFO 2026-01-01 12:00:00 building module src/core/io/load.ts ok (1234 ms)\\n';
+  const chunk = line.repeat(Math.ceil(MB / line.length));
+  for (let n = 0; n < mb; n++) yield chunk;
+  yield '"},{"role":"assistant","content":"Done."}]}';
+}
+
+/** A chat log with a base64 screenshot whose blank areas are long runs of one character class. */
+function base64Log(kb: number): string {
+  const runs = Math.max(1, Math.round((kb * 1024) / 100_000));
+  const shot = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAA' + Array.from({ length: runs }, (_, i) => 'A'.repeat(70_000) + `Zm9v${i}` + '/'.repeat(30_000)).join('QUJD') + '==';
+  return JSON.stringify({ messages: [
+    { role: 'system', content: 'You are an agent.' }, { role: 'user', content: 'Fix the layout bug in the screenshot.' },
+    { role: 'assistant', content: 'Taking a screenshot.', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'screenshot', arguments: '{}' } }] },
+    { role: 'tool', tool_call_id: 'c1', content: shot },
+    { role: 'assistant', content: 'The header overlaps; fixed.' },
+  ] });
+}
+
+interface Run { ms: number; rssMB: number; code: number | null; err: string }
+
+function run(args: string[]): Run {
+  const start = performance.now();
+  const r = TIME
+    ? spawnSync(TIME, ['-v', process.execPath, CLI, ...args], { encoding: 'utf8', maxBuffer: 64 * MB })
+    : spawnSync(process.execPath, ['-e', `process.on('exit', () => process.stderr.write('Maximum resident set size (kbytes): ' + process.resourceUsage().maxRSS + '\\n')); require(${JSON.stringify(CLI)}).main(process.argv.slice(1)).then((c) => { process.exitCode = c; })`, ...args], { encoding: 'utf8', maxBuffer: 64 * MB });
+  const ms = performance.now() - start;
+  const kb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr)?.[1] ?? NaN);
+  const err = r.stderr.split('\n').filter((l) => l.startsWith('agent-trace-lens:')).pop() ?? '';
+  return { ms, rssMB: kb / 1024, code: r.status, err };
+}
+
+function line(label: string, value: string): void {
+  console.log(`  ${label.padEnd(44)} ${value}`);
+}
+
+function report(label: string, r: Run, inputMB: number | undefined, targetMs?: number): void {
+  const outcome = r.code === 0 ? 'exit 0' : `exit ${r.code}: ${r.err.slice(0, 160)}`;
+  const time = `${(r.ms / 1000).toFixed(1)} s${targetMs ? ` (target ≤ ${targetMs / 1000} s: ${r.ms <= targetMs ? 'met' : 'MISSED'})` : ''}`;
+  const rss = inputMB ? `, peak RSS ${r.rssMB.toFixed(0)} MB = ${(r.rssMB / inputMB).toFixed(2)}× input (target < 3×: ${r.rssMB < 3 * inputMB && r.code === 0 ? 'met' : 'MISSED'})` : `, peak RSS ${r.rssMB.toFixed(0)} MB`;
+  line(label, `${time}${rss}; ${outcome}`);
+}
+
+function main(): void {
+  if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npx tsc -p tsconfig.json\` first.`);
+  console.log(`Security benchmark (issue 14, bounded work) — ${os.cpus().length} cores, Node ${process.version}, load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}`);
+  console.log(`Peak RSS from ${TIME ? '/usr/bin/time -v' : 'the child\'s process.resourceUsage().maxRSS'}. Sizes: ATL_BENCH_SEC_OPENHANDS_MB=${OPENHANDS_MB}, ATL_BENCH_SEC_MESSAGE_MB=${MESSAGE_MB}, ATL_BENCH_SEC_RUN_KB=${RUN_KB}.\n`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atl-sec-bench-'));
+  try {
+    const b64 = path.join(dir, 'screenshot.json');
+    fs.writeFileSync(b64, base64Log(RUN_KB));
+    const b64KB = fs.statSync(b64).size / 1024;
+    console.log(`Base64 screenshot log with blank areas: ${b64KB.toFixed(0)} KB`);
+    report('stats --tokens', run(['stats', b64, '--tokens']), undefined, 10_000);
+    report('compact --strategy openhands-summary --out', run(['compact', b64, '--strategy', 'openhands-summary', '--out', path.join(dir, 'b64.out.json')]), undefined, 10_000);
+
+    if (MESSAGE_MB > 0) {
+      const msg = path.join(dir, 'message.json');
+      const size = writeStreamed(msg, singleMessage(MESSAGE_MB)) / MB;
+      console.log(`\nSingle message: ${size.toFixed(0)} MB file, one tool output of ${MESSAGE_MB} MB`);
+      report('compact --strategy openhands-summary --out', run(['compact', msg, '--strategy', 'openhands-summary', '--out', path.join(dir, 'message.out.json')]), size);
+      fs.rmSync(path.join(dir, 'message.out.json'), { force: true });
+      fs.rmSync(msg, { force: true });
+    }
+
+    if (OPENHANDS_MB > 0) {
+      const oh = path.join(dir, 'openhands.json');
+      const size = writeStreamed(oh, openHandsEvents(OPENHANDS_MB)) / MB;
+      console.log(`\nOpenHands V0 event list: ${size.toFixed(0)} MB`);
+      report('compact --strategy observation-masking --out', run(['compact', oh, '--strategy', 'observation-masking', '--out', path.join(dir, 'oh.out.json')]), size);
+      fs.rmSync(path.join(dir, 'oh.out.json'), { force: true });
+      report('convert --to atif --out', run(['convert', oh, '--to', 'atif', '--out', path.join(dir, 'oh.atif.json')]), size);
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main();
