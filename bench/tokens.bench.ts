@@ -181,6 +181,11 @@ async function main(): Promise<void> {
   line('plain tiktoken', `${(uniqueMB / (plainU.ms / 1000)).toFixed(2)} MB/s (${plainU.ms.toFixed(0)} ms; ${cores(plainU)})`);
   line('TokenService', `${(uniqueMB / (oursU.ms / 1000)).toFixed(2)} MB/s (${oursU.ms.toFixed(0)} ms; ${cores(oursU)})`);
   line('ratio (target ≥ 1.8×)', `${ratioU.toFixed(2)}× — ${verdict(ratioU >= 1.8)}`);
+  // The same text in this one thread, split into pieces with each distinct piece encoded once
+  // (src/core/tokens/pieceCount.ts); this thread has not seen the text yet, so the cache starts cold.
+  const pieces = await timed(() => unique.reduce((n, s) => n + piecesOf(s).reduce((k, p) => k + countWithTiktoken(ENCODING, p), 0), 0));
+  if (pieces.value !== plainU.value) throw new Error(`piece counting: ${pieces.value} tokens vs plain ${plainU.value}`);
+  line('one thread, piece by piece (cold)', `${(uniqueMB / (pieces.ms / 1000)).toFixed(2)} MB/s (${pieces.ms.toFixed(0)} ms): ${(plainU.ms / pieces.ms).toFixed(2)}× plain, same count`);
 
   // 2 and 3. A 100 MB SWE-agent trajectory, counted, then reopened.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'atl-bench-'));

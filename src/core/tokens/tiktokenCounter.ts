@@ -1,7 +1,7 @@
 import type { Tiktoken } from 'tiktoken';
 import type { TokenCounter } from './counter';
 import type { EncodingName } from './models';
-import { boundedCount } from './boundedEncode';
+import { pieceCount } from './pieceCount';
 
 // One WASM encoder per encoding per thread, kept for the life of the thread: creating one costs
 // ~200 ms and each holds native memory that the garbage collector does not see.
@@ -29,8 +29,9 @@ export function tiktokenEncoder(encoding: EncodingName): Tiktoken {
  */
 export function countWithTiktoken(encoding: EncodingName, text: string): number {
   if (text.length === 0) return 0;
-  // Long runs of one character class go window by window: tiktoken is quadratic on them.
-  return boundedCount(encoderFor(encoding), text);
+  // Piece by piece, each distinct piece encoded once; long pieces go window by window, since
+  // tiktoken is quadratic on a long run of one character class.
+  return pieceCount(encoderFor(encoding), encoding, text);
 }
 
 /** A synchronous in-thread counter; the pool uses the same function inside its workers. */
