@@ -2,8 +2,9 @@
 // third phase) on a folder whose .vscode/settings.json asks for a 1 MB file-size limit, for files to
 // be opened as soon as they are looked at, and for a model endpoint of its own; the user settings
 // say 4096 MB. The window must come up in Restricted Mode, opening trajectories in the editor must
-// not load them into the Trajectories view, and "Open Trajectory…" must load a 2.6 MB run (the
-// user's limit, not the workspace's). Prints `N passed, M failed (restricted mode)` last.
+// not load them into the Trajectories view, "Open Trajectory…" must load a 2.5 MB run (the
+// user's limit, not the workspace's), and "Set API Key" must name the user's endpoint.
+// Prints `N passed, M failed (restricted mode)` last.
 //   node out/test/e2e/restrictedMode.js --url URL --workspace DIR --user-settings FILE
 //     [--chromium PATH] [--profile DIR] [--artifacts DIR] [--screenshots DIR]
 import * as assert from 'node:assert/strict';
@@ -151,14 +152,35 @@ async function main(): Promise<number> {
       await wb.clearNotifications();
       await wb.runCommand('Agent Trace Lens: Open Trajectory…');
       await wb.answerFileDialog(large);
-      const row = await wb.traceRow(want.title);
+      // Either the tree shows the run, or a message says why not (the workspace's 1 MB limit, say).
+      const refused = wb.waitForNotification(new RegExp(`${LARGE.replace(/\./g, '\\.')}.*(MB|large|limit)`, 'i'), 30_000).then((t) => t, () => undefined);
+      const row = await Promise.race([wb.traceRow(want.title), refused.then((t) => {
+        if (t) throw new Error(`Open Trajectory… refused the file: ${t}`);
+        return wb.traceRow(want.title);
+      })]);
       const description = (await row.locator('.label-description').textContent()) ?? '';
       assert.ok(description.includes(`${want.steps} steps`), `the root says "${description}", not ${want.steps} steps`);
       const refusals = (await wb.notifications()).filter((t) => /MB|too large|limit/i.test(t));
       assert.deepEqual(refusals, [], 'no size-limit message');
       assert.match(extensionLog(settingsFile), new RegExp(`Opened \\S*${LARGE.replace(/\./g, '\\.')} as `), 'the extension log records the load');
+      // The progress toast ("Opening …: Done") goes by itself; the picture should show the tree, not it.
+      await page.locator('.notification-toast', { hasText: /Opening / }).first().waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => wb.clearNotifications());
+      await wb.parkMouse();
       console.log(`     ${largeMB.toFixed(2)} MB (${want.steps} steps) opened over the workspace's 1 MB limit: "${description}"`);
       readmeShot = await shot('opened');
+    });
+
+    await check('restricted-mode-endpoint', async (shot) => {
+      // "Set API Key" names the endpoint the key would be for: the user's (here the default), not the folder's.
+      await wb.runCommand('Agent Trace Lens: Set API Key');
+      const title = page.locator('.quick-input-widget .quick-input-title').filter({ visible: true }).first();
+      await title.waitFor({ timeout: 15_000 });
+      const text = (await title.innerText()).trim();
+      await page.waitForTimeout(500); // the quick input fades in
+      await shot('api-key-prompt');
+      await page.keyboard.press('Escape');
+      assert.ok(!text.includes('198.51.100.7'), `the key prompt is for the folder's endpoint: "${text}"`);
+      assert.equal(text, 'API key for https://api.openai.com/v1');
     });
   } finally {
     await context.close();

@@ -151,6 +151,7 @@ fi
 # --- 3. Restricted Mode: workspace trust on, the folder untrusted, its settings asking for too much ---
 restricted_rc=0
 if [ -z "${ATL_E2E_ONLY:-}" ] || tr ',' '\n' <<<"$ATL_E2E_ONLY" | grep -qx 'restricted-mode'; then
+  t0=$SECONDS
   RM="$(new_profile restricted)"
   code_server --user-data-dir "$RM/user-data" --extensions-dir "$RM/extensions" --install-extension "$VSIX" >"$RM/install.log" 2>&1 \
     || { cat "$RM/install.log"; say "installing $VSIX failed"; exit 1; }
@@ -169,6 +170,7 @@ if [ -z "${ATL_E2E_ONLY:-}" ] || tr ',' '\n' <<<"$ATL_E2E_ONLY" | grep -qx 'rest
   show_log_on_failure "$restricted_rc" "$RM"
   stop_code_server
   TRUST_ARGS=(--disable-workspace-trust)
+  say "Restricted Mode phase took $((SECONDS - t0)) s"
 fi
 
 if [ -n "${ATL_E2E_ONLY:-}" ]; then
