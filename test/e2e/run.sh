@@ -3,12 +3,14 @@
 #   1. packages the extension, installs the .vsix into a fresh code-server and drives its
 #      workbench in headless Chromium (test/e2e/driver.ts, scenarios in scenarios.ts);
 #   2. runs the @vscode/test-electron checks (test/electron/suite) inside code-server's
-#      extension host (test/e2e/hostSuite.ts), since VS Code itself cannot be downloaded here.
+#      extension host (test/e2e/hostSuite.ts), since VS Code itself cannot be downloaded here;
+#   3. Restricted Mode (test/e2e/restrictedMode.ts): a third code-server WITH workspace trust, on a
+#      folder whose settings ask for what an untrusted folder must not get.
 # Exits non-zero when anything fails. Screenshots: test/e2e/artifacts/.
 #   ATL_E2E_VSIX=FILE   test this .vsix instead of packaging the repository
 #   ATL_E2E_KEEP=1      keep the temporary folder (code-server logs, profiles) for a look
 #   ATL_E2E_ONLY=A,B    run only the UI scenarios whose names contain A or B (later ones may need
-#                       the earlier ones), and skip step 2
+#                       the earlier ones), and skip step 2; `restricted-mode` among them runs step 3
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 REPO="$PWD"
@@ -47,6 +49,7 @@ compile test/electron/tsconfig.json
 # --- private code-servers: profile, config and extensions in one temp folder ---
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/atl-e2e-XXXXXX")"
 CS_PID=""
+TRUST_ARGS=(--disable-workspace-trust)
 stop_code_server() {
   [ -n "$CS_PID" ] || return 0
   if kill -0 "$CS_PID" 2>/dev/null; then
@@ -102,7 +105,7 @@ start_code_server() {
   setsid bash -c 'PATH="$1:$PATH"; shift; exec "$@"' _ "$NODE24_DIR" \
     "$ATL_NODE24_BIN" "$CS_ENTRY" \
     --bind-addr "127.0.0.1:$port" --auth none \
-    --disable-telemetry --disable-update-check --disable-workspace-trust \
+    --disable-telemetry --disable-update-check "${TRUST_ARGS[@]}" \
     --user-data-dir "$dir/user-data" --extensions-dir "$dir/extensions" \
     --ignore-last-opened "$@" "$dir/workspace" >"$dir/code-server.log" 2>&1 &
   CS_PID=$!
@@ -126,20 +129,54 @@ UI="$(new_profile ui)"
 code_server --user-data-dir "$UI/user-data" --extensions-dir "$UI/extensions" --install-extension "$VSIX" >"$UI/install.log" 2>&1 \
   || { cat "$UI/install.log"; say "installing $VSIX failed"; exit 1; }
 say "installed $(basename "$VSIX") into a fresh extensions folder"
-start_code_server "$UI"
 ui_rc=0
+# ATL_E2E_ONLY naming only the Restricted Mode phase leaves the UI suite nothing to run.
+ui_only="$(tr ',' '\n' <<<"${ATL_E2E_ONLY:-}" | grep -vx 'restricted-mode' | paste -sd, - || true)"
+if [ -n "${ATL_E2E_ONLY:-}" ] && [ -z "$ui_only" ]; then
+  say "ATL_E2E_ONLY=$ATL_E2E_ONLY: UI scenarios skipped"
+else
+start_code_server "$UI"
 # README screenshots are refreshed only on request (ATL_UPDATE_SCREENSHOTS=1): a test run leaves
 # the committed files alone; every run's pictures are in test/e2e/artifacts.
 driver_args=()
 [ "${ATL_UPDATE_SCREENSHOTS:-}" = "1" ] && driver_args=(--screenshots "$REPO/media/screenshots")
-[ -n "${ATL_E2E_ONLY:-}" ] && driver_args+=(--only "$ATL_E2E_ONLY")
+[ -n "${ATL_E2E_ONLY:-}" ] && driver_args+=(--only "$ui_only")
 node out/test/e2e/driver.js --url "$URL" --workspace "$UI/workspace" --chromium "$ATL_CHROMIUM" \
   --profile "$TMP/chromium-ui" --artifacts "$REPO/test/e2e/artifacts" "${driver_args[@]}" \
   --user-settings "$UI/user-data/User/settings.json" || ui_rc=$?
 show_log_on_failure "$ui_rc" "$UI"
 stop_code_server
+fi
 
-if [ -n "${ATL_E2E_ONLY:-}" ]; then say "ATL_E2E_ONLY is set: extension-host checks skipped"; exit "$ui_rc"; fi
+# --- 3. Restricted Mode: workspace trust on, the folder untrusted, its settings asking for too much ---
+restricted_rc=0
+if [ -z "${ATL_E2E_ONLY:-}" ] || tr ',' '\n' <<<"$ATL_E2E_ONLY" | grep -qx 'restricted-mode'; then
+  t0=$SECONDS
+  RM="$(new_profile restricted)"
+  code_server --user-data-dir "$RM/user-data" --extensions-dir "$RM/extensions" --install-extension "$VSIX" >"$RM/install.log" 2>&1 \
+    || { cat "$RM/install.log"; say "installing $VSIX failed"; exit 1; }
+  # Trust on and no start-up question: an untrusted folder opens straight into Restricted Mode.
+  node -e 'const fs=require("fs"),f=process.argv[1],s=JSON.parse(fs.readFileSync(f,"utf8"));
+    Object.assign(s,{"security.workspace.trust.enabled":true,"security.workspace.trust.startupPrompt":"never",
+      "security.workspace.trust.untrustedFiles":"open","agentTraceLens.maxFileSizeMB":4096});
+    fs.writeFileSync(f,JSON.stringify(s,null,2))' "$RM/user-data/User/settings.json"
+  TRUST_ARGS=()
+  start_code_server "$RM"
+  rm_args=()
+  [ "${ATL_UPDATE_SCREENSHOTS:-}" = "1" ] && rm_args=(--screenshots "$REPO/media/screenshots")
+  node out/test/e2e/restrictedMode.js --url "$URL" --workspace "$RM/workspace" --chromium "$ATL_CHROMIUM" \
+    --profile "$TMP/chromium-restricted" --artifacts "$REPO/test/e2e/artifacts" \
+    --user-settings "$RM/user-data/User/settings.json" "${rm_args[@]}" || restricted_rc=$?
+  show_log_on_failure "$restricted_rc" "$RM"
+  stop_code_server
+  TRUST_ARGS=(--disable-workspace-trust)
+  say "Restricted Mode phase took $((SECONDS - t0)) s"
+fi
+
+if [ -n "${ATL_E2E_ONLY:-}" ]; then
+  say "ATL_E2E_ONLY is set: extension-host checks skipped"
+  exit $(( ui_rc != 0 || restricted_rc != 0 ))
+fi
 
 # --- 2. the extension-host checks, with the repository as the development extension ---
 HOST="$(new_profile host)"
@@ -150,4 +187,4 @@ show_log_on_failure "$host_rc" "$HOST"
 stop_code_server
 
 say "whole e2e run took $((SECONDS - t_start)) s"
-[ "$ui_rc" = 0 ] && [ "$host_rc" = 0 ]
+[ "$ui_rc" = 0 ] && [ "$host_rc" = 0 ] && [ "$restricted_rc" = 0 ]
