@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SHARED } from '../helpers/paths';
 import { expectedFor, kindOfLabel } from './expected';
+import { closeOpenTrajectories } from './formatScenarios';
 import { subtreeOf, type Scenario } from './scenarios';
 import type { Workbench } from './workbench';
 
@@ -81,7 +82,10 @@ async function waitForSelectedStep(wb: Workbench, step: number): Promise<void> {
 export const FIND_SCENARIOS: Scenario[] = [
   {
     name: 'find-filter-large-run',
-    async run({ wb, repo, workspace, shot }) {
+    async run(ctx) {
+      const { wb, repo, workspace, shot } = ctx;
+      // The view's match count covers every open trajectory: start from an empty view.
+      await closeOpenTrajectories(ctx);
       const file = path.join(workspace, LARGE_RUN);
       writeLargeRun(file);
       const want = expectedFor(repo, file);
@@ -151,7 +155,10 @@ export const FIND_SCENARIOS: Scenario[] = [
   },
   {
     name: 'find-next-error',
-    async run({ wb, repo, workspace, shot }) {
+    async run(ctx) {
+      const { wb, repo, workspace, shot } = ctx;
+      // Next Error walks every open trajectory: start from an empty view.
+      await closeOpenTrajectories(ctx);
       const file = path.join(workspace, 'pydicom__pydicom-1458.traj');
       const want = expectedFor(repo, file);
       const errors = search(repo, file, '--errors').matches.map((m) => m.step);

@@ -108,7 +108,7 @@ async function closeTrajectory(ctx: Context, title: string): Promise<void> {
  * whole-run-recorded) makes every full walk of the tree scroll through its rows: in the whole
  * suite this scenario took 779 s with it open and 91 s without.
  */
-async function closeOpenTrajectories(ctx: Context): Promise<void> {
+export async function closeOpenTrajectories(ctx: Context): Promise<void> {
   if (!(await ctx.wb.traceViewHasTrajectories())) return;
   const roots = (await ctx.wb.traceRows()).filter((r) => r.level === 1).map((r) => r.label);
   for (const title of roots) await closeTrajectory(ctx, title);

@@ -77,7 +77,10 @@ export class Workbench {
     // The exact command, not the first fuzzy match ("Color Theme" also matches "Browse Color Themes…").
     const exact = this.page.locator('.quick-input-list .monaco-list-row').filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`) }) }).first();
     await exact.waitFor({ timeout: 15_000 });
-    await exact.click();
+    // A hover left open by the editor or the status bar can lie over the list and take the click;
+    // the focused row is the one Enter runs.
+    if ((await exact.getAttribute('class'))?.split(/\s+/).includes('focused')) await input.press('Enter');
+    else await exact.click();
   }
 
   /**
