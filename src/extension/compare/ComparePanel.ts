@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { webviewPage } from '../webview/pageShell';
 import { compareRunsSliced, runTotals, type Comparison, type CompareSideInput } from '../../core/compare';
 import { compareView, isCompareWebviewMessage, type CompareHostMessage } from '../../core/compare/protocol';
 import type { Trajectory } from '../../core/model';
@@ -148,27 +148,11 @@ export class ComparePanel {
   }
 
   private html(webviewRoot: vscode.Uri, mediaRoot: vscode.Uri): string {
-    const webview = this.panel.webview;
-    const nonce = randomBytes(16).toString('base64');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(webviewRoot, 'compare.main.js'));
-    const base = webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, 'report.css'));
-    const css = webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, 'compare.css'));
-    const csp = `default-src 'none'; style-src ${webview.cspSource}; img-src ${webview.cspSource}; script-src 'nonce-${nonce}'; font-src ${webview.cspSource};`;
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="stylesheet" href="${base.toString()}">
-<link rel="stylesheet" href="${css.toString()}">
-<title>Compare two runs</title>
-</head>
-<body>
-<main id="app"></main>
-<script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
+    return webviewPage(this.panel.webview, {
+      title: 'Compare two runs',
+      script: vscode.Uri.joinPath(webviewRoot, 'compare.main.js'),
+      styles: [vscode.Uri.joinPath(mediaRoot, 'report.css'), vscode.Uri.joinPath(mediaRoot, 'compare.css')],
+    });
   }
 
   private dispose(): void {

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { webviewPage } from '../webview/pageShell';
 import type { CompactionResult } from '../../core/compaction';
 import { defaultExportKind, saveCondensed, type ExportKind } from '../../core/compaction/saveCondensed';
 import { refusalText, WriteRefused } from '../../core/output/safeWrite';
@@ -259,25 +259,11 @@ export class ReportPanel {
   }
 
   private html(webviewRoot: vscode.Uri, mediaRoot: vscode.Uri): string {
-    const webview = this.panel.webview;
-    const nonce = randomBytes(16).toString('base64');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(webviewRoot, 'report.main.js'));
-    const css = webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, 'report.css'));
-    const csp = `default-src 'none'; style-src ${webview.cspSource}; img-src ${webview.cspSource}; script-src 'nonce-${nonce}'; font-src ${webview.cspSource};`;
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="stylesheet" href="${css.toString()}">
-<title>Compaction report</title>
-</head>
-<body>
-<main id="app"></main>
-<script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
+    return webviewPage(this.panel.webview, {
+      title: 'Compaction report',
+      script: vscode.Uri.joinPath(webviewRoot, 'report.main.js'),
+      styles: [vscode.Uri.joinPath(mediaRoot, 'report.css')],
+    });
   }
 
   private dispose(): void {

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { webviewPage } from '../webview/pageShell';
 import { isSkipped, survey, type SkippedEntry, type SurveyTotal } from '../../core/survey';
 import { isSurveyWebviewMessage, tableRow, type SurveyHostMessage, type SurveyTableRow } from '../../core/survey/protocol';
 
@@ -140,25 +140,11 @@ export class SurveyPanel {
   }
 
   private html(webviewRoot: vscode.Uri, mediaRoot: vscode.Uri): string {
-    const webview = this.panel.webview;
-    const nonce = randomBytes(16).toString('base64');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(webviewRoot, 'survey.main.js'));
-    const css = webview.asWebviewUri(vscode.Uri.joinPath(mediaRoot, 'survey.css'));
-    const csp = `default-src 'none'; style-src ${webview.cspSource}; img-src ${webview.cspSource}; script-src 'nonce-${nonce}'; font-src ${webview.cspSource};`;
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="stylesheet" href="${css.toString()}">
-<title>Survey of runs</title>
-</head>
-<body>
-<main id="app"></main>
-<script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
+    return webviewPage(this.panel.webview, {
+      title: 'Survey of runs',
+      script: vscode.Uri.joinPath(webviewRoot, 'survey.main.js'),
+      styles: [vscode.Uri.joinPath(mediaRoot, 'survey.css')],
+    });
   }
 
   private dispose(): void {
