@@ -38,7 +38,9 @@ export async function surveyEntry(entry: SurveyEntry, job: SurveyJob): Promise<S
     loaded = await loadTrajectory(entry.path, { maxBytes: job.maxBytes });
   } catch (e) {
     const message = (e as Error).message;
-    return [{ file: entry.rel, skipped: message.startsWith(entry.path + ': ') ? message.slice(entry.path.length + 2) : message }];
+    const reason = message.startsWith(entry.path + ': ') ? message.slice(entry.path.length + 2) : message;
+    // One line per skipped file: the list of every format tried is the same for all of them.
+    return [{ file: entry.rel, skipped: reason.replace(/\s*Formats tried: [^]*$/, '') }];
   }
   const runs = runsOf(loaded);
   const rows: SurveyLine[] = [];
