@@ -7,7 +7,10 @@ import type { CacheBehaviour } from '../pricing/promptCache';
 import { forgottenEntities } from '../report/entities';
 import { replay, type ReplayResult } from '../report/replay';
 import { computeStats, runsOf } from '../stats';
+import { messageStarts, overheadOf, piecesOf } from '../tokens/chatFormat';
+import type { TokenCounter } from '../tokens/counter';
 import { tokenizerFor } from '../tokens/models';
+import { summarizeTokens } from '../tokens/summary';
 import { memoizedCounter, tiktokenCounter } from '../tokens/tiktokenCounter';
 import type { RunOutcome, StrategyRow, SurveyLine, SurveyRow } from './types';
 import { shardOf, type SurveyEntry } from './enumerate';
@@ -89,7 +92,7 @@ export async function surveyRun(run: Trajectory, file: string, index: number, ru
     ...(model ? { model } : {}),
     records: stats.records, steps: stats.steps, turns: stats.turns, byKind: stats.byKind, tools: stats.tools, chars: stats.chars,
     warnings: stats.warnings.slice(0, 10),
-    tokens: stepTokens.reduce((a, b) => a + b, 0), tokenizer: counter.tokenizer, approximateTokens: counter.approximate,
+    tokens: chatTokens(run, counter), tokenizer: counter.tokenizer, approximateTokens: counter.approximate,
     requests: billing.modelCalls, inputTokens: Math.round(raw.input), cachedInputTokens: Math.round(raw.cachedInput), outputTokens: Math.round(raw.output),
     costModelled: raw.cost, cache: billing.cache,
     costRecorded: recordedCost(run, billing, price),
@@ -103,6 +106,17 @@ export async function surveyRun(run: Trajectory, file: string, index: number, ru
     }
   }
   return row;
+}
+
+/** The run's tokens as `stats --tokens`, `diff` and the tree count them: content plus chat framing. */
+function chatTokens(run: Trajectory, counter: TokenCounter): number {
+  const starts = messageStarts(run.steps);
+  const counts = run.steps.map((step, i) => ({
+    content: piecesOf(step).reduce((n, piece) => n + counter.count(piece), 0),
+    overhead: overheadOf(step, starts[i]),
+    exact: true,
+  }));
+  return summarizeTokens(run.steps, counts).total;
 }
 
 /** What the log says the run cost: its own figure, else its recorded usage at the model's price. */
