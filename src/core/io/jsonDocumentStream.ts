@@ -131,7 +131,7 @@ export class JsonDocumentScanner {
   private beginValue(c: number, i: number): void {
     if (c === OPEN_ARRAY) {
       this.list = [];
-      (this.root as Record<string, unknown>)[this.key] = this.list;
+      setOwn(this.root as Record<string, unknown>, this.key, this.list);
       this.listDepth = 2;
       this.phase = 'elements';
       this.from = i + 1;
@@ -173,7 +173,7 @@ export class JsonDocumentScanner {
   }
 
   private setValue(chunk: Buffer, end: number): void {
-    (this.root as Record<string, unknown>)[this.key] = this.parseSpan(chunk, end);
+    setOwn(this.root as Record<string, unknown>, this.key, this.parseSpan(chunk, end));
   }
 
   private parseSpan(chunk: Buffer, end: number): unknown {
@@ -214,4 +214,10 @@ export class JsonDocumentScanner {
   private unexpected(i: number): never {
     throw new SyntaxError(`unexpected character at byte ${this.offset + i}`);
   }
+}
+
+/** As JSON.parse does: a key named `__proto__` is an own property, never the object's prototype. */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  else target[key] = value;
 }
