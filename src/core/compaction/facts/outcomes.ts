@@ -180,5 +180,39 @@ const BOILERPLATE = /^(?:\(Open file: .*\)|\(Current directory: .*\)|bash-\$.*|C
 
 /** The meaningful lines of a result: cleaned, blank and wrapper lines dropped. */
 export function outputLines(text: string): string[] {
-  return cleanText(text).split('\n').map((l) => l.trim()).filter((l) => l !== '' && !BOILERPLATE.test(l));
+  return [...eachOutputLine(text)];
+}
+
+/**
+ * The same lines one at a time, for callers that want the first, the last or any: a tool output
+ * of 200 MB is not split into an array of millions of lines to read one of them.
+ */
+export function* eachOutputLine(text: string): Generator<string> {
+  const clean = cleanText(text);
+  for (let start = 0; start <= clean.length;) {
+    let end = clean.indexOf('\n', start);
+    if (end === -1) end = clean.length;
+    const line = clean.slice(start, end).trim();
+    if (line !== '' && !BOILERPLATE.test(line)) yield line;
+    start = end + 1;
+  }
+}
+
+/** The first meaningful line of a result (`outputLines(text)[0]`). */
+export function firstOutputLine(text: string): string | undefined {
+  for (const line of eachOutputLine(text)) return line;
+  return undefined;
+}
+
+/** Whether any meaningful line passes `test` (`outputLines(text).some(test)`). */
+export function someOutputLine(text: string, test: (line: string) => boolean): boolean {
+  for (const line of eachOutputLine(text)) if (test(line)) return true;
+  return false;
+}
+
+/** The last meaningful line of a result (`outputLines(text).pop()`). */
+export function lastOutputLine(text: string): string | undefined {
+  let last: string | undefined;
+  for (const line of eachOutputLine(text)) last = line;
+  return last;
 }
