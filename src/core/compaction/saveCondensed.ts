@@ -10,7 +10,7 @@ import { jsonChunks } from '../output/jsonChunks';
 import { writeSafely, type WriteGuard } from '../output/safeWrite';
 import { canExportOpenHands, toChatMessages, toOpenHandsV0Events } from './export';
 import type { CompactionResult } from './types';
-import { redactDeep } from '../llm/redact';
+import { redactShared } from '../llm/redact';
 import { promises as fs } from 'node:fs';
 
 export type ExportKind = 'chat' | 'openhands' | 'atif';
@@ -53,7 +53,7 @@ export async function saveCondensed(target: string, loaded: Trajectory, trajecto
   } else {
     value = toChatMessages(result);
   }
-  if (options.redact !== false) value = redactDeep(value, options.redacted ?? { count: 0, kinds: {} });
+  if (options.redact !== false) value = redactShared(value, options.redacted ?? { count: 0, kinds: {} });
   return writeSafely(target, withNewline(jsonChunks(value, 2)), { overwrite: options.overwrite, overwriteHint: options.overwriteHint, inputs: [source] });
 }
 

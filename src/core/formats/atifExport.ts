@@ -162,9 +162,14 @@ class StepWriter {
     this.out.push({ atif, sourceId });
   }
 
+  /** Per id, the suffix to try next: every lower one is taken (a log that reuses ids stays linear). */
+  private readonly nextSuffix = new Map<string, number>();
+
   private uniqueId(id: string): string {
     let unique = id;
-    for (let n = 2; this.usedIds.has(unique); n++) unique = `${id}_${n}`;
+    let n = this.usedIds.has(id) ? this.nextSuffix.get(id) ?? 2 : 2;
+    if (this.usedIds.has(unique)) for (unique = `${id}_${n}`; this.usedIds.has(unique);) unique = `${id}_${++n}`;
+    if (unique !== id) this.nextSuffix.set(id, n + 1);
     this.usedIds.add(unique);
     return unique;
   }

@@ -4,7 +4,7 @@ import { WriteRefused, writeSafely, type WriteGuard } from '../output/safeWrite'
 import { runsOf } from '../stats';
 import { toAtif } from './atifExport';
 import { checkAtif } from './atifRules';
-import { redactDeep } from '../llm/redact';
+import { redactShared } from '../llm/redact';
 
 /** Where redaction of an export is counted; absent: the export keeps every string as it is. */
 export interface RedactionTally { count: number; kinds: Record<string, number> }
@@ -36,7 +36,7 @@ export function atifPieces(trajectory: Trajectory, runs: readonly Trajectory[] =
     const errors = checkAtif(doc);
     if (errors.length > 0) throw new Error(`the ATIF written for ${runs.length > 1 ? `run ${i}` : 'this trajectory'} would break the format's rules: ${errors.slice(0, 5).join('; ')}`);
     // An export is a file people share: secrets go unless the person asked to keep them.
-    if (redacted) docs[i] = redactDeep(doc, redacted);
+    if (redacted) docs[i] = redactShared(doc, redacted);
   });
   return {
     documents: docs.length,

@@ -5,6 +5,7 @@
 // values of the top-level object, and JSON.parses each element on its own. Everything else at the
 // top level (small values such as `model` or `metadata`) is parsed whole the same way.
 
+import { StringDecoder } from 'node:string_decoder';
 import { formatBytes } from './bytes';
 
 const QUOTE = 0x22;
@@ -39,11 +40,14 @@ export class JsonDocumentScanner {
   private listDepth = 0;
   private key = '';
   /**
-   * The span being collected (a key, a value or an element): earlier chunks' bytes in `parts`, then
+   * The span being collected (a key, a value or an element): earlier chunks' text in `parts` (decoded
+   * as they arrive, so a huge item is not held as bytes, joined bytes and text at once), then
    * this chunk's from index `from`. -1: nothing is being collected; -2: it goes on at the next chunk.
    */
-  private parts: Buffer[] = [];
+  private parts: string[] = [];
   private partBytes = 0;
+  /** Decodes `parts`; holds the bytes of a character split between two chunks. */
+  private decoder = new StringDecoder('utf8');
   private from = -1;
   /** Bytes seen before the current chunk, for error positions. */
   private offset = 0;
@@ -131,7 +135,7 @@ export class JsonDocumentScanner {
   private beginValue(c: number, i: number): void {
     if (c === OPEN_ARRAY) {
       this.list = [];
-      (this.root as Record<string, unknown>)[this.key] = this.list;
+      setOwn(this.root as Record<string, unknown>, this.key, this.list);
       this.listDepth = 2;
       this.phase = 'elements';
       this.from = i + 1;
@@ -173,7 +177,7 @@ export class JsonDocumentScanner {
   }
 
   private setValue(chunk: Buffer, end: number): void {
-    (this.root as Record<string, unknown>)[this.key] = this.parseSpan(chunk, end);
+    setOwn(this.root as Record<string, unknown>, this.key, this.parseSpan(chunk, end));
   }
 
   private parseSpan(chunk: Buffer, end: number): unknown {
@@ -193,7 +197,13 @@ export class JsonDocumentScanner {
   private spanText(chunk: Buffer, end: number): string {
     const tail = chunk.subarray(Math.max(0, this.from), end);
     if (this.partBytes + tail.length > this.maxSpanBytes) this.spanTooLong();
-    const text = this.parts.length === 0 ? tail.toString('utf8') : Buffer.concat([...this.parts, tail]).toString('utf8');
+    let text: string;
+    if (this.parts.length === 0) text = tail.toString('utf8');
+    else {
+      this.parts.push(this.decoder.end(tail));
+      text = this.parts.join('');
+      this.decoder = new StringDecoder('utf8');
+    }
     this.parts = [];
     this.partBytes = 0;
     return text;
@@ -203,7 +213,7 @@ export class JsonDocumentScanner {
   private keep(part: Buffer): void {
     this.partBytes += part.length;
     if (this.partBytes > this.maxSpanBytes) this.spanTooLong();
-    this.parts.push(Buffer.from(part));
+    this.parts.push(this.decoder.write(part));
     this.from = -2;
   }
 
@@ -214,4 +224,10 @@ export class JsonDocumentScanner {
   private unexpected(i: number): never {
     throw new SyntaxError(`unexpected character at byte ${this.offset + i}`);
   }
+}
+
+/** As JSON.parse does: a key named `__proto__` is an own property, never the object's prototype. */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  else target[key] = value;
 }

@@ -20,6 +20,14 @@ import { isZip, readZipJson, type ZipJson } from './zip';
  */
 export const MAX_DOCUMENT_BYTES = bufferConstants.MAX_STRING_LENGTH;
 
+/**
+ * Documents over this are read element by element even though they would fit in one string: read
+ * whole, the file's bytes, its text and the parsed value are all held at once (about 4× the file
+ * at the peak); in parts, only the value and one element's text (issue 14: memory under 3× the
+ * input). Documents that cannot be read in parts, or that are damaged, are read whole after all.
+ */
+export const STREAM_DOCUMENT_BYTES = 16 * 1024 * 1024;
+
 export interface ReadFileOptions {
   /** Aborting it stops the load between chunks with a TrajectoryLoadError of code `cancelled`. */
   signal?: AbortSignal;
@@ -27,6 +35,8 @@ export interface ReadFileOptions {
   chunkBytes?: number;
   /** Documents over this are read element by element (default `MAX_DOCUMENT_BYTES`); tests lower it. */
   maxDocumentBytes?: number;
+  /** Documents over this are read element by element when they can be (default `STREAM_DOCUMENT_BYTES`). */
+  streamDocumentBytes?: number;
   /** The most a zip's JSON may inflate to (see `zip.ts`); tests lower it. */
   maxZipInflatedBytes?: number;
 }
@@ -46,9 +56,16 @@ export async function readTrajectoryFile(file: string, size: number, options: Re
     checkLooksLikeText(head, file);
     const maxDocumentBytes = options.maxDocumentBytes ?? MAX_DOCUMENT_BYTES;
     if (utf16Encoding(head)) return { result: await readUtf16(handle, file, size, maxDocumentBytes, chunks, reading(0.6)) };
-    const lines = await streamJsonl(handle, { ...chunks, size, maxLineBytes: maxDocumentBytes, onProgress: reading(0.9) });
+    const streamDocumentBytes = options.streamDocumentBytes ?? STREAM_DOCUMENT_BYTES;
+    // A document on one line that is read in parts below is not first gathered whole as a line.
+    const firstLineMaxBytes = size <= maxDocumentBytes ? streamDocumentBytes : undefined;
+    const lines = await streamJsonl(handle, { ...chunks, size, maxLineBytes: maxDocumentBytes, onProgress: reading(0.9), firstLineMaxBytes });
     if (lines) return { result: lines };
     if (size > maxDocumentBytes) return { result: await streamDocument(handle, file, size, maxDocumentBytes, chunks, reading(0.9)) };
+    if (size > streamDocumentBytes) {
+      const streamed = await tryStreamDocument(handle, maxDocumentBytes, chunks, reading(0.9));
+      if (streamed) return { result: streamed };
+    }
     let bytes: Buffer | undefined = await readAllBytes(handle, size, chunks, reading(0.6));
     progress(0.6, 'Parsing JSON…');
     await yieldToEventLoop();
@@ -88,6 +105,26 @@ async function streamDocument(handle: FileHandle, file: string, size: number, ma
     message: 'The file ends abruptly (it looks truncated, as when an agent stops mid-write). Loaded every complete record before the break; the rest was ignored.',
   }];
   return { input: { shape: 'json', value: scanner.value }, warnings };
+}
+
+/**
+ * The document element by element, or undefined when it cannot be read that way whole and
+ * undamaged (then it is read as one string, which salvages and describes damage the usual way).
+ */
+async function tryStreamDocument(handle: FileHandle, maxSpanBytes: number, options: ReadFileOptions & { file: string }, onProgress: (n: number) => void): Promise<ReadResult | undefined> {
+  const scanner = new JsonDocumentScanner(maxSpanBytes);
+  try {
+    await readChunks(handle, options, (chunk, n) => {
+      scanner.push(chunk);
+      onProgress(n);
+      return true;
+    });
+  } catch (e) {
+    if (e instanceof UnstreamableJson || e instanceof SyntaxError) return undefined;
+    throw e;
+  }
+  if (!scanner.finished) return undefined;
+  return { input: { shape: 'json', value: scanner.value }, warnings: [] };
 }
 
 function documentTooLarge(file: string, size: number, limit: number, reason: string): TrajectoryLoadError {

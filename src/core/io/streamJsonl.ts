@@ -14,6 +14,8 @@ export interface StreamJsonlOptions extends ChunkOptions {
   /** Lines longer than this cannot become one string; they are reported as bad lines. */
   maxLineBytes: number;
   onProgress: (bytesSoFar: number) => void;
+  /** A first line longer than this stops the read (default 64 MB): the caller reads a document. */
+  firstLineMaxBytes?: number;
 }
 
 /**
@@ -35,10 +37,11 @@ export async function streamJsonl(handle: FileHandle, options: StreamJsonlOption
     },
   );
   let oneLongLine = false;
+  const firstLineMax = options.firstLineMaxBytes ?? FIRST_LINE_MAX_BYTES;
   await readChunks(handle, options, (chunk, soFar) => {
     splitter.push(chunk);
     options.onProgress(soFar);
-    oneLongLine = !collector.started && splitter.pendingBytes > FIRST_LINE_MAX_BYTES;
+    oneLongLine = !collector.started && splitter.pendingBytes > firstLineMax;
     return collector.stillJsonl && !oneLongLine;
   });
   if (!collector.stillJsonl || oneLongLine) return undefined;

@@ -385,3 +385,47 @@ export function redactDeep<T>(value: T, total: { count: number; kinds: Record<st
   };
   return walk(value) as T;
 }
+
+/**
+ * `redactDeep` for a value that is only written out (an export): arrays and plain objects in which
+ * nothing was redacted are returned as they are, not copied, so a large export with few secrets
+ * is not held twice. The result must not be changed (it may share parts with `value`).
+ */
+export function redactShared<T>(value: T, total: { count: number; kinds: Record<string, number> }): T {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') {
+      const r = redactSecrets(v);
+      if (r.count) addRedactions(total, r);
+      return r.text;
+    }
+    if (Array.isArray(v)) {
+      let out: unknown[] | undefined;
+      for (let i = 0; i < v.length; i++) {
+        if (!(i in v)) continue;
+        const x = walk(v[i]);
+        if (x !== v[i] && !out) out = v.slice(0, i);
+        if (out) out[i] = x;
+      }
+      if (out) out.length = v.length;
+      return out ?? v;
+    }
+    if (v && typeof v === 'object') {
+      const proto = Object.getPrototypeOf(v) as unknown;
+      // Anything but a plain object is copied as redactDeep copies it (its own enumerable fields).
+      if (proto !== Object.prototype && proto !== null) return redactDeep(v, total);
+      const entries = Object.entries(v as Record<string, unknown>);
+      let out: Record<string, unknown> | undefined;
+      for (const [n, [k, x]] of entries.entries()) {
+        const y = walk(x);
+        if (y !== x && !out) {
+          out = {};
+          for (const [k0, x0] of entries.slice(0, n)) out[k0] = x0;
+        }
+        if (out) out[k] = y;
+      }
+      return out ?? v;
+    }
+    return v;
+  };
+  return walk(value) as T;
+}

@@ -70,6 +70,29 @@ function normalize(s: string): string {
   return s.toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * `normalize(parts.join('\n'))` without the joined text and its lower-case copy: each part is
+ * normalized on its own (the newline between parts is neither a letter nor a cased character, so
+ * lower-casing is the same; whitespace across it collapses to the one space put between non-empty
+ * parts). A run's kept context can be most of the run; this holds one copy of it, not three.
+ */
+function normalizeJoined(parts: Iterable<string>): string {
+  const out: string[] = [];
+  for (const p of parts) {
+    const n = normalize(p);
+    if (n) out.push(n);
+  }
+  return out.join(' ');
+}
+
+/** What a reader sees of each step still in the context up to `end`, one at a time. */
+function* keptTexts(result: Pick<CompactionResult, 'condensed' | 'origins'>, end: number): Generator<string> {
+  for (const [i, s] of result.condensed.steps.entries()) {
+    const origin = result.origins[i];
+    if (origin !== null && origin !== undefined && origin <= end) yield stepText(s);
+  }
+}
+
 function words(s: string): string[] {
   return normalize(s).split(/[^\p{L}\p{N}_]+/u).filter((w) => w.length >= 4);
 }
@@ -136,7 +159,7 @@ export function forgottenEntities(trajectory: Trajectory, result: Pick<Compactio
   const entities = extractEntities(trajectory, [...forgotten, ...calls]);
   const end = result.range ? result.range[1] : Math.max(...forgotten);
   const summary = normalize([result.summary ?? '', ...result.condensed.steps.filter((_, i) => result.origins[i] === null).map((s) => s.text)].join('\n'));
-  const context = normalize(result.condensed.steps.filter((_, i) => result.origins[i] !== null && result.origins[i]! <= end).map(stepText).join('\n'));
+  const context = normalizeJoined(keptTexts(result, end));
   const later = trajectory.steps.filter((s) => s.index > end).map((s) => ({ index: s.index, text: normalize(stepText(s)) }));
   return entities.map((e) => {
     const where: Where = summary && isNamedIn(e, summary) ? 'summary' : isNamedIn(e, context) ? 'context' : 'lost';

@@ -4,7 +4,7 @@
 import type { Step, Trajectory } from '../../model';
 import { classifyCall, shellSegments, type CallInfo, type EditAction } from './calls';
 import { bounded, paragraph, unique } from './hygiene';
-import { editOutcome, errorOf, exitCodeOf, isTestCommand, outputLines, testRun, type ErrorFact, type Outcome } from './outcomes';
+import { editOutcome, errorOf, exitCodeOf, isTestCommand, firstOutputLine, lastOutputLine, someOutputLine, testRun, type ErrorFact, type Outcome } from './outcomes';
 import { decisionsOf, summaryOf, todosOf, type SummaryFact, type TodoItem } from './plans';
 import { constraintsOf, requestText, taskOf, userRefsOf, type UserRef } from './requests';
 
@@ -171,7 +171,7 @@ function shellWriteOutcome(result: Step | undefined, command: string, file: stri
   const code = exitCodeOf(result);
   if (!result.isError && (code === undefined || code === 0)) return 'ok';
   const base = file.split('/').pop()!;
-  const named = outputLines(result.text).some((l) => l.includes(base) && /error|denied|no such file|cannot|failed/i.test(l));
+  const named = someOutputLine(result.text, (l) => l.includes(base) && /error|denied|no such file|cannot|failed/i.test(l));
   return named || shellSegments(command).length === 1 ? 'failed' : 'ok';
 }
 
@@ -189,13 +189,13 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   let outcome: string;
   // What a script or a test printed last says how it went ("344", "FAILED - …"); a read's or a
   // listing's last line says nothing.
-  const said = result && !readsOnly && !/^(?:ls|find|grep|rg|cat|head|tail|sed -n|nl|tree|pwd|echo|mkdir|rm|cd)\b/.test(command.trim().replace(/^cd \S+ && /, '')) ? outputLines(result.text).pop() : undefined;
+  const said = result && !readsOnly && !/^(?:ls|find|grep|rg|cat|head|tail|sed -n|nl|tree|pwd|echo|mkdir|rm|cd)\b/.test(command.trim().replace(/^cd \S+ && /, '')) ? lastOutputLine(result.text) : undefined;
   const printed = said ? ` → ${bounded(said, 80)}` : '';
   if (!result) outcome = 'no result in the log';
   else if (exitCode !== undefined) outcome = `exit ${exitCode}${error && exitCode !== 0 ? `: ${error.text}` : printed}`;
   else if (error) outcome = `failed: ${error.text}`;
   else {
-    const first = outputLines(result.text)[0];
+    const first = firstOutputLine(result.text);
     outcome = first ? `→ ${bounded(first, 80)}` : 'no output';
   }
   const ok = !result ? undefined : failed || (exitCode === undefined && error) ? false : exitCode === 0 || answersNo ? true : undefined;

@@ -76,7 +76,6 @@ const CODE_LIKE = /^\s*(?:\d+[:\t|]|\d+\s{2,}|\d+→)|(?:^|\s)(?:raise|except|im
 /** An error a tool reported, from its output only. Reads (`cat`, editors' views) are skipped by the caller. */
 export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
   const text = cleanText(result.text);
-  const lines = text.split('\n');
   // An editor that could not find the text to replace quotes it, over many lines: keep its first
   // line and the verdict, which comes after the quote.
   const verbatim = /^(ERROR:\s*)?(No replacement was performed, old_str `)([^\n`]*)(\n[\s\S]*?)?(` did not appear verbatim in \S+?)\.?\s*$/m.exec(text);
@@ -90,7 +89,7 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
       if (m && !/^\s/.test(after[i]) && !/^(?:File|During|The above)\b/.test(after[i])) return make(result.index, m[1], m[2]);
     }
   }
-  for (const raw of lines) {
+  for (const raw of eachLine(text)) {
     const line = raw.trim();
     if (!line || /^\s{2,}/.test(raw) && !/^E\s/.test(line)) continue;
     // pytest's short summary: `FAILED tests/a.py::test_x - ValueError: message`.
@@ -101,12 +100,14 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
     const m = EXCEPTION_LINE.exec(line);
     if (m && !CODE_LIKE.test(line) && !/Warning$/.test(m[1])) return make(result.index, m[1], m[2]);
     const shell = shellError(line);
-    if (shell) return { step: result.index, type: shell, text: firstLine(shell === 'CMake' ? `${line} ${nextLine(lines, line)}` : line, ERROR_CHARS) };
+    if (shell) return { step: result.index, type: shell, text: firstLine(shell === 'CMake' ? `${line} ${nextLine(text.split('\n'), line)}` : line, ERROR_CHARS) };
   }
   // "Sphinx version error:" and the like: a heading that names the error, the message on the next line.
-  for (let i = 0; i < lines.length - 1; i++) {
-    const heading = /^([A-Z][\w ]{0,40}\b(?:error|failure|exception))s?:$/i.exec(lines[i].trim());
-    if (heading && lines[i + 1].trim()) return { step: result.index, type: heading[1], text: firstLine(`${heading[1]}: ${lines[i + 1].trim()}`, ERROR_CHARS) };
+  let previous: string | undefined;
+  for (const line of eachLine(text)) {
+    const heading = previous === undefined ? null : /^([A-Z][\w ]{0,40}\b(?:error|failure|exception))s?:$/i.exec(previous.trim());
+    if (heading && line.trim()) return { step: result.index, type: heading[1], text: firstLine(`${heading[1]}: ${line.trim()}`, ERROR_CHARS) };
+    previous = line;
   }
   if (failed || result.isError) {
     const meaningful = outputLines(text);
@@ -180,5 +181,45 @@ const BOILERPLATE = /^(?:\(Open file: .*\)|\(Current directory: .*\)|bash-\$.*|C
 
 /** The meaningful lines of a result: cleaned, blank and wrapper lines dropped. */
 export function outputLines(text: string): string[] {
-  return cleanText(text).split('\n').map((l) => l.trim()).filter((l) => l !== '' && !BOILERPLATE.test(l));
+  return [...eachOutputLine(text)];
+}
+
+/**
+ * The same lines one at a time, for callers that want the first, the last or any: a tool output
+ * of 200 MB is not split into an array of millions of lines to read one of them.
+ */
+export function* eachOutputLine(text: string): Generator<string> {
+  for (const raw of eachLine(cleanText(text))) {
+    const line = raw.trim();
+    if (line !== '' && !BOILERPLATE.test(line)) yield line;
+  }
+}
+
+/** `text.split('\n')` one line at a time: a huge output is not split into an array of millions of lines. */
+function* eachLine(text: string): Generator<string> {
+  for (let start = 0; start <= text.length;) {
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    yield text.slice(start, end);
+    start = end + 1;
+  }
+}
+
+/** The first meaningful line of a result (`outputLines(text)[0]`). */
+export function firstOutputLine(text: string): string | undefined {
+  for (const line of eachOutputLine(text)) return line;
+  return undefined;
+}
+
+/** Whether any meaningful line passes `test` (`outputLines(text).some(test)`). */
+export function someOutputLine(text: string, test: (line: string) => boolean): boolean {
+  for (const line of eachOutputLine(text)) if (test(line)) return true;
+  return false;
+}
+
+/** The last meaningful line of a result (`outputLines(text).pop()`). */
+export function lastOutputLine(text: string): string | undefined {
+  let last: string | undefined;
+  for (const line of eachOutputLine(text)) last = line;
+  return last;
 }

@@ -10,7 +10,7 @@ import {
   changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, earlierSummaryText, errorLines, EXTRACTIVE_NOTE, extractFacts,
   failedEditLines, firstLine, laterRequests, openTodoLines, readLines, taskLine, testLines, tidy,
 } from '../extract';
-import { exitCodeOf, outputLines } from '../facts/outcomes';
+import { exitCodeOf, firstOutputLine } from '../facts/outcomes';
 import { widenToPairs } from '../range';
 import { contextTextOf, renderEventText, truncateMiddle } from '../text';
 import type { ForcedTrigger, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
@@ -151,7 +151,7 @@ function extractiveSchema(trajectory: Trajectory, steps: readonly Step[]): Schem
     pending_tool_calls: facts.pendingCalls.map((c) => c.text),
     recent_tool_results: results.map((r) => {
       const code = exitCodeOf(r);
-      return `${r.toolName ?? 'tool'}${code !== undefined ? ` (exit ${code})` : ''}: ${firstLine(outputLines(r.text)[0] ?? '(no output)', 120)}`;
+      return `${r.toolName ?? 'tool'}${code !== undefined ? ` (exit ${code})` : ''}: ${firstLine(firstOutputLine(r.text) ?? '(no output)', 120)}`;
     }),
   };
 }
