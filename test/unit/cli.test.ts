@@ -102,6 +102,21 @@ test('cli: the built dist/cli.js runs stats --json on the sample', () => {
   assert.equal(stats.turns, 1);
 });
 
+test("cli: the README's main command, as written, runs twice in a row (the second replaces its own report)", () => {
+  const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+  const line = /^npm ci && npm run build && npx agent-trace-lens (.+)$/m.exec(readme);
+  assert.ok(line, 'the README shows the main command');
+  const args = line[1].split(' ');
+  const dir = tempDir();
+  fs.mkdirSync(path.join(dir, 'samples'));
+  fs.copyFileSync(SAMPLE, path.join(dir, 'samples', 'demo-trajectory.json'));
+  for (const attempt of [1, 2]) {
+    const result = spawnSync(process.execPath, [CLI, ...args], { cwd: dir, encoding: 'utf8' });
+    assert.equal(result.status, 0, `run ${attempt}: ${result.stderr}`);
+    assert.match(fs.readFileSync(path.join(dir, 'demo-report.html'), 'utf8'), /<html/i);
+  }
+});
+
 test('the shipped sample is exactly what scripts/generate-sample.mjs writes', () => {
   const fresh = path.join(tempDir(), 'demo.json');
   execFileSync(process.execPath, [path.join(REPO_ROOT, 'scripts', 'generate-sample.mjs'), fresh]);
