@@ -3,35 +3,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { checkAtif } from '../../src/core/formats/atifRules';
-import { FORMAT_ADAPTERS } from '../../src/core/formats/registry';
 import { runCli } from '../helpers/cli';
-import { corpus, REPO_ROOT, SHARED, tempDir } from '../helpers/paths';
+import { corpus, tempDir } from '../helpers/paths';
+import { allRealFiles } from '../helpers/realFiles';
 
-/**
- * Every real trajectory the tests read: the shared corpus and our own fixtures (files and task
- * folders) under test/fixtures/<format id>/. Other fixture folders (entities/, labels written by
- * hand) hold no trajectories.
- */
-export function allRealFiles(): string[] {
-  const files: string[] = [];
-  const walk = (dir: string, depth: number) => {
-    for (const name of fs.readdirSync(dir).sort()) {
-      const full = path.join(dir, name);
-      if (name === 'SOURCES.md') continue;
-      if (fs.statSync(full).isDirectory()) {
-        // A folder of its own (a Cline task) is one trajectory; otherwise look inside.
-        if (fs.existsSync(path.join(full, 'api_conversation_history.json')) || fs.existsSync(path.join(full, 'ui_messages.json'))) files.push(full);
-        else if (depth < 3) walk(full, depth + 1);
-      } else files.push(full);
-    }
-  };
-  walk(path.join(SHARED, 'corpus'), 0);
-  const ids = new Set(FORMAT_ADAPTERS.map((x) => x.id));
-  for (const dir of fs.readdirSync(path.join(REPO_ROOT, 'test', 'fixtures')).sort()) {
-    if (ids.has(dir)) walk(path.join(REPO_ROOT, 'test', 'fixtures', dir), 1);
-  }
-  return files;
-}
 
 test('convert --to atif: every corpus file and fixture becomes ATIF that keeps the validator\'s rules', async () => {
   const files = allRealFiles();

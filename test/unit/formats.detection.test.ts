@@ -8,7 +8,7 @@ import { detectFormat, headOf, loadTrajectory, SNIFF_BYTES } from '../../src/cor
 import { readInput } from '../../src/core/io/readInput';
 import { runCli } from '../helpers/cli';
 import { writeTemp } from '../helpers/paths';
-import { allRealFiles } from './cli.convert.test';
+import { allRealFiles } from '../helpers/realFiles';
 
 /** The formats of the first release; the adapters added since must not take their files. */
 const FIRST_RELEASE = ['openai-chat', 'swe-agent', 'mini-swe-agent', 'katalyst', 'openhands-v0', 'openhands-eval', 'openhands-v1', 'claude-code', 'codex', 'inspect', 'openai-responses', 'anthropic'];

@@ -16,6 +16,7 @@ import { detectFormat, parseInput, parseTrajectoryText } from '../../src/core/io
 import { readInput } from '../../src/core/io/readInput';
 import { STEP_KINDS, type Trajectory } from '../../src/core/model';
 import { REPO_ROOT, SHARED } from '../helpers/paths';
+import { allRealFiles } from '../helpers/realFiles';
 
 const SEED = 14014;
 const CASES_PER_ADAPTER = Number(process.env.ATL_FUZZ_CASES ?? 250);
@@ -24,25 +25,6 @@ const MAX_CASE_MS = 3000;
 
 // ---- seeds ----------------------------------------------------------------------------------
 
-function realFiles(): string[] {
-  const files: string[] = [];
-  const walk = (dir: string, depth: number) => {
-    for (const name of fs.readdirSync(dir).sort()) {
-      const full = path.join(dir, name);
-      if (name === 'SOURCES.md') continue;
-      if (fs.statSync(full).isDirectory()) {
-        if (fs.existsSync(path.join(full, 'api_conversation_history.json')) || fs.existsSync(path.join(full, 'ui_messages.json'))) files.push(full);
-        else if (depth < 3) walk(full, depth + 1);
-      } else files.push(full);
-    }
-  };
-  walk(path.join(SHARED, 'corpus'), 0);
-  const ids = new Set(FORMAT_ADAPTERS.map((a) => a.id));
-  for (const dir of fs.readdirSync(path.join(REPO_ROOT, 'test', 'fixtures')).sort()) {
-    if (ids.has(dir)) walk(path.join(REPO_ROOT, 'test', 'fixtures', dir), 1);
-  }
-  return files;
-}
 
 function inputOf(file: string): ParsedInput {
   if (fs.statSync(file).isDirectory()) {
@@ -101,7 +83,7 @@ function seeds(): Seed[] {
       } catch { /* the shrunk seed lost its shape: try the whole one */ }
     }
   };
-  for (const file of realFiles()) add(inputOf(file), path.relative(path.dirname(SHARED), file));
+  for (const file of allRealFiles()) add(inputOf(file), path.relative(path.dirname(SHARED), file));
   add(readInput(fs.readFileSync(path.join(REPO_ROOT, 'samples', 'demo-trajectory.json'), 'utf8'), 'demo').input, 'samples/demo-trajectory.json');
   SAMPLES.forEach((s, i) => add(s, `sample ${i}`));
   return out;

@@ -1,7 +1,7 @@
 // The rows of a survey of many runs: one per run, plain numbers only, so they cross worker threads
 // and print as JSON Lines unchanged. `stats DIR` and `simulate DIR` print them; the Survey panel shows them.
 
-import type { StepKind } from '../model';
+import type { TrajectoryStats } from '../stats';
 
 /** What the log records about how the run went (undefined where it records nothing). */
 export interface RunOutcome {
@@ -39,7 +39,10 @@ export interface StrategyRow {
   error?: string;
 }
 
-export interface SurveyRow {
+/** The fields `stats FILE --json` prints for one run. */
+type RunStatsFields = Pick<TrajectoryStats, 'records' | 'steps' | 'turns' | 'byKind' | 'tools' | 'chars' | 'warnings'>;
+
+export interface SurveyRow extends RunStatsFields {
   /** The file (or event folder) relative to the surveyed folder, with `/` separators. */
   file: string;
   /** Index of the run in its file (0 for a file of one run). */
@@ -50,14 +53,6 @@ export interface SurveyRow {
   format: string;
   task?: string;
   model?: string;
-  // The fields `stats FILE --json` prints for one run.
-  records: number;
-  steps: number;
-  turns: number;
-  byKind: Record<StepKind, number>;
-  tools: Record<string, number>;
-  chars: number;
-  warnings: string[];
   /** Tokens of the run's steps, counted with `tokenizer` (the model's own, or a stand-in when `approximateTokens`). */
   tokens: number;
   tokenizer: string;
