@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { JsonDocumentScanner } from '../../src/core/io/jsonDocumentStream';
 import { loadTrajectory } from '../../src/core/io/load';
 import type { Trajectory } from '../../src/core/model';
@@ -59,4 +60,50 @@ test('a top-level "__proto__" key is a plain field, as JSON.parse makes it, not 
   assert.equal((value as { polluted?: boolean }).polluted, undefined);
   assert.deepEqual(Object.keys(value), Object.keys(JSON.parse(text) as object));
   assert.deepEqual(Object.getOwnPropertyDescriptor(value, '__proto__')?.value, { polluted: true });
+});
+
+// A string past `bigStringBytes` is unescaped in pieces as its chunks arrive. Every cut must give
+// what JSON.parse gives: inside an escape (`\`, `\u00`), between the halves of an escaped surrogate
+// pair or of a UTF-8 character, in a run of backslashes, in a key, in a top-level value.
+function scanInChunks(text: string, chunkBytes: number, bigStringBytes: number): unknown {
+  const scanner = new JsonDocumentScanner(1 << 30, bigStringBytes);
+  const bytes = Buffer.from(text);
+  for (let i = 0; i < bytes.length; i += chunkBytes) scanner.push(bytes.subarray(i, i + chunkBytes));
+  assert.ok(scanner.finished);
+  return scanner.value;
+}
+
+test('strings read in pieces equal JSON.parse at every chunk size, whatever escapes they hold', () => {
+  const body = 'ok \\ "quoted" \\\\ \u00e9\u4e2d\ud83d\ude00 \n\t\u0001 \\u0041 end';
+  const doc = JSON.stringify({
+    model: 'm', note: body.repeat(3),
+    messages: [
+      { role: 'tool', content: body.repeat(5), [`${body}key`]: 1 },
+      body.repeat(4),
+      { nested: [[{ deep: body.repeat(2) }]], other: 'short' },
+    ],
+  });
+  const expected = JSON.parse(doc);
+  for (let chunk = 1; chunk <= 23; chunk++) {
+    for (const big of [1, 7, 40]) assert.deepEqual(scanInChunks(doc, chunk, big), expected, `chunks of ${chunk} bytes, strings over ${big} bytes`);
+  }
+});
+
+test('a string read in pieces is checked as JSON.parse checks it: a raw control character is an error that names the byte', () => {
+  const doc = `[{"content": "${'a'.repeat(50)}\u0001${'b'.repeat(50)}"}]`;
+  assert.throws(() => scanInChunks(doc, 8, 4), (e: Error) => e instanceof SyntaxError && /control character.*byte \d+/i.test(e.message));
+  assert.throws(() => scanInChunks(`[{"content": "${'a'.repeat(50)}\\u12"}]`, 8, 4), SyntaxError);
+});
+
+test('text in the file that looks like a placeholder stays text', () => {
+  const doc = JSON.stringify({ messages: [{ content: '\u0000atl-big-string:0000000000000000:0', big: 'x'.repeat(100) }] });
+  assert.deepEqual(scanInChunks(doc, 5, 10), JSON.parse(doc));
+});
+
+test('any JSON document reads the same in pieces as with JSON.parse (property, fixed seed)', () => {
+  const value = fc.oneof(fc.string({ unit: 'binary' }), fc.jsonValue());
+  fc.assert(fc.property(fc.array(value, { maxLength: 6 }), fc.integer({ min: 1, max: 64 }), fc.integer({ min: 0, max: 16 }), (items, chunk, big) => {
+    const doc = JSON.stringify({ meta: items[0] ?? null, messages: items });
+    assert.deepEqual(scanInChunks(doc, chunk, big), JSON.parse(doc));
+  }), { seed: 14015, numRuns: 400 });
 });

@@ -4,9 +4,15 @@
 // So the scanner walks the bytes, finds the elements of the top-level array, or of arrays that are
 // values of the top-level object, and JSON.parses each element on its own. Everything else at the
 // top level (small values such as `model` or `metadata`) is parsed whole the same way.
+// One string inside an element can still be most of the file (a 200 MB tool output): past
+// `bigStringBytes` it is unescaped in pieces as it arrives (JsonStringPieces), and the element's
+// text holds a placeholder for it that is swapped back once the element is parsed.
+
+import { randomBytes } from 'node:crypto';
 
 import { StringDecoder } from 'node:string_decoder';
 import { formatBytes } from './bytes';
+import { JsonStringPieces } from './jsonStringPieces';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -16,6 +22,8 @@ const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
+/** Strings in an item over this are unescaped in pieces as they arrive (see JsonStringPieces). */
+const BIG_STRING_BYTES = 4 * 1024 * 1024;
 
 type Phase =
   | 'start' // before the first byte of the document
@@ -51,8 +59,19 @@ export class JsonDocumentScanner {
   private from = -1;
   /** Bytes seen before the current chunk, for error positions. */
   private offset = 0;
+  /** This chunk's index of the open string's opening quote; -1 when it opened in an earlier chunk. */
+  private stringOpen = -1;
+  /** Where in `parts` the open string's body starts while it is still gathered as text; -1 otherwise. */
+  private stringPart = -1;
+  private stringBytes = 0;
+  /** The open string's body once it has grown past `bigStringBytes`. */
+  private bigString: JsonStringPieces | undefined;
+  /** The big strings of the item being collected, by the placeholder that stands for each in its text. */
+  private bigStrings = new Map<string, string>();
+  /** Random, so that no text in the file can pose as a placeholder. */
+  private readonly placeholder = `\\u0000atl-big-string:${randomBytes(8).toString('hex')}:`;
 
-  constructor(private readonly maxSpanBytes: number) {}
+  constructor(private readonly maxSpanBytes: number, private readonly bigStringBytes = BIG_STRING_BYTES) {}
 
   get finished(): boolean {
     return this.phase === 'done';
@@ -83,6 +102,8 @@ export class JsonDocumentScanner {
             else this.escaped = true;
           } else if (c === QUOTE) {
             this.inString = false;
+            if (this.bigString) this.endBigString(chunk, i);
+            this.stringPart = -1;
             break;
           }
         }
@@ -102,7 +123,10 @@ export class JsonDocumentScanner {
       if (this.phase === 'start') this.begin(c, i);
       else if (this.phase === 'valueStart') this.beginValue(c, i);
       else if (this.phase === 'afterArray' && c !== COMMA && c !== CLOSE_OBJECT) this.unexpected(i);
-      if (c === QUOTE) this.inString = true;
+      if (c === QUOTE) {
+        this.inString = true;
+        this.stringOpen = i;
+      }
       else if (c === OPEN_ARRAY || c === OPEN_OBJECT) this.depth++;
       else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) this.close(chunk, i);
       else if (c === COMMA) this.comma(chunk, i);
@@ -112,8 +136,60 @@ export class JsonDocumentScanner {
       }
       i++;
     }
-    if (this.from >= 0) this.keep(chunk.subarray(this.from));
+    if (this.from >= 0) this.keepRest(chunk);
+    this.stringOpen = -1;
     this.offset += n;
+  }
+
+  /** At the end of a chunk: keeps the unfinished span, telling an open string's body apart. */
+  private keepRest(chunk: Buffer): void {
+    if (this.bigString) {
+      this.addBytes(chunk.length - this.from);
+      this.stringPiece(() => this.bigString?.add(this.decoder.write(chunk.subarray(this.from))), chunk.length);
+      this.from = -2;
+      return;
+    }
+    if (!this.inString || (this.phase !== 'elements' && this.phase !== 'value')) {
+      this.keep(chunk.subarray(this.from));
+      return;
+    }
+    let bodyFrom = this.from;
+    if (this.stringOpen >= 0) {
+      this.keep(chunk.subarray(this.from, this.stringOpen + 1));
+      this.stringPart = this.parts.length;
+      this.stringBytes = 0;
+      bodyFrom = this.stringOpen + 1;
+    }
+    this.stringBytes += chunk.length - bodyFrom;
+    this.keep(chunk.subarray(bodyFrom));
+    if (this.stringBytes > this.bigStringBytes) {
+      // The body so far moves out of the span's text into pieces of its own.
+      const body = this.parts.splice(this.stringPart);
+      this.stringPart = -1;
+      const pieces = new JsonStringPieces();
+      this.stringPiece(() => body.forEach((text) => pieces.add(text)), chunk.length);
+      this.bigString = pieces;
+    }
+  }
+
+  /** The big string closes at byte `end`: the span's text gets its placeholder and goes on from the quote. */
+  private endBigString(chunk: Buffer, end: number): void {
+    const pieces = this.bigString as JsonStringPieces;
+    this.bigString = undefined;
+    this.addBytes(end - Math.max(0, this.from));
+    const value = this.stringPiece(() => pieces.finish(this.decoder.write(chunk.subarray(Math.max(0, this.from), end))), end);
+    const name = `${this.placeholder}${this.bigStrings.size}`;
+    this.bigStrings.set(JSON.parse(`"${name}"`) as string, value);
+    this.parts.push(name);
+    this.from = end;
+  }
+
+  private stringPiece<T>(work: () => T, end: number): T {
+    try {
+      return work();
+    } catch (e) {
+      throw new SyntaxError(`${(e as Error).message.replace(/ in JSON at position \d+.*/, '')} in a string that goes on past byte ${this.offset + end}`);
+    }
   }
 
   private begin(c: number, i: number): void {
@@ -173,7 +249,7 @@ export class JsonDocumentScanner {
     const text = this.spanText(chunk, end);
     this.from = -1;
     if (text.trim() === '') return; // `[]`
-    this.list.push(this.parse(text, end));
+    this.list.push(this.restoreBigStrings(this.parse(text, end)));
   }
 
   private setValue(chunk: Buffer, end: number): void {
@@ -181,7 +257,7 @@ export class JsonDocumentScanner {
   }
 
   private parseSpan(chunk: Buffer, end: number): unknown {
-    const value = this.parse(this.spanText(chunk, end), end);
+    const value = this.restoreBigStrings(this.parse(this.spanText(chunk, end), end));
     this.from = -1;
     return value;
   }
@@ -211,10 +287,44 @@ export class JsonDocumentScanner {
 
   /** Keeps the unfinished span's bytes from this chunk; the next chunk continues it from byte 0. */
   private keep(part: Buffer): void {
-    this.partBytes += part.length;
-    if (this.partBytes > this.maxSpanBytes) this.spanTooLong();
+    this.addBytes(part.length);
     this.parts.push(this.decoder.write(part));
     this.from = -2;
+  }
+
+  private addBytes(n: number): void {
+    this.partBytes += n;
+    if (this.partBytes > this.maxSpanBytes) this.spanTooLong();
+  }
+
+  /** Puts the item's big strings where their placeholders are (values or keys, at any depth). */
+  private restoreBigStrings(value: unknown): unknown {
+    if (this.bigStrings.size === 0) return value;
+    const found = this.bigStrings;
+    this.bigStrings = new Map();
+    if (typeof value === 'string') return found.get(value) ?? value;
+    let left = found.size;
+    const stack: unknown[] = [value];
+    while (stack.length > 0 && left > 0) {
+      const node = stack.pop();
+      if (node === null || typeof node !== 'object') continue;
+      const record = node as Record<string, unknown>;
+      for (const key of Object.keys(record)) {
+        const child = record[key];
+        const big = typeof child === 'string' ? found.get(child) : undefined;
+        if (big !== undefined) {
+          record[key] = big;
+          left--;
+        } else if (child !== null && typeof child === 'object') stack.push(child);
+        const bigKey = found.get(key);
+        if (bigKey !== undefined) {
+          delete record[key];
+          setOwn(record, bigKey, big ?? child);
+          left--;
+        }
+      }
+    }
+    return value;
   }
 
   private spanTooLong(): never {
