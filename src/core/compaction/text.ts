@@ -108,13 +108,31 @@ const KIND_HEADINGS: Record<Step['kind'], string> = {
   other: 'EVENT',
 };
 
-/** A step as the summarizer reads it: a heading naming what it is, then its text. */
-export function renderEventText(step: Pick<Step, 'kind' | 'text' | 'tool' | 'toolName' | 'isError' | 'label'>): string {
+/**
+ * An event as the summarizer reads it (a heading line, then its text), cut in the middle past `max`
+ * characters as `truncateMiddle` cuts. The cut is taken from the step's text itself: slicing the
+ * joined string would first copy all of it (a 200 MB tool output, copied to keep a few thousand
+ * characters).
+ */
+export function truncatedEventText(step: EventStep, max: number): string {
+  const heading = `${eventHeading(step)}\n`;
+  const text = step.text;
+  const total = heading.length + text.length;
+  if (max <= 0 || total <= max) return heading + text;
+  const half = Math.floor(max / 2);
+  const head = half <= heading.length ? heading.slice(0, half) : heading + text.slice(0, half - heading.length);
+  const tail = half <= text.length ? text.slice(text.length - half) : heading.slice(total - half) + text;
+  return head + OPENHANDS_TRUNCATION_MARKER + tail;
+}
+
+type EventStep = Pick<Step, 'kind' | 'text' | 'tool' | 'toolName' | 'isError' | 'label'>;
+
+function eventHeading(step: EventStep): string {
   let heading = KIND_HEADINGS[step.kind];
   if (step.kind === 'tool_call' && step.tool) heading += ` ${step.tool.name}`;
   if (step.kind === 'tool_result' && step.toolName) heading += ` of ${step.toolName}`;
   if (step.isError) heading += ' (error)';
-  return `${heading}\n${step.text}`;
+  return heading;
 }
 
 /** The id an event had in its log, else its step index. */

@@ -12,7 +12,7 @@ import {
 } from '../extract';
 import { exitCodeOf, firstOutputLine } from '../facts/outcomes';
 import { widenToPairs } from '../range';
-import { contextTextOf, renderEventText, truncateMiddle } from '../text';
+import { contextTextOf, truncatedEventText } from '../text';
 import type { ForcedTrigger, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
 
 export const SCHEMA_FIELDS = ['decisions', 'facts', 'open_questions', 'pending_tool_calls', 'recent_tool_results'] as const;
@@ -76,7 +76,7 @@ Reply with one JSON object and nothing else. Every field is a list of short stri
 Quote error messages and exit codes exactly. Do not invent anything.`;
 
 function prompt(events: readonly Step[], previous: string | undefined, maxChars: number, targetTokens?: number): ChatMessage[] {
-  const body = events.map((s) => truncateMiddle(renderEventText(s), maxChars)).join('\n\n---\n\n');
+  const body = events.map((s) => truncatedEventText(s, maxChars)).join('\n\n---\n\n');
   const limit = targetTokens !== undefined ? `\n\nThe previous answer was too long: the whole summary must now fit in about ${targetTokens} tokens. Keep fewer, shorter items.` : '';
   return [
     { role: 'system', content: INSTRUCTIONS + limit },

@@ -3,7 +3,7 @@
 
 import type { Step, Trajectory } from '../../model';
 import type { OptionSpec, PolicyChoice, StepRange, StrategyOptions } from '../types';
-import { eventId, renderEventText, truncateMiddle } from '../text';
+import { eventId, truncatedEventText, truncateMiddle } from '../text';
 
 export const OPENHANDS_OPTIONS: OptionSpec[] = [
   { name: 'max_size', type: 'integer', default: 100, min: 2, max: 1_000_000, help: 'Condense when the history has more than this many events (OpenHands V0 config default 100; the V0 server used 120, the SDK default condenser 80).' },
@@ -77,7 +77,7 @@ export function eventBlocks(f: ForgottenEvents, maxEventLength: number): string 
   const previous = truncateMiddle(f.previousSummary ?? NO_PREVIOUS_SUMMARY, maxEventLength);
   let text = `<PREVIOUS SUMMARY>\n${previous}\n</PREVIOUS SUMMARY>\n\n`;
   for (const step of f.events) {
-    text += `<EVENT id=${eventId(step)}>\n${truncateMiddle(renderEventText(step), maxEventLength)}\n</EVENT>\n`;
+    text += `<EVENT id=${eventId(step)}>\n${truncatedEventText(step, maxEventLength)}\n</EVENT>\n`;
   }
   return text;
 }
