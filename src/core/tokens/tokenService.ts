@@ -5,6 +5,7 @@ import { ContentCache, contentKey, defaultCacheDir, readFileCounts, writeFileCou
 import type { TokenCounter } from './counter';
 import { tokenizerFor, type EncodingName, type TokenizerInfo } from './models';
 import { countWithTiktoken } from './tiktokenCounter';
+import { splitForCounting } from './exactSplit';
 import { createCountingBackend, InThreadBackend, type CountingBackend } from './workerPool';
 
 // Counts arrive in two waves: `estimate` answers at once (chars/4, no hashing); `count` then
@@ -49,6 +50,8 @@ interface PendingText {
 
 /** Texts handed to a worker at once: large enough to amortize messaging, small enough to balance. */
 const BATCH_CHARS = 64 * 1024;
+/** Texts longer than this are counted in parts (see exactSplit.ts). */
+const PART_CHARS = 1024 * 1024;
 /** Main-thread work between yields, so hashing a huge file never blocks the host for long. */
 const SLICE_MS = 12;
 
@@ -189,12 +192,20 @@ export class TokenService {
     settle: (batch: E[], counts: ArrayLike<number>) => void,
     signal: AbortSignal | undefined,
   ): Promise<void> {
-    const batches: E[][] = [];
-    let batch: E[] = [];
+    // A long text goes in parts that add up exactly: posted whole, it would be copied twice more.
+    const jobs = entries.map((entry) => ({ entry, left: 0, total: 0 }));
+    const parts: { job: (typeof jobs)[number]; text: string }[] = [];
+    for (const job of jobs) {
+      const texts = splitForCounting(job.entry.text, PART_CHARS);
+      job.left = texts.length;
+      for (const text of texts) parts.push({ job, text });
+    }
+    const batches: (typeof parts)[] = [];
+    let batch: typeof parts = [];
     let chars = 0;
-    for (const entry of entries) {
-      batch.push(entry);
-      chars += entry.text.length;
+    for (const part of parts) {
+      batch.push(part);
+      chars += part.text.length;
       if (chars >= BATCH_CHARS) {
         batches.push(batch);
         batch = [];
@@ -210,7 +221,7 @@ export class TokenService {
       while (next < batches.length) {
         throwIfAborted(signal);
         const b = batches[next++];
-        const texts = b.map((e) => e.text);
+        const texts = b.map((p) => p.text);
         let counts: ArrayLike<number>;
         try {
           counts = await this.backend.countBatch(encoding, texts);
@@ -219,7 +230,16 @@ export class TokenService {
           // A crashed worker costs speed, never the answer.
           counts = await new InThreadBackend().countBatch(encoding, texts);
         }
-        settle(b, counts);
+        const done: E[] = [];
+        const totals: number[] = [];
+        b.forEach(({ job }, j) => {
+          job.total += counts[j];
+          if (--job.left === 0) {
+            done.push(job.entry);
+            totals.push(job.total);
+          }
+        });
+        if (done.length > 0) settle(done, totals);
       }
     });
     await Promise.all(lanes);
