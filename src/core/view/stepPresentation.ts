@@ -1,5 +1,6 @@
 import type { Step, StepKind } from '../model';
 import { plainLabel } from '../output/terminal';
+import { transformedHead } from '../textHead';
 
 // How a step reads in a one-line list: shared by the tree, the CLI and the report so that a step
 // is named the same way everywhere.
@@ -59,7 +60,7 @@ export function argsPreview(args: string): string {
 
 /** The text on one line of at most `max` characters, without colour codes, controls or bidi marks. */
 export function oneLine(text: string, max: number): string {
-  const flat = plainLabel(text).replace(/\s+/g, ' ').trim();
+  const { head: flat } = transformedHead(text, max, (t) => plainLabel(t).replace(/\s+/g, ' ').trim());
   return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
 }
 

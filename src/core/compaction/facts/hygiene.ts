@@ -2,6 +2,8 @@
 // backspaces and carriage returns, other control bytes), text bounded at a sentence or word end
 // (never mid-word), and repeated lines collapsed into one line with a count.
 
+import { MARGIN, prefixEnd, transformedHead } from '../../textHead';
+
 const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
 // Control characters other than newline and tab, C1 controls included.
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
@@ -33,7 +35,7 @@ const SENTENCE_END = /[.!?。](?=["')\]]*(?:\s|$))/g;
  * "[…]" so nobody mistakes it for the whole.
  */
 export function bounded(text: string, max: number): string {
-  const flat = paragraph(text);
+  const { head: flat, whole } = transformedHead(text, LONGEST_WORD * max, paragraph);
   if (flat.length <= max) return flat;
   const room = Math.max(1, max - 4);
   const head = flat.slice(0, room + 1);
@@ -44,17 +46,34 @@ export function bounded(text: string, max: number): string {
     cut = space > 0 ? space : -1;
   }
   if (cut <= 0) {
-    // One word longer than the allowance (a URL, a path): keep it whole rather than split it.
+    // One word longer than the allowance (a URL, a path): keep it whole rather than split it,
+    // up to LONGEST_WORD times the allowance (past that it is a blob: base64, minified code).
     const end = flat.indexOf(' ');
-    return end < 0 ? flat : `${flat.slice(0, end)} […]`;
+    if (end >= 0 && end <= LONGEST_WORD * max) return `${flat.slice(0, end)} […]`;
+    if (whole && end < 0 && flat.length <= LONGEST_WORD * max) return flat;
+    return `${flat.slice(0, LONGEST_WORD * max)} […]`;
   }
   return `${flat.slice(0, cut).trimEnd()} […]`;
 }
 
-/** The first non-empty line of `text`, bounded like `bounded`. */
+/** How many times its allowance one word may run before `bounded` cuts it anyway. */
+const LONGEST_WORD = 4;
+
+/** The first non-empty line of `text`, bounded like `bounded`; read from a growing prefix of the text. */
 export function firstLine(text: string, max: number): string {
-  const line = cleanText(text).split('\n').map((l) => l.trim()).find((l) => l !== '') ?? '';
-  return bounded(line, max);
+  for (let n = 4096; ; n *= 4) {
+    const end = prefixEnd(text, n);
+    const whole = end >= text.length;
+    const lines = cleanText(whole ? text : text.slice(0, end)).split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i].trim();
+      if (line === '') continue;
+      // The prefix's last line may go on past it; it will do once it holds more than is kept.
+      if (whole || i < lines.length - 1 || line.length > LONGEST_WORD * max + MARGIN) return bounded(line, max);
+      break;
+    }
+    if (whole) return '';
+  }
 }
 
 /** The items with duplicates folded into the first occurrence: `edited a.py ×3`. */
