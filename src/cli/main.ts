@@ -1,6 +1,7 @@
 import { TrajectoryLoadError } from '../core/io/errors';
 import { forTerminal } from '../core/output/terminal';
 import { WRITE_REFUSED_EXIT, WriteRefused } from '../core/output/safeWrite';
+import { installGarbageCollector } from './garbage';
 import { UsageError, type CliCommand, type CliIO } from './args';
 import { statsCommand } from './commands/stats';
 import { compactCommand } from './commands/compact';
@@ -81,6 +82,7 @@ export async function main(argv: string[], rawIO: CliIO = processIO): Promise<nu
 }
 
 if (require.main === module) {
+  installGarbageCollector();
   main(process.argv.slice(2)).then(
     (code) => { process.exitCode = code; },
     (e) => { process.stderr.write(forTerminal(describeUnexpected(e))); process.exitCode = UNEXPECTED_EXIT; },

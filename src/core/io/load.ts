@@ -12,6 +12,7 @@ import { checkParsedInput, dropOddUsage } from './hostileInput';
 import { describeFsError } from '../output/safeWrite';
 import { monotonicProgress, throwIfCancelled, yieldToEventLoop, type ProgressSink } from './progress';
 import { decodeText, readInput, type ReadResult } from './readInput';
+import { collectAfterRead } from './garbage';
 import { readTrajectoryFile, type ReadFileOptions } from './readFile';
 import { readRegularFile, safeFolderEntries } from './safeFolder';
 
@@ -217,6 +218,7 @@ export async function loadTrajectory(file: string, options: LoadOptions = {}): P
     // A zip of JSON files (Inspect `.eval`) reads like a folder of event files.
     progress(0.6, 'Building steps…');
     const trajectory = parseInput({ shape: 'folder', files: content.zip.files }, source, content.zip.warnings, options);
+    collectAfterRead(size);
     progress(1, 'Done');
     return trajectory;
   }
@@ -225,6 +227,7 @@ export async function loadTrajectory(file: string, options: LoadOptions = {}): P
   await yieldToEventLoop();
   throwIfCancelled(options.signal, file);
   const trajectory = parseReadResult(content.result, source, options);
+  collectAfterRead(size);
   progress(1, 'Done');
   return trajectory;
 }
@@ -252,6 +255,7 @@ async function loadFolder(dir: string, options: LoadOptions, progress: ProgressS
   }
   progress(0.9, 'Building steps…');
   const trajectory = parseInput({ shape: 'folder', files }, { path: dir, size }, warnings, options);
+  collectAfterRead(size);
   progress(1, 'Done');
   return trajectory;
 }
