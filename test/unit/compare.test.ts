@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import * as fc from 'fast-check';
-import { alignSteps, commonSubsequence, compareRuns, normalizeArgs, stepKey, type AlignedRow } from '../../src/core/compare';
+import { alignSteps, commonSubsequence, compareRuns, comparisonKey, normalizeArgs, normalizeText, stepKey, type AlignedRow } from '../../src/core/compare';
+import { createHash } from 'node:crypto';
 import { loadTrajectory } from '../../src/core/io/load';
 import type { Step, StepKind, Trajectory } from '../../src/core/model';
 import { runsOf } from '../../src/core/stats';
@@ -323,4 +324,27 @@ test('the sliced alignment (for the extension host) gives the same rows and lets
   const abort = new AbortController();
   abort.abort();
   await assert.rejects(alignStepsSliced(big.steps, other.steps, { sliceMs: 0, signal: abort.signal }), /cancelled/);
+});
+
+// A long observation is normalized in parts and compared by a digest, so that a diff of two runs
+// never holds a second copy of each big output. The parts must join to what normalizing it whole
+// gives: tokens set aside on every line, runs of blank lines, white space at both ends.
+function bigLog(seed: number, tail = 'done'): string {
+  const lines: string[] = ['  \n'];
+  for (let i = 0; i < 60_000; i++) {
+    const n = (seed * 7919 + i * 104729) % 1_000_000;
+    lines.push(`2026-01-${String(1 + (n % 28)).padStart(2, '0')}T12:00:${String(n % 60).padStart(2, '0')}Z step ${i} wrote /tmp/tmp${n.toString(36)}x/out.txt id ${n.toString(16).padStart(8, '0')}-4f89-11d3-9a0c-0305e82c3301${i % 97 === 0 ? '\n\n\t\n' : ''}`);
+  }
+  lines.push(`${tail}\n\n  `);
+  return lines.join('\n');
+}
+
+test('a long observation is compared by its normalized text in parts: the same key as normalizing it whole', () => {
+  const a = bigLog(1);
+  assert.ok(a.length > 4_000_000);
+  assert.equal(comparisonKey(a), `\u0000sha1:${createHash('sha1').update(normalizeText(a)).digest('base64')}`);
+  assert.equal(comparisonKey(a), comparisonKey(bigLog(2)), 'runs that differ only in ids, times and temp paths');
+  assert.notEqual(comparisonKey(a), comparisonKey(bigLog(1, 'failed')), 'a different last line');
+  const mostlyBlank = `${'x\n'.repeat(10)}${' \n'.repeat(2_100_000)}end`;
+  assert.equal(comparisonKey(mostlyBlank), normalizeText(mostlyBlank), 'short once normalized: kept as text');
 });

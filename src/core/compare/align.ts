@@ -1,6 +1,6 @@
 import type { Step } from '../model';
 import { commonSubsequence, type LcsOptions } from './myers';
-import { bodyOf, kindKey, normalizeArgs } from './normalize';
+import { bodyOf, comparisonKey, kindKey } from './normalize';
 
 // Two runs side by side, step by step. Steps with the same key (kind, tool, normalized arguments
 // or text) are aligned by a longest common subsequence; inside each gap between two aligned
@@ -104,7 +104,7 @@ function stepKeyer(): (step: Step) => number {
     const body = bodyOf(step);
     let id = maps.raw.get(body);
     if (id === undefined) {
-      const normalized = normalizeArgs(body);
+      const normalized = comparisonKey(body);
       id = maps.normalized.get(normalized);
       if (id === undefined) maps.normalized.set(normalized, (id = next++));
       maps.raw.set(body, id);

@@ -10,7 +10,7 @@ import { runTotals, type RunTotals } from './totals';
 
 export { alignSteps, alignStepsSliced, type AlignedRow, type Alignment, type Divergence } from './align';
 export { commonSubsequence, type Matches } from './myers';
-export { canonicalJson, normalizeArgs, normalizeText, stepKey, kindKey } from './normalize';
+export { canonicalJson, comparisonKey, normalizeArgs, normalizeText, stepKey, kindKey } from './normalize';
 export { runTotals, outcomeOf, isErrorStep, type RunTotals, type RunOutcome, type Provenance } from './totals';
 
 export interface CompareSideInput {

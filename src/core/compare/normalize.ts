@@ -1,3 +1,4 @@
+import { createHash, type Hash } from 'node:crypto';
 import type { Step } from '../model';
 
 // What makes two steps of two runs "the same step": their kind, their tool, and their arguments
@@ -73,7 +74,7 @@ const ENDS_LIKE_JSON = /[\]}]\s*$/;
 
 /** Arguments or text: JSON put in canonical order first (when it is JSON), then normalized. */
 export function normalizeArgs(text: string): string {
-  if (LOOKS_LIKE_JSON.test(text) && ENDS_LIKE_JSON.test(text) && text.length < 4_000_000) {
+  if (LOOKS_LIKE_JSON.test(text) && ENDS_LIKE_JSON.test(text) && text.length < JSON_CHARS) {
     try {
       return normalizeText(canonicalJson(JSON.parse(text)));
     } catch {
@@ -81,6 +82,75 @@ export function normalizeArgs(text: string): string {
     }
   }
   return normalizeText(text);
+}
+
+/** Normalized texts longer than this are compared by their SHA-1, not kept whole as keys. */
+const KEY_CHARS = 1024 * 1024;
+/** normalizeArgs reads text under this as JSON; longer text is normalized in parts. */
+const JSON_CHARS = 4_000_000;
+
+/**
+ * What two bodies must share to be the same: `normalizeArgs(text)`, or a digest of it when it is
+ * long. A 200 MB observation is normalized in parts and hashed, never held again whole as a key
+ * (the two runs of a `diff` each held one more copy of every big observation).
+ */
+export function comparisonKey(text: string): string {
+  if (text.length < JSON_CHARS) {
+    const normalized = normalizeArgs(text);
+    return normalized.length > KEY_CHARS ? digestKey([normalized]) : normalized;
+  }
+  // Parts are kept only while the whole could still be short; past that each goes into the hash.
+  let parts: string[] | undefined = [];
+  let length = 0;
+  const hash = createHash('sha1');
+  for (const part of normalizedParts(text)) {
+    length += part.length;
+    if (!parts) hash.update(part);
+    else if (length <= KEY_CHARS) parts.push(part);
+    else {
+      for (const earlier of parts) hash.update(earlier);
+      hash.update(part);
+      parts = undefined;
+    }
+  }
+  return parts ? parts.join('') : digestOf(hash);
+}
+
+function digestKey(parts: Iterable<string>): string {
+  const hash = createHash('sha1');
+  for (const part of parts) hash.update(part);
+  return digestOf(hash);
+}
+
+function digestOf(hash: Hash): string {
+  return `\u0000sha1:${hash.digest('base64')}`;
+}
+
+const PART_CHARS = 1024 * 1024;
+const LINE_START = /\n(?=\S)/;
+
+/**
+ * `normalizeText(text)` in pieces that join to it. A piece ends at a line break followed by a
+ * non-blank: no token set aside spans a line break, and no run of white space is cut in two, so
+ * only the first piece's start and the last piece's end need the trim.
+ */
+function* normalizedParts(text: string): Generator<string> {
+  let start = 0;
+  while (start < text.length) {
+    let end = text.length;
+    for (let from = start + PART_CHARS; from < text.length; from += PART_CHARS) {
+      const at = text.slice(from, from + PART_CHARS).search(LINE_START);
+      if (at >= 0) {
+        end = from + at + 1;
+        break;
+      }
+    }
+    let part = text.slice(start, end).replace(VOLATILE, replaceVolatile).replace(SPACE, ' ');
+    if (start === 0) part = part.trimStart();
+    if (end === text.length) part = part.trimEnd();
+    yield part;
+    start = end;
+  }
 }
 
 /** The text a step is compared by: a call's arguments, anything else's text. */
@@ -97,7 +167,7 @@ export function toolOf(step: Step): string {
 
 /** What two steps must share to be the same step: kind, tool and normalized arguments or text. */
 export function stepKey(step: Step): string {
-  return `${step.kind}\u0000${toolOf(step)}\u0000${normalizeArgs(bodyOf(step))}`;
+  return `${step.kind}\u0000${toolOf(step)}\u0000${comparisonKey(bodyOf(step))}`;
 }
 
 /** What two steps must share to be paired as one changed step: kind and tool. */
