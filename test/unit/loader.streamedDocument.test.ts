@@ -107,3 +107,31 @@ test('any JSON document reads the same in pieces as with JSON.parse (property, f
     assert.deepEqual(scanInChunks(doc, chunk, big), JSON.parse(doc));
   }), { seed: 14015, numRuns: 400 });
 });
+
+// JSON Lines records past `longLineBytes` are read as their bytes arrive (a Claude Code session
+// whose one tool result is 200 MB): the same records as gathering each line and parsing it.
+test('long JSON Lines records read as they arrive give the same trajectory, bad lines still named', async () => {
+  for (const rel of ['claude-code/crud.jsonl', 'claude-code/compact.jsonl', 'codex/crud.jsonl']) {
+    const file = corpus(rel);
+    const whole = await loadTrajectory(file, { longLineBytes: Number.POSITIVE_INFINITY });
+    const streamed = await loadTrajectory(file, { longLineBytes: 64, chunkBytes: 1000 });
+    assert.ok(whole.steps.length > 5);
+    assert.deepEqual(comparable(streamed), comparable(whole));
+  }
+  const big = 'INFO build ok \\u00e9 \\ud83d\\ude00 "quoted"\n'.repeat(2_000);
+  const lines = [
+    JSON.stringify({ role: 'user', content: 'Build it.' }),
+    JSON.stringify({ role: 'assistant', content: 'Running.', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"cmd":"make"}' } }] }),
+    JSON.stringify({ role: 'tool', tool_call_id: 'c1', content: big }),
+    `{"role": "tool", "content": "${'x'.repeat(500)}`, // cut off mid-record
+    JSON.stringify({ role: 'assistant', content: 'Done.' }),
+  ];
+  const file = writeTemp('long-lines.jsonl', lines.join('\n') + '\n');
+  const whole = await loadTrajectory(file, { longLineBytes: Number.POSITIVE_INFINITY });
+  const streamed = await loadTrajectory(file, { longLineBytes: 100, chunkBytes: 777 });
+  // The cut-off line is named either way; only the parser's words for what is wrong differ.
+  const byLine = (t: Trajectory) => ({ ...(comparable(t) as object), warnings: t.warnings.map((w) => w.line) });
+  assert.deepEqual(byLine(streamed), byLine(whole));
+  assert.ok(streamed.steps.some((s) => s.text === big));
+  assert.match(streamed.warnings.map((w) => w.message).join('\n'), /line 4 is not valid JSON/);
+});

@@ -49,6 +49,15 @@ export class JsonLinesCollector {
     return true;
   }
 
+  /** A line read as it arrived (see LongLineReader): its value, or why it could not be read. */
+  addValue(value: unknown, lineNo: number, error?: Error): boolean {
+    if (error) return this.badLine(lineNo, error);
+    if (this.lastNonBlankLine === 0 && (typeof value !== 'object' || value === null)) return (this.stillJsonl = false);
+    this.lastNonBlankLine = lineNo;
+    this.records.push({ value, line: lineNo });
+    return true;
+  }
+
   /** A line too long to decode (over JavaScript's string limit) counts as a bad line. */
   tooLong(lineNo: number, bytes: number): boolean {
     return this.badLine(lineNo, undefined, `line ${lineNo} is ${formatBytes(bytes)} long, too long to read as one string, and was skipped.`);

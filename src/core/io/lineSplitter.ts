@@ -6,6 +6,20 @@ export interface LineSink {
   (bytes: Buffer, lineNo: number): void;
 }
 
+/** Takes a line too long to gather as bytes and decode whole; it reads it as the bytes arrive. */
+export interface LongLineReader {
+  /** More of the line; the buffer may be reused after the call. */
+  push(part: Buffer): void;
+  /** The line is complete. */
+  end(lineNo: number): void;
+}
+
+export interface LongLines {
+  /** Lines past this many bytes go to a reader instead of the sink. */
+  minBytes: number;
+  open(): LongLineReader;
+}
+
 /**
  * Feed it chunks of any size; it calls the sink once per complete line, with 1-based line
  * numbers. Lines are split on the byte 0x0A, which never occurs inside a multi-byte UTF-8
@@ -26,7 +40,11 @@ export class LineSplitter {
     /** Longest line worth keeping; longer lines reach `onOverlong` instead of the sink. */
     private readonly maxLineBytes = Number.POSITIVE_INFINITY,
     private readonly onOverlong: (lineNo: number, bytes: number) => void = () => undefined,
+    private readonly longLines?: LongLines,
   ) {}
+
+  /** The reader of the current line once it turned out long. */
+  private reader: LongLineReader | undefined;
 
   /** The chunk may be reused by the caller after this returns: partial lines are copied. */
   push(chunk: Buffer): void {
@@ -47,6 +65,18 @@ export class LineSplitter {
 
   private keep(part: Buffer): void {
     this.pendingBytes += part.length;
+    if (this.reader) {
+      this.reader.push(part);
+      return;
+    }
+    if (this.longLines && this.pendingBytes > this.longLines.minBytes) {
+      // From here on the line is read as it arrives; what was gathered goes first.
+      this.reader = this.longLines.open();
+      for (const earlier of this.pending) this.reader.push(earlier);
+      this.reader.push(part);
+      this.pending = [];
+      return;
+    }
     if (this.overlong || this.pendingBytes > this.maxLineBytes) {
       this.overlong = true;
       this.pending = [];
@@ -57,6 +87,13 @@ export class LineSplitter {
 
   private emit(tail: Buffer): void {
     this.lineNo++;
+    if (this.reader) {
+      const reader = this.reader;
+      reader.push(tail);
+      this.reset();
+      reader.end(this.lineNo);
+      return;
+    }
     if (this.overlong || this.pendingBytes + tail.length > this.maxLineBytes) {
       const bytes = this.pendingBytes + tail.length;
       this.reset();
@@ -69,6 +106,7 @@ export class LineSplitter {
   }
 
   private reset(): void {
+    this.reader = undefined;
     this.pending = [];
     this.pendingBytes = 0;
     this.overlong = false;

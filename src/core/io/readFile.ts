@@ -37,6 +37,8 @@ export interface ReadFileOptions {
   maxDocumentBytes?: number;
   /** Documents over this are read element by element when they can be (default `STREAM_DOCUMENT_BYTES`). */
   streamDocumentBytes?: number;
+  /** JSON Lines records longer than this are read as they arrive (default 16 MB); tests lower it. */
+  longLineBytes?: number;
   /** The most a zip's JSON may inflate to (see `zip.ts`); tests lower it. */
   maxZipInflatedBytes?: number;
 }

@@ -1,7 +1,8 @@
 import type { FileHandle } from 'node:fs/promises';
 import { readChunks, type ChunkOptions } from './fileChunks';
 import { JsonLinesCollector, type JsonlResult } from './jsonLines';
-import { LineSplitter } from './lineSplitter';
+import { JsonDocumentScanner } from './jsonDocumentStream';
+import { LineSplitter, type LongLineReader } from './lineSplitter';
 
 /**
  * A first line this long is a document written on one line, not a JSON Lines record: stop
@@ -16,6 +17,35 @@ export interface StreamJsonlOptions extends ChunkOptions {
   onProgress: (bytesSoFar: number) => void;
   /** A first line longer than this stops the read (default 64 MB): the caller reads a document. */
   firstLineMaxBytes?: number;
+  /** Record lines longer than this are read as they arrive (default `LONG_LINE_BYTES`). */
+  longLineBytes?: number;
+}
+
+/**
+ * A record line longer than this is read as it arrives, its huge strings unescaped in pieces
+ * (JsonDocumentScanner): gathered whole, a 200 MB tool output was held as the line's bytes, their
+ * join, its text and the parsed string.
+ */
+const LONG_LINE_BYTES = 16 * 1024 * 1024;
+
+function longLineReader(collector: JsonLinesCollector, maxSpanBytes: number): LongLineReader {
+  const scanner = new JsonDocumentScanner(maxSpanBytes);
+  let error: Error | undefined;
+  return {
+    push(part) {
+      if (error || !collector.stillJsonl) return;
+      try {
+        scanner.push(part);
+      } catch (e) {
+        error = e as Error;
+      }
+    },
+    end(lineNo) {
+      if (!collector.stillJsonl) return;
+      if (!error && !scanner.finished) error = new SyntaxError('the record ends before its last bracket');
+      collector.addValue(scanner.value, lineNo, error);
+    },
+  };
 }
 
 /**
@@ -35,6 +65,7 @@ export async function streamJsonl(handle: FileHandle, options: StreamJsonlOption
     (lineNo, bytes) => {
       if (collector.stillJsonl) collector.tooLong(lineNo, bytes);
     },
+    { minBytes: options.longLineBytes ?? LONG_LINE_BYTES, open: () => longLineReader(collector, options.maxLineBytes) },
   );
   let oneLongLine = false;
   const firstLineMax = options.firstLineMaxBytes ?? FIRST_LINE_MAX_BYTES;
