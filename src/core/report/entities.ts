@@ -70,21 +70,6 @@ function normalize(s: string): string {
   return s.toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
-/**
- * `normalize(parts.join('\n'))` without the joined text and its lower-case copy: each part is
- * normalized on its own (the newline between parts is neither a letter nor a cased character, so
- * lower-casing is the same; whitespace across it collapses to the one space put between non-empty
- * parts). A run's kept context can be most of the run; this holds one copy of it, not three.
- */
-function normalizeJoined(parts: Iterable<string>): string {
-  const out: string[] = [];
-  for (const p of parts) {
-    const n = normalize(p);
-    if (n) out.push(n);
-  }
-  return out.join(' ');
-}
-
 /** What a reader sees of each step still in the context up to `end`, one at a time. */
 function* keptTexts(result: Pick<CompactionResult, 'condensed' | 'origins'>, end: number): Generator<string> {
   for (const [i, s] of result.condensed.steps.entries()) {
@@ -97,40 +82,79 @@ function words(s: string): string[] {
   return normalize(s).split(/[^\p{L}\p{N}_]+/u).filter((w) => w.length >= 4);
 }
 
-/** True when `haystack` (normalized) still names the entity, the way a reader would recognise it. */
-export function isNamedIn(e: Pick<Entity, 'text' | 'kind'>, haystack: string): boolean {
+/**
+ * How a reader would recognise an entity in a text: the strings to look for (normalized), and
+ * which of them must be there. Kept apart from any one text so that a run's context can be
+ * searched step by step, never joined into one more copy of itself.
+ */
+interface Probe {
+  needles: string[];
+  named(found: readonly boolean[]): boolean;
+}
+
+const anyFound = (found: readonly boolean[]) => found.includes(true);
+const countFound = (found: readonly boolean[]) => found.filter(Boolean).length;
+
+function probeOf(e: Pick<Entity, 'text' | 'kind'>): Probe | undefined {
   const needle = normalize(e.text.replace(/\s*\[…\]$/, ''));
-  if (!needle) return false;
+  if (!needle) return undefined;
   switch (e.kind) {
     case 'file': {
-      if (haystack.includes(needle)) return true;
       // Summaries shorten paths: `/testbed/src/a/b.py` is kept as `a/b.py`, `/testbed/setup.py` as `setup.py`.
       const parts = needle.split('/').filter((p) => p && p !== '.' && p !== '..');
-      return parts.length > 1 && haystack.includes(parts.slice(parts.length > 2 ? -2 : -1).join('/'));
+      return { needles: parts.length > 1 ? [needle, parts.slice(parts.length > 2 ? -2 : -1).join('/')] : [needle], named: anyFound };
     }
     case 'command':
-      return haystack.includes(needle.length > 80 ? needle.slice(0, 80) : needle);
+      return { needles: [needle.length > 80 ? needle.slice(0, 80) : needle], named: anyFound };
     case 'error': {
       // `KeyError: 'card_id' not found`: the type must appear, and most words of the message.
       const colon = needle.indexOf(':');
-      if (colon < 0) return haystack.includes(needle);
-      if (!haystack.includes(needle.slice(0, colon))) return false;
+      if (colon < 0) return { needles: [needle], named: anyFound };
       const w = words(needle.slice(colon + 1));
-      return w.length === 0 || w.filter((x) => haystack.includes(x)).length * 2 >= w.length;
+      return { needles: [needle.slice(0, colon), ...w], named: (f) => f[0] && (w.length === 0 || countFound(f.slice(1)) * 2 >= w.length) };
     }
     case 'test': {
-      if (haystack.includes(needle)) return true;
       const name = needle.split('::').pop()!;
-      return name.length >= 6 && name !== needle && haystack.includes(name);
+      return { needles: name.length >= 6 && name !== needle ? [needle, name] : [needle], named: anyFound };
     }
     case 'constraint':
     case 'todo': {
       const w = words(needle);
-      return w.length > 0 && w.filter((x) => haystack.includes(x)).length >= Math.ceil(w.length * 0.7);
+      return { needles: w, named: (f) => w.length > 0 && countFound(f) >= Math.ceil(w.length * 0.7) };
     }
     default:
-      return haystack.includes(needle);
+      return { needles: [needle], named: anyFound };
   }
+}
+
+/** True when `haystack` (normalized) still names the entity, the way a reader would recognise it. */
+export function isNamedIn(e: Pick<Entity, 'text' | 'kind'>, haystack: string): boolean {
+  const probe = probeOf(e);
+  return probe !== undefined && probe.named(probe.needles.map((n) => haystack.includes(n)));
+}
+
+/**
+ * For each entity, whether the texts together name it: each needle may be in any of them. The
+ * texts are normalized one at a time; a run's kept context is never held whole a second time.
+ */
+function namedInAny(entities: readonly Entity[], texts: Iterable<string>): boolean[] {
+  const probes = entities.map(probeOf);
+  const found = probes.map((p) => (p ? p.needles.map(() => false) : []));
+  const named = entities.map(() => false);
+  let open = entities.map((_, i) => i).filter((i) => probes[i] !== undefined);
+  for (const text of texts) {
+    if (open.length === 0) break;
+    const haystack = normalize(text);
+    open = open.filter((i) => {
+      const probe = probes[i]!;
+      const f = found[i];
+      probe.needles.forEach((n, k) => { if (!f[k] && haystack.includes(n)) f[k] = true; });
+      if (!probe.named(f)) return true;
+      named[i] = true;
+      return false;
+    });
+  }
+  return named;
 }
 
 /**
@@ -159,21 +183,40 @@ export function forgottenEntities(trajectory: Trajectory, result: Pick<Compactio
   const entities = extractEntities(trajectory, [...forgotten, ...calls]);
   const end = result.range ? result.range[1] : Math.max(...forgotten);
   const summary = normalize([result.summary ?? '', ...result.condensed.steps.filter((_, i) => result.origins[i] === null).map((s) => s.text)].join('\n'));
-  const context = normalizeJoined(keptTexts(result, end));
-  const later = trajectory.steps.filter((s) => s.index > end).map((s) => ({ index: s.index, text: normalize(stepText(s)) }));
-  return entities.map((e) => {
-    const where: Where = summary && isNamedIn(e, summary) ? 'summary' : isNamedIn(e, context) ? 'context' : 'lost';
-    const laterStep = neededAt(e, later);
+  const inContext = namedInAny(entities, keptTexts(result, end));
+  const laterSteps = neededAt(entities, trajectory.steps.filter((s) => s.index > end));
+  return entities.map((e, i) => {
+    const where: Where = summary && isNamedIn(e, summary) ? 'summary' : inContext[i] ? 'context' : 'lost';
+    const laterStep = laterSteps[i];
     return { ...e, kept: where !== 'lost', where, neededLater: laterStep !== undefined, ...(laterStep !== undefined ? { laterStep } : {}) };
   });
 }
 
 /**
- * The first later step that needs the entity: one that names it again. A user's constraint and an
- * unfinished to-do bind the rest of the run, so the first later step needs them.
+ * For each entity, the first later step that needs it: one that names it again. A user's
+ * constraint and an unfinished to-do bind the rest of the run, so the first later step needs them.
+ * One pass over the later steps, each normalized only while it is looked at: holding them all
+ * normalized cost more than the run itself on a 600 MB log.
  */
-function neededAt(e: Entity, later: { index: number; text: string }[]): number | undefined {
-  if (later.length === 0) return undefined;
-  if (e.kind === 'constraint' || (e.kind === 'todo' && e.detail !== 'completed')) return later[0].index;
-  return later.find((s) => isNamedIn(e, s.text))?.index;
+function neededAt(entities: readonly Entity[], later: readonly Step[]): (number | undefined)[] {
+  const found = new Array<number | undefined>(entities.length).fill(undefined);
+  if (later.length === 0) return found;
+  let open: number[] = [];
+  entities.forEach((e, i) => {
+    if (e.kind === 'constraint' || (e.kind === 'todo' && e.detail !== 'completed')) found[i] = later[0].index;
+    else open.push(i);
+  });
+  const probes = entities.map(probeOf);
+  open = open.filter((i) => probes[i] !== undefined);
+  for (const step of later) {
+    if (open.length === 0) break;
+    const text = normalize(stepText(step));
+    open = open.filter((i) => {
+      const probe = probes[i]!;
+      if (!probe.named(probe.needles.map((n) => text.includes(n)))) return true;
+      found[i] = step.index;
+      return false;
+    });
+  }
+  return found;
 }
