@@ -99,12 +99,18 @@ export class Sizes implements TokenCounter {
   }
 
   count(text: string): number {
-    let extra = 0;
-    if (text.includes('\u0000replay-')) {
-      text = text.replace(/\u0000replay-\d+\u0000/g, (m) => { extra += this.synthetic.get(m) ?? 0; return ''; });
-    }
+    // Cached by the text as asked: a policy counts the whole context at every probe, and looking
+    // for markers scanned every step's text again each time. A marker's size never changes.
     let n = this.cache.get(text);
-    if (n === undefined) this.cache.set(text, (n = this.inner.count(text)));
+    if (n !== undefined) return n;
+    let extra = 0;
+    let plain = text;
+    if (text.includes('\u0000replay-')) {
+      plain = text.replace(/\u0000replay-\d+\u0000/g, (m) => { extra += this.synthetic.get(m) ?? 0; return ''; });
+    }
+    n = (plain === text ? undefined : this.cache.get(plain)) ?? this.inner.count(plain);
+    if (plain !== text) this.cache.set(plain, n);
+    this.cache.set(text, n + extra);
     return n + extra;
   }
 }

@@ -22,8 +22,28 @@ export function isThinking(step: Step): boolean {
   return step.kind === 'thought' && THINKING.test(step.label ?? '');
 }
 
+/**
+ * Counts per step object and counter, valid while the step's text and tool name are the ones
+ * counted. The whole-run replay asks this policy about the same (growing) context at every probe,
+ * and a call's text is a new string each time, hashed whole again by the counter's cache.
+ */
+const stepCounts = new WeakMap<TokenCounter, WeakMap<Step, { text: string; name: string | undefined; tokens: number }>>();
+
 function tokensOf(steps: readonly Step[], counter: TokenCounter): number {
-  return steps.reduce((n, s) => n + counter.count(contextTextOf(s)), 0);
+  let memo = stepCounts.get(counter);
+  if (!memo) stepCounts.set(counter, (memo = new WeakMap()));
+  let total = 0;
+  for (const s of steps) {
+    const known = memo.get(s);
+    if (known && known.text === s.text && known.name === s.tool?.name) {
+      total += known.tokens;
+      continue;
+    }
+    const tokens = counter.count(contextTextOf(s));
+    memo.set(s, { text: s.text, name: s.tool?.name, tokens });
+    total += tokens;
+  }
+  return total;
 }
 
 function excluded(options: StrategyOptions): Set<string> {
