@@ -54,6 +54,7 @@ const EAGER: Record<string, Record<string, number>> = {
   'rolling-summary': { summary_threshold: 4 },
   'hierarchical-summary': { window_size: 6, promote_count: 3 },
   'budget-schema': { context_window: 4000, threshold_ratio: 0.5, tail_turns: 2 },
+  'anthropic-context-editing': { trigger_input_tokens: 600, keep_tool_uses: 2 },
 };
 
 test('replay: every strategy on every corpus run gives the same series and events as the straightforward replay', async () => {
@@ -133,4 +134,17 @@ test('replay: the incremental policies agree with the policies they stand for, s
       });
     }), { seed: 7, numRuns: 200 });
   }
+});
+
+// Context editing's incremental policy sees the replay clear results (`changed`): with big outputs
+// and small calls, clearing brings the context back under the trigger, and the next firing waits
+// until it grows past it again. The fast replay must fire at the same steps as the straightforward one.
+test('replay: context editing fires again only once the cleared context is back over its trigger', async () => {
+  const s = findStrategy('anthropic-context-editing')!;
+  const kinds = Array.from({ length: 90 }, (_, i) => (i === 0 ? 0 : i % 3 === 1 ? 3 : i % 3 === 2 ? 4 : 1));
+  const sizes = Array.from({ length: 90 }, (_, i) => (i % 3 === 2 ? 1600 + (i % 7) * 100 : 12));
+  const t = randomTrajectory(kinds, sizes);
+  let fired = 0;
+  for (const trigger of [1500, 2500, 4000]) fired += await compare(t, s, { trigger_input_tokens: trigger, keep_tool_uses: 1 });
+  assert.ok(fired >= 6, `${fired} firings`);
 });

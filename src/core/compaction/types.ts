@@ -146,7 +146,7 @@ export interface Strategy {
    * O(n log n) even when the trigger fires at every step (masking, Katalyst). `range()` must equal
    * `policy(steps so far).range` exactly. Used only while the replayed history is append-only.
    */
-  incrementalPolicy?(options: StrategyOptions): IncrementalPolicy;
+  incrementalPolicy?(options: StrategyOptions, counter?: TokenCounter): IncrementalPolicy;
   /** Compacts `range` (already widened to keep tool pairs whole). */
   run(trajectory: Trajectory, range: StepRange, ctx: StrategyContext): Promise<StrategyOutput>;
   /** Most LLM strategies fall back to their extractive mode; some prescribe something else. */
@@ -163,6 +163,8 @@ export interface ForcedTrigger {
 /** A strategy's policy, fed one step at a time (`step.index` is its position). */
 export interface IncrementalPolicy {
   push(step: Step): void;
+  /** A step already pushed was changed in place (the replay masked it). */
+  changed?(step: Step): void;
   /** What `policy` would choose on the steps pushed so far (with `forced`, as `policy(…, forced)` would). */
   range(forced?: ForcedTrigger): StepRange | null;
 }

@@ -61,7 +61,7 @@ function carriedRun(c: CompactedInput): CompactedRun {
   const inPlace = c.effect.kind === 'mask' || c.effect.kind === 'trim';
   const candidate = (e: Entry) => e.state === 'raw' && e.step.kind !== 'system' && (c.effect.kind !== 'mask' || e.step.kind === 'tool_result');
   const ctx = new ReplayContext(c.trajectory, inPlace ? candidate : () => false);
-  const incremental = inPlace && c.strategy.pairSafe ? c.strategy.incrementalPolicy?.(c.options) : undefined;
+  const incremental = inPlace && c.strategy.pairSafe ? c.strategy.incrementalPolicy?.(c.options, c.sizes) : undefined;
   const forced = forcedOf(c);
   const out: CompactedRun = { series: [], events: [], summaryInputTokens: 0, summaryOutputTokens: 0, totalInput: 0 };
   let previousBlocks = 0;
@@ -72,7 +72,7 @@ function carriedRun(c: CompactedInput): CompactedRun {
     if (entersContext(step)) {
       const range = incremental ? incrementalCheck(c, ctx, incremental, forced) : gallop.check(t);
       if (range) {
-        const fired = fire(c, ctx, range, t);
+        const fired = fire(c, ctx, range, t, incremental);
         if (fired) {
           const { event, summarized, inserted } = fired;
           out.events.push(event);
@@ -120,7 +120,7 @@ interface Fired {
 }
 
 /** Applies one firing to the context; null when the range holds nothing the effect changes. */
-function fire(c: CompactedInput, ctx: ReplayContext, range: StepRange, t: number): Fired | null {
+function fire(c: CompactedInput, ctx: ReplayContext, range: StepRange, t: number, incremental?: IncrementalPolicy): Fired | null {
   const [a, b] = range;
   const before = ctx.tokens, stepsBefore = ctx.length;
   const last = Math.min(b, ctx.length - 1);
@@ -132,6 +132,7 @@ function fire(c: CompactedInput, ctx: ReplayContext, range: StepRange, t: number
       const tokens = c.effect.kind === 'mask' ? Math.min(e.tokens, c.effect.maskTokens) : Math.round(e.tokens * c.effect.trimRatio);
       if (first < 0) first = i;
       ctx.changeInPlace(i, tokens, c.effect.kind === 'mask' ? 'masked' : 'trimmed', c.sizes.marker(tokens));
+      incremental?.changed?.(e.step);
       affected++;
     }
     if (affected === 0) return null;
@@ -167,7 +168,7 @@ function fire(c: CompactedInput, ctx: ReplayContext, range: StepRange, t: number
 function recomputedRun(c: CompactedInput): CompactedRun {
   const steps = c.trajectory.steps;
   const history = new ReplayContext(c.trajectory, () => false);
-  const incremental = c.strategy.incrementalPolicy?.(c.options);
+  const incremental = c.strategy.incrementalPolicy?.(c.options, c.sizes);
   const widener = incremental && !c.strategy.pairSafe ? new GrowingWidener() : undefined;
   const forced = forcedOf(c);
   /** removable[i]: tokens of the first i history entries a summary would replace. */

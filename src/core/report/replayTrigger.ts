@@ -127,6 +127,11 @@ export class Gallop {
     const committed = this.ctx.length;
     const last = Math.min(b, committed + k - 1);
     const inPlace = this.c.effect.kind === 'mask' || this.c.effect.kind === 'trim';
+    // In place, the context knows its next candidate: entries already masked are skipped at once.
+    if (inPlace) {
+      if (this.ctx.nextCandidate(a) <= Math.min(last, committed - 1)) return true;
+      a = Math.max(a, committed);
+    }
     for (let i = a; i <= last; i++) {
       const e: Entry = i < committed ? this.ctx.entries[i] : ahead.entry(i - committed);
       if (inPlace ? this.candidate(e) : !survives(this.c.effect, e)) return true;

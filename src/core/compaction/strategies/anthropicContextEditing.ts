@@ -10,7 +10,7 @@ import type { TokenCounter } from '../../tokens/counter';
 import { charEstimateCounter } from '../../tokens/counter';
 import { keep, withText } from '../assemble';
 import { contextTextOf } from '../text';
-import type { ForcedTrigger, OutputStep, PolicyChoice, StepFate, StepRange, Strategy, StrategyOptions, StrategyOutput } from '../types';
+import type { ForcedTrigger, IncrementalPolicy, OutputStep, PolicyChoice, StepFate, StepRange, Strategy, StrategyOptions, StrategyOutput } from '../types';
 
 /** LangChain's mirror of the edit uses this text; the API's own placeholder is not published. */
 export const CLEARED_PLACEHOLDER = '[cleared]';
@@ -75,14 +75,92 @@ function policy(trajectory: Trajectory, options: StrategyOptions, counter: Token
   const over = total > trigger || forced !== undefined;
   const results = over ? clearableResults(trajectory, options) : [];
   const thinking = clearableThinking(trajectory, options);
-  const chosen = [...results, ...thinking].map((s) => s.index);
+  let first = Infinity;
+  let last = -Infinity;
+  for (const s of results) { first = Math.min(first, s.index); last = Math.max(last, s.index); }
+  for (const s of thinking) { first = Math.min(first, s.index); last = Math.max(last, s.index); }
   const why = over
     ? `${total} input tokens > ${forced ? `the ${forced.tokenBudget}-token budget` : `trigger ${trigger}`}: clear the tool results before the last ${options.keep_tool_uses} tool uses`
     : `${total} input tokens, not over the trigger of ${trigger}: no tool result is cleared`;
-  if (chosen.length === 0) return { range: null, reason: `${why}, and no thinking of earlier turns to drop.` };
+  if (last < 0) return { range: null, reason: `${why}, and no thinking of earlier turns to drop.` };
   return {
-    range: [Math.min(...chosen), Math.max(...chosen)],
+    range: [first, last],
     reason: `${why}${thinking.length ? `; drop the thinking of all but the last ${options.keep_thinking_turns} turn(s)` : ''}.`,
+  };
+}
+
+/**
+ * The policy above, kept up to date as steps come and as the replay clears them (`changed`): the
+ * total kept as a sum, the tool results and thinking turns as lists, so that each answer costs
+ * O(log n) instead of a pass over the whole context at every request.
+ */
+function incrementalPolicy(options: StrategyOptions, counter: TokenCounter = charEstimateCounter): IncrementalPolicy {
+  const trigger = Number(options.trigger_input_tokens);
+  const keepLast = Number(options.keep_tool_uses);
+  const names = excluded(options);
+  const placeholder = options.placeholder;
+  const thinkingOn = options.clear_thinking === true && options.keep_all_thinking !== true;
+  const keepTurns = Number(options.keep_thinking_turns);
+  const counted = new Map<Step, number>();
+  const toolOf = new Map<number, string>();
+  let total = 0;
+  /** Tool results that may be cleared, in order, and where the ones of tools not excluded sit among them. */
+  let results = 0;
+  const open: { position: number; index: number }[] = [];
+  /** Turns with thinking in first-seen order, with the first and last of their thinking steps. */
+  const turns: { turn: number; first: number; last: number }[] = [];
+  const turnAt = new Map<number, { turn: number; first: number; last: number }>();
+  /** Set once a turn's thinking resumes after a later turn's: then the last step is searched for. */
+  let interleaved = false;
+  const count = (s: Step) => {
+    const n = counter.count(contextTextOf(s));
+    total += n - (counted.get(s) ?? 0);
+    counted.set(s, n);
+  };
+  return {
+    push(step) {
+      count(step);
+      if (step.kind === 'tool_call' && step.tool) toolOf.set(step.index, step.tool.name);
+      if (step.kind === 'tool_result' && step.text !== placeholder) {
+        if (!names.has(step.toolName ?? toolOf.get(step.answers ?? -1) ?? '')) open.push({ position: results, index: step.index });
+        results++;
+      }
+      if (thinkingOn && isThinking(step)) {
+        const known = turnAt.get(step.turn);
+        if (known) {
+          known.last = step.index;
+          if (known !== turns[turns.length - 1]) interleaved = true;
+        } else {
+          const entry = { turn: step.turn, first: step.index, last: step.index };
+          turns.push(entry);
+          turnAt.set(step.turn, entry);
+        }
+      }
+    },
+    changed(step) {
+      count(step);
+    },
+    range(forced) {
+      let first = Infinity;
+      let last = -Infinity;
+      if (total > trigger || forced !== undefined) {
+        // Results before the last `keep` ones, of tools not excluded: a prefix of `open`.
+        const older = keepLast > 0 ? Math.max(0, results - keepLast) : results;
+        let lo = 0, hi = open.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (open[mid].position < older) lo = mid + 1; else hi = mid;
+        }
+        if (lo > 0) { first = open[0].index; last = open[lo - 1].index; }
+      }
+      const cleared = Math.max(0, turns.length - keepTurns);
+      if (cleared > 0) {
+        first = Math.min(first, turns[0].first);
+        if (!interleaved) last = Math.max(last, turns[cleared - 1].last);
+        else for (let i = 0; i < cleared; i++) last = Math.max(last, turns[i].last);
+      }
+      return last < 0 ? null : [first, last];
+    },
   };
 }
 
@@ -137,6 +215,7 @@ export const anthropicContextEditingStrategy: Strategy = {
     { name: 'keep_all_thinking', type: 'boolean', default: false, help: 'Keep every thinking block (keep: "all"), which keeps prompt-cache hits.' },
   ],
   policy,
+  incrementalPolicy,
   // The edits are applied by the API while it serves the request: no request of their own.
   requestsPerFiring: () => 0,
   run: (trajectory, range, ctx) => run(trajectory, range, ctx),
