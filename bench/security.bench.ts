@@ -55,10 +55,29 @@ function* singleMessage(mb: number): Generator<string> {
     { role: 'system', content: 'You are an agent.' }, { role: 'user', content: 'Build it.' },
     { role: 'assistant', content: 'Running the build.', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"cmd":"make"}' } }] },
   ] }).slice(0, -2) + ',{"role":"tool","tool_call_id":"c1","content":"';
+  yield* buildLog(mb);
+  yield '"},{"role":"assistant","content":"Done."}]}';
+}
+
+/** A Claude Code session whose one tool result is `mb` MB, on one JSON Lines record. */
+function* claudeCodeSession(mb: number): Generator<string> {
+  const base = { isSidechain: false, userType: 'external', cwd: '/repo', sessionId: 's1', version: '2.0.14', gitBranch: 'main' };
+  const model = 'claude-sonnet-4-5-20250929';
+  const usage = { input_tokens: 10, output_tokens: 5 };
+  yield JSON.stringify({ ...base, parentUuid: null, type: 'user', uuid: 'u1', timestamp: '2026-01-01T00:00:00Z', message: { role: 'user', content: 'Build it.' } }) + '\n';
+  yield JSON.stringify({ ...base, parentUuid: 'u1', type: 'assistant', uuid: 'a1', timestamp: '2026-01-01T00:00:01Z', message: { model, id: 'm1', type: 'message', role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'make' } }], usage } }) + '\n';
+  const [before, after] = JSON.stringify({ ...base, parentUuid: 'a1', type: 'user', uuid: 'u2', timestamp: '2026-01-01T00:00:02Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: '@@' }] } }).split('@@');
+  yield before;
+  yield* buildLog(mb);
+  yield after + '\n';
+  yield JSON.stringify({ ...base, parentUuid: 'u2', type: 'assistant', uuid: 'a2', timestamp: '2026-01-01T00:00:03Z', message: { model, id: 'm2', type: 'message', role: 'assistant', content: [{ type: 'text', text: 'Done.' }], usage } }) + '\n';
+}
+
+/** `mb` MB of build-log lines, escaped as they are inside a JSON string. */
+function* buildLog(mb: number): Generator<string> {
   const line = 'INFO 2026-01-01 12:00:00 building module src/core/io/load.ts ok (1234 ms)\\n';
   const chunk = line.repeat(Math.ceil(MB / line.length));
   for (let n = 0; n < mb; n++) yield chunk;
-  yield '"},{"role":"assistant","content":"Done."}]}';
 }
 
 /** A chat log with a base64 screenshot whose blank areas are long runs of one character class. */
@@ -111,12 +130,28 @@ function main(): void {
     report('compact --strategy openhands-summary --out', run(['compact', b64, '--strategy', 'openhands-summary', '--out', path.join(dir, 'b64.out.json')]), undefined, 10_000);
 
     if (MESSAGE_MB > 0) {
-      const msg = path.join(dir, 'message.json');
-      const size = writeStreamed(msg, singleMessage(MESSAGE_MB)) / MB;
-      console.log(`\nSingle message: ${size.toFixed(0)} MB file, one tool output of ${MESSAGE_MB} MB`);
-      report('compact --strategy openhands-summary --out', run(['compact', msg, '--strategy', 'openhands-summary', '--out', path.join(dir, 'message.out.json')]), size);
-      fs.rmSync(path.join(dir, 'message.out.json'), { force: true });
-      fs.rmSync(msg, { force: true });
+      for (const [label, name, parts] of [
+        ['Chat log (one JSON document)', 'message.json', singleMessage(MESSAGE_MB)],
+        ['Claude Code session (JSON Lines)', 'session.jsonl', claudeCodeSession(MESSAGE_MB)],
+      ] as const) {
+        const msg = path.join(dir, name);
+        const size = writeStreamed(msg, parts) / MB;
+        console.log(`\n${label}: ${size.toFixed(0)} MB file, one tool output of ${MESSAGE_MB} MB`);
+        const out = path.join(dir, 'out');
+        const each = (title: string, args: string[], inputMB = size) => {
+          const writes = args.includes('--out') || args.includes('--html');
+          report(title, run(writes ? [...args, '--force'] : args), inputMB);
+          fs.rmSync(out, { force: true });
+        };
+        each('compact --strategy openhands-summary --out', ['compact', msg, '--strategy', 'openhands-summary', '--out', out]);
+        each('compact --strategy katalyst-tools --html', ['compact', msg, '--strategy', 'katalyst-tools', '--html', out]);
+        each('simulate --strategy observation-masking --html', ['simulate', msg, '--strategy', 'observation-masking', '--html', out]);
+        each('convert --to atif --out', ['convert', msg, '--to', 'atif', '--out', out]);
+        each('stats --tokens --no-token-cache', ['stats', msg, '--tokens', '--no-token-cache']);
+        each('search error', ['search', msg, 'error']);
+        each('diff (the file with itself; input = both)', ['diff', msg, msg], 2 * size);
+        fs.rmSync(msg, { force: true });
+      }
     }
 
     if (OPENHANDS_MB > 0) {
