@@ -129,7 +129,10 @@ function probeOf(e: Pick<Entity, 'text' | 'kind'>): Probe | undefined {
 
 /** True when `haystack` (normalized) still names the entity, the way a reader would recognise it. */
 export function isNamedIn(e: Pick<Entity, 'text' | 'kind'>, haystack: string): boolean {
-  const probe = probeOf(e);
+  return namedIn(probeOf(e), haystack);
+}
+
+function namedIn(probe: Probe | undefined, haystack: string): boolean {
   return probe !== undefined && probe.named(probe.needles.map((n) => haystack.includes(n)));
 }
 
@@ -137,11 +140,10 @@ export function isNamedIn(e: Pick<Entity, 'text' | 'kind'>, haystack: string): b
  * For each entity, whether the texts together name it: each needle may be in any of them. The
  * texts are normalized one at a time; a run's kept context is never held whole a second time.
  */
-function namedInAny(entities: readonly Entity[], texts: Iterable<string>): boolean[] {
-  const probes = entities.map(probeOf);
+function namedInAny(probes: readonly (Probe | undefined)[], texts: Iterable<string>): boolean[] {
   const found = probes.map((p) => (p ? p.needles.map(() => false) : []));
-  const named = entities.map(() => false);
-  let open = entities.map((_, i) => i).filter((i) => probes[i] !== undefined);
+  const named = probes.map(() => false);
+  let open = probes.map((_, i) => i).filter((i) => probes[i] !== undefined);
   for (const text of texts) {
     if (open.length === 0) break;
     const haystack = normalize(text);
@@ -183,10 +185,11 @@ export function forgottenEntities(trajectory: Trajectory, result: Pick<Compactio
   const entities = extractEntities(trajectory, [...forgotten, ...calls]);
   const end = result.range ? result.range[1] : Math.max(...forgotten);
   const summary = normalize([result.summary ?? '', ...result.condensed.steps.filter((_, i) => result.origins[i] === null).map((s) => s.text)].join('\n'));
-  const inContext = namedInAny(entities, keptTexts(result, end));
-  const laterSteps = neededAt(entities, trajectory.steps.filter((s) => s.index > end));
+  const probes = entities.map(probeOf);
+  const inContext = namedInAny(probes, keptTexts(result, end));
+  const laterSteps = neededAt(entities, probes, trajectory.steps.filter((s) => s.index > end));
   return entities.map((e, i) => {
-    const where: Where = summary && isNamedIn(e, summary) ? 'summary' : inContext[i] ? 'context' : 'lost';
+    const where: Where = summary && namedIn(probes[i], summary) ? 'summary' : inContext[i] ? 'context' : 'lost';
     const laterStep = laterSteps[i];
     return { ...e, kept: where !== 'lost', where, neededLater: laterStep !== undefined, ...(laterStep !== undefined ? { laterStep } : {}) };
   });
@@ -198,7 +201,7 @@ export function forgottenEntities(trajectory: Trajectory, result: Pick<Compactio
  * One pass over the later steps, each normalized only while it is looked at: holding them all
  * normalized cost more than the run itself on a 600 MB log.
  */
-function neededAt(entities: readonly Entity[], later: readonly Step[]): (number | undefined)[] {
+function neededAt(entities: readonly Entity[], probes: readonly (Probe | undefined)[], later: readonly Step[]): (number | undefined)[] {
   const found = new Array<number | undefined>(entities.length).fill(undefined);
   if (later.length === 0) return found;
   let open: number[] = [];
@@ -206,14 +209,12 @@ function neededAt(entities: readonly Entity[], later: readonly Step[]): (number 
     if (e.kind === 'constraint' || (e.kind === 'todo' && e.detail !== 'completed')) found[i] = later[0].index;
     else open.push(i);
   });
-  const probes = entities.map(probeOf);
   open = open.filter((i) => probes[i] !== undefined);
   for (const step of later) {
     if (open.length === 0) break;
     const text = normalize(stepText(step));
     open = open.filter((i) => {
-      const probe = probes[i]!;
-      if (!probe.named(probe.needles.map((n) => text.includes(n)))) return true;
+      if (!namedIn(probes[i], text)) return true;
       found[i] = step.index;
       return false;
     });
