@@ -81,6 +81,11 @@ export interface Step {
   exitCode?: number;
   /** Name of the side branch (a subagent) the step belongs to; absent for the main line. */
   branch?: string;
+  /**
+   * The model that produced this step, when the log names it per message or call (subagents,
+   * `/model` switches, mixed-model runs); `meta.model` is only the run's main model.
+   */
+  model?: string;
 }
 
 export interface Warning {
