@@ -4,6 +4,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [ -d node_modules ] || npm ci --no-audit --no-fund
 npm run build
+npm run lint
 npm run test:unit
 if [ "${ATL_SKIP_E2E:-}" = "1" ]; then
   echo "ATL_SKIP_E2E=1: the real-VS-Code suite was NOT run."

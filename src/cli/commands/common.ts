@@ -1,6 +1,7 @@
 import { findStrategy, strategyIds, type Strategy } from '../../core/compaction';
 import type { Trajectory } from '../../core/model';
 import { runsOf } from '../../core/stats';
+import { DEFAULT_MAX_BYTES } from '../../core/io/load';
 import { UsageError } from '../args';
 
 // Option handling that compact and simulate share.
@@ -34,4 +35,12 @@ export function pickRun(t: Trajectory, run: string | undefined): Trajectory {
 
 export function stringMeta(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
+}
+
+/** `--max-size-mb`: the largest file a command reads. */
+export function maxBytesOption(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_BYTES;
+  const mb = Number(value);
+  if (!Number.isFinite(mb) || mb <= 0) throw new UsageError('--max-size-mb takes a positive number.');
+  return mb * 1024 * 1024;
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_BYTES, loadTrajectory } from '../../core/io/load';
+import { loadTrajectory } from '../../core/io/load';
 import type { Trajectory } from '../../core/model';
 import { computeStats } from '../../core/stats';
 import { describeTokenReport } from '../../core/tokens/describe';
@@ -6,6 +6,7 @@ import { tokenReport, type TokenReport } from '../../core/tokens/report';
 import { TokenService } from '../../core/tokens/tokenService';
 import { parseCommandArgs, UsageError, type CliCommand } from '../args';
 import { renderStats } from '../render';
+import { maxBytesOption } from './common';
 import { isSurveyRequest, runSurveyCommand, SURVEY_USAGE } from './surveyCli';
 
 export const statsCommand: CliCommand = {
@@ -49,9 +50,5 @@ async function countTokens(t: Trajectory, model: string | undefined, noCache: bo
   }
 }
 
-export function maxBytesOption(value: string | undefined): number {
-  if (value === undefined) return DEFAULT_MAX_BYTES;
-  const mb = Number(value);
-  if (!Number.isFinite(mb) || mb <= 0) throw new UsageError('--max-size-mb takes a positive number.');
-  return mb * 1024 * 1024;
-}
+
+export { maxBytesOption };

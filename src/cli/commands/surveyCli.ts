@@ -5,8 +5,7 @@ import { CACHE_BEHAVIOURS, type CacheBehaviour } from '../../core/pricing/prompt
 import { isOneRunFolder, isSkipped, parseShard, readResumed, survey, type SurveyJob, type SurveyLine, type SurveyTotal } from '../../core/survey';
 import { parseCommandArgs, UsageError, type CliIO } from '../args';
 import { grid } from '../../core/view/textTable';
-import { requireStrategy } from './common';
-import { maxBytesOption } from './stats';
+import { maxBytesOption, requireStrategy } from './common';
 
 // `stats DIR` and `simulate DIR`: every run under a folder (or every run of a file of many runs),
 // measured in parallel in worker threads, one JSON line per run as it finishes, then the total.

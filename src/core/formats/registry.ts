@@ -19,7 +19,7 @@ import { opencodeAdapter } from './opencode';
 import { clineAdapter } from './cline';
 import { aiderAdapter } from './aider';
 import { otelAdapter } from './otel';
-import { runsAdapter } from './runs';
+import { runsOf } from './runs';
 
 export const FORMAT_ADAPTERS: readonly FormatAdapter[] = [
   openAiChatAdapter,
@@ -41,5 +41,5 @@ export const FORMAT_ADAPTERS: readonly FormatAdapter[] = [
   clineAdapter,
   aiderAdapter,
   otelAdapter,
-  runsAdapter,
+  runsOf(() => FORMAT_ADAPTERS),
 ];

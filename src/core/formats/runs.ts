@@ -2,7 +2,6 @@ import { pointerOf } from '../io/jsonScan';
 import type { Step, TrajectoryMeta } from '../model';
 import { isRecord } from '../steps';
 import type { FormatAdapter, ParsedInput, ParsedTrajectory } from './adapter';
-import * as registry from './registry';
 import { runMetadata, runTitle } from './runMeta';
 import { sumUsage } from './usage';
 
@@ -29,7 +28,7 @@ interface Placement {
 
 const SELF = '';
 
-export const runsAdapter: FormatAdapter = {
+const runsAdapter: FormatAdapter = {
   id: 'runs',
   label: 'File of many runs',
   sniff(input, fileName) {
@@ -80,8 +79,18 @@ export const runsAdapter: FormatAdapter = {
   },
 };
 
+// The registry hands this adapter the list of formats a run may be in (see `runsOf` below), so
+// this file never imports the registry and the two form no import circle.
+let knownAdapters: () => readonly FormatAdapter[] = () => [];
+
+/** The `runs` adapter, reading runs in any of the formats `adapters()` lists (itself excluded). */
+export function runsOf(adapters: () => readonly FormatAdapter[]): FormatAdapter {
+  knownAdapters = adapters;
+  return runsAdapter;
+}
+
 function innerAdapters(): readonly FormatAdapter[] {
-  return registry.FORMAT_ADAPTERS.filter((a) => a.id !== 'runs');
+  return knownAdapters().filter((a) => a.id !== 'runs');
 }
 
 function innerLabel(id: string | undefined): string {

@@ -1,0 +1,58 @@
+// The layers a machine checks (npm run lint, in CI): src/core is shared by the CLI, the worker
+// threads, the standalone HTML report and the extension, so it never imports vscode or a layer
+// above it; webview code runs in a browser sandbox, so it never imports Node or vscode; the CLI
+// never imports the extension. Type checking per layer is tsconfig.core.json.
+import { builtinModules } from 'node:module';
+import tseslint from 'typescript-eslint';
+
+const NODE = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
+const vscode = { name: 'vscode', message: 'only src/extension may import vscode' };
+const above = (layers, why) => ({ group: layers.flatMap((l) => [`**/${l}`, `**/${l}/**`]), message: why });
+
+export default tseslint.config(
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test/e2e/.tools/**', '**/*.mjs', '**/*.js'] },
+  {
+    files: ['**/*.ts'],
+    languageOptions: { parser: tseslint.parser, parserOptions: { ecmaVersion: 2022, sourceType: 'module' } },
+    plugins: { '@typescript-eslint': tseslint.plugin },
+    // Some files disable no-control-regex for their terminal-escape patterns; the rule is not on.
+    linterOptions: { reportUnusedDisableDirectives: 'off' },
+    rules: { 'no-debugger': 'error' },
+  },
+  { files: ['src/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'error' } },
+  {
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [vscode],
+        patterns: [above(['extension', 'cli', 'webview'], 'src/core is the ground floor: it imports nothing from extension, cli or webview')],
+      }],
+    },
+  },
+  {
+    files: ['src/cli/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [vscode],
+        patterns: [above(['extension', 'webview'], 'the CLI runs without VS Code: import src/core instead')],
+      }],
+    },
+  },
+  {
+    files: ['src/extension/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [above(['cli'], 'the extension shares src/core with the CLI, never the CLI itself')],
+      }],
+    },
+  },
+  {
+    files: ['src/webview/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [vscode, ...NODE.map((name) => ({ name, message: 'webview code runs in a browser: no Node modules' }))],
+        patterns: [above(['extension', 'cli'], 'webview code talks to the host only through messages (src/core/*/protocol.ts)')],
+      }],
+    },
+  },
+);

@@ -1,0 +1,70 @@
+// The shape of the code, checked by a machine: no import circle between source files. (Which
+// layer may import which is ESLint's `no-restricted-imports`, per folder, in eslint.config.mjs.)
+import test from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { REPO_ROOT } from '../helpers/paths';
+
+/** Every .ts file under src, relative to the repository, with the source files it imports (type imports too). */
+function importGraph(): Map<string, string[]> {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(path.join(REPO_ROOT, dir), { withFileTypes: true })) {
+      const rel = path.posix.join(dir, entry.name);
+      if (entry.isDirectory()) walk(rel);
+      else if (entry.name.endsWith('.ts')) files.push(rel);
+    }
+  };
+  walk('src');
+  const known = new Set(files);
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const text = fs.readFileSync(path.join(REPO_ROOT, file), 'utf8');
+    const targets: string[] = [];
+    for (const m of text.matchAll(/^(?:import|export)\b[^;]*?\bfrom\s+'(\.[^']*)'/gms)) {
+      const base = path.posix.normalize(path.posix.join(path.posix.dirname(file), m[1]));
+      const target = [`${base}.ts`, `${base}/index.ts`].find((candidate) => known.has(candidate));
+      if (target) targets.push(target);
+    }
+    graph.set(file, targets);
+  }
+  return graph;
+}
+
+/** Strongly connected components of more than one file (Tarjan), each sorted. */
+function circles(graph: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, next); low.set(v, next); next++;
+    stack.push(v); onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) { visit(w); low.set(v, Math.min(low.get(v)!, low.get(w)!)); }
+      else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do { w = stack.pop()!; onStack.delete(w); component.push(w); } while (w !== v);
+      if (component.length > 1) found.push(component.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+test('no import circle between source files', () => {
+  const graph = importGraph();
+  assert.ok(graph.size > 100, `read ${graph.size} source files`);
+  assert.deepEqual(circles(graph), [], 'files that import each other, directly or around a circle');
+});
+
+test('the circle check finds a circle when there is one', () => {
+  const graph = new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']], ['d.ts', ['a.ts']]]);
+  assert.deepEqual(circles(graph), [['a.ts', 'b.ts', 'c.ts']]);
+});
