@@ -17,6 +17,8 @@ import { TokenTracker } from './tokens/tokenTracker';
 import { LiveFollower } from './live/liveFollow';
 import { registerFind } from './find/findCommands';
 import { registerSurvey } from './survey/surveyCommands';
+import { ReportPanel } from './report/ReportPanel';
+import { REPORT_PANEL } from './webview/panelHost';
 
 /** What the extension returns from `activate`, for tests that run inside VS Code. */
 export interface AgentTraceLensApi {
@@ -98,6 +100,9 @@ export function activate(context: vscode.ExtensionContext): AgentTraceLensApi {
     ...registerCompareCommands(context, { store, tokens, view, open: deps }),
     new LiveFollower(store, tokens, log, view),
     ...registerSurvey(context, deps, tree, view),
+    vscode.window.registerWebviewPanelSerializer(REPORT_PANEL.viewType, {
+      deserializeWebviewPanel: async (panel, state) => ReportPanel.restore(context, panel, state, log),
+    }),
   );
   context.subscriptions.push(...registerFind({ store, tree, view, tokens }));
   log.info('Agent Trace Lens activated');

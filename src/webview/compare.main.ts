@@ -3,29 +3,17 @@
 
 import type { CompareHostMessage } from '../core/compare/protocol';
 import { CompareApp, type CompareHost, type CompareUiState } from './compare/app';
-
-interface VsCodeApi {
-  postMessage(message: unknown): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-
-declare function acquireVsCodeApi(): VsCodeApi;
+import { hasVsCodeApi, panelApi } from './shared/vscodeApi';
 
 function start(): void {
   const root = document.getElementById('app');
-  if (!root || typeof (globalThis as { acquireVsCodeApi?: unknown }).acquireVsCodeApi !== 'function') return;
-  const api = acquireVsCodeApi();
+  if (!root || !hasVsCodeApi()) return;
+  const api = panelApi<CompareUiState>();
   const host: CompareHost = {
-    post: (m) => api.postMessage(m),
-    getState: () => api.getState() as CompareUiState | undefined,
+    post: (m) => api.post(m),
+    getState: () => api.getState(),
     setState: (s) => api.setState(s),
-    onMessage(listener) {
-      window.addEventListener('message', (e: MessageEvent) => {
-        const data = e.data as CompareHostMessage | undefined;
-        if (data && typeof data === 'object' && typeof data.type === 'string') listener(data);
-      });
-    },
+    onMessage: (listener) => api.onMessage<CompareHostMessage>(listener),
   };
   const app = new CompareApp(root, host);
   app.render();

@@ -3,29 +3,19 @@
 
 import type { SurveyHostMessage } from '../core/survey/protocol';
 import { SurveyApp, type SurveyUiState } from './survey/app';
-
-interface VsCodeApi {
-  postMessage(message: unknown): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-
-declare function acquireVsCodeApi(): VsCodeApi;
+import { panelApi } from './shared/vscodeApi';
 
 function start(): void {
   const root = document.getElementById('app');
   if (!root) return;
-  const api = acquireVsCodeApi();
+  const api = panelApi<SurveyUiState>();
   const app = new SurveyApp(root, {
-    post: (m) => api.postMessage(m),
-    getState: () => api.getState() as SurveyUiState | undefined,
+    post: (m) => api.post(m),
+    getState: () => api.getState(),
     setState: (s) => api.setState(s),
   });
-  window.addEventListener('message', (e: MessageEvent) => {
-    const data = e.data as SurveyHostMessage | undefined;
-    if (data && typeof data === 'object' && typeof data.type === 'string') app.receive(data);
-  });
-  api.postMessage({ type: 'ready' });
+  api.onMessage<SurveyHostMessage>((message) => app.receive(message));
+  api.post({ type: 'ready' });
 }
 
 start();

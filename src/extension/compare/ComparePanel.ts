@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { webviewPage } from '../webview/pageShell';
+import { adoptPanel, COMPARE_PANEL, openPanel, revealPanel } from '../webview/panelHost';
 import { compareRunsSliced, runTotals, type Comparison, type CompareSideInput } from '../../core/compare';
 import { compareView, isCompareWebviewMessage, type CompareHostMessage } from '../../core/compare/protocol';
 import type { Trajectory } from '../../core/model';
@@ -21,11 +21,14 @@ export interface CompareSide {
   runIndex: number;
 }
 
-const VIEW_TYPE = 'agentTraceLens.compare';
+/** What a compare panel keeps across a window reload: the two files and runs. */
+export interface CompareHostState {
+  a: { path: string; run: number };
+  b: { path: string; run: number };
+}
 
 export class ComparePanel {
   private static readonly panels = new Map<string, ComparePanel>();
-  private readonly panel: vscode.WebviewPanel;
   private readonly disposables: vscode.Disposable[] = [];
   private comparison: Comparison | undefined;
   private readonly abort = new AbortController();
@@ -36,30 +39,30 @@ export class ComparePanel {
     const key = `${a.doc.key}#${a.runIndex}|${b.doc.key}#${b.runIndex}`;
     const existing = ComparePanel.panels.get(key);
     if (existing) {
-      existing.panel.reveal(vscode.ViewColumn.Beside, true);
+      revealPanel(existing.panel);
       return existing;
     }
-    const panel = new ComparePanel(context, tokens, key, a, b);
+    const title = `Compare: ${shortTitle(runsOf(a.doc.trajectory)[a.runIndex])} ↔ ${shortTitle(runsOf(b.doc.trajectory)[b.runIndex])}`;
+    const panel = new ComparePanel(tokens, key, a, b, openPanel(context, COMPARE_PANEL, title, hostState(a, b), false));
     ComparePanel.panels.set(key, panel);
     return panel;
   }
 
-  private constructor(context: vscode.ExtensionContext, private readonly tokens: TokenTracker, private readonly key: string, private readonly a: CompareSide, private readonly b: CompareSide) {
-    const webviewRoot = vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview');
-    const mediaRoot = vscode.Uri.joinPath(context.extensionUri, 'media');
-    this.panel = vscode.window.createWebviewPanel(VIEW_TYPE, `Compare: ${shortTitle(this.runOf(a))} ↔ ${shortTitle(this.runOf(b))}`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: false }, {
-      enableScripts: true,
-      localResourceRoots: [webviewRoot, mediaRoot],
-      retainContextWhenHidden: false,
-    });
-    this.panel.iconPath = vscode.Uri.joinPath(mediaRoot, 'icon.svg');
+  /** A compare panel VS Code hands back after a window reload, on the two runs opened again. */
+  static restore(context: vscode.ExtensionContext, tokens: TokenTracker, panel: vscode.WebviewPanel, a: CompareSide, b: CompareSide): void {
+    const key = `${a.doc.key}#${a.runIndex}|${b.doc.key}#${b.runIndex}`;
+    ComparePanel.panels.get(key)?.panel.dispose();
+    adoptPanel(context, COMPARE_PANEL, panel, hostState(a, b));
+    ComparePanel.panels.set(key, new ComparePanel(tokens, key, a, b, panel));
+  }
+
+  private constructor(private readonly tokens: TokenTracker, private readonly key: string, private readonly a: CompareSide, private readonly b: CompareSide, private readonly panel: vscode.WebviewPanel) {
     void compareRunsSliced(() => this.input(a), () => this.input(b), { prices: priceOverrides(), signal: this.abort.signal }).then((comparison) => {
       this.comparison = comparison;
       if (this.ready) this.postComparison();
     }, (e: unknown) => {
       if (!this.abort.signal.aborted) this.post({ type: 'notice', level: 'error', message: `The runs could not be compared: ${(e as Error).message}` });
     });
-    this.panel.webview.html = this.html(webviewRoot, mediaRoot);
     this.disposables.push(
       this.panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
       this.panel.onDidDispose(() => this.dispose()),
@@ -147,20 +150,16 @@ export class ComparePanel {
     this.post({ type: 'notice', level: 'info', message: `Step ${ai ?? bi} is in ${uriA ? 'A' : 'B'} only: opened on its own.` });
   }
 
-  private html(webviewRoot: vscode.Uri, mediaRoot: vscode.Uri): string {
-    return webviewPage(this.panel.webview, {
-      title: 'Compare two runs',
-      script: vscode.Uri.joinPath(webviewRoot, 'compare.main.js'),
-      styles: [vscode.Uri.joinPath(mediaRoot, 'report.css'), vscode.Uri.joinPath(mediaRoot, 'compare.css')],
-    });
-  }
-
   private dispose(): void {
     clearTimeout(this.timer);
     this.abort.abort();
     ComparePanel.panels.delete(this.key);
     for (const d of this.disposables) d.dispose();
   }
+}
+
+function hostState(a: CompareSide, b: CompareSide): CompareHostState {
+  return { a: { path: a.doc.uri.fsPath, run: a.runIndex }, b: { path: b.doc.uri.fsPath, run: b.runIndex } };
 }
 
 function manyRuns(doc: OpenTrajectory): boolean {

@@ -6,7 +6,8 @@ import { openTrajectory, type OpenDeps } from '../openCommands';
 import type { OpenTrajectory, TrajectoryStore } from '../trajectoryStore';
 import type { TreeNode } from '../tree/nodes';
 import type { TokenTracker } from '../tokens/tokenTracker';
-import { ComparePanel, type CompareSide } from './ComparePanel';
+import { keptState, COMPARE_PANEL } from '../webview/panelHost';
+import { ComparePanel, type CompareHostState, type CompareSide } from './ComparePanel';
 
 // "Compare with…": on a trajectory or run in the tree, pick the other run from the open
 // trajectories or a file dialog; on two selected runs (or trajectories), compare them at once.
@@ -20,6 +21,15 @@ export interface CompareDeps {
 
 export function registerCompareCommands(context: vscode.ExtensionContext, deps: CompareDeps): vscode.Disposable[] {
   return [
+    vscode.window.registerWebviewPanelSerializer(COMPARE_PANEL.viewType, {
+      async deserializeWebviewPanel(panel, state) {
+        const kept = keptState(state) as Partial<CompareHostState> | undefined;
+        const a = kept?.a && (await reopen(deps, kept.a));
+        const b = kept?.b && (await reopen(deps, kept.b));
+        if (!a || !b) return panel.dispose();
+        ComparePanel.restore(context, deps.tokens, panel, a, b);
+      },
+    }),
     vscode.commands.registerCommand('agentTraceLens.compareWith', async (node?: TreeNode, selected?: TreeNode[]) => {
       const nodes = (selected && selected.length > 0 ? selected : node ? [node] : [...deps.view.selection]).filter((n) => n.type === 'trajectory' || n.type === 'run');
       const picked: CompareSide[] = [];
@@ -36,6 +46,13 @@ export function registerCompareCommands(context: vscode.ExtensionContext, deps: 
       ComparePanel.show(context, deps.tokens, first, second);
     }),
   ];
+}
+
+/** One side of a compare panel restored after a reload: its file opened again (quietly), the same run. */
+async function reopen(deps: CompareDeps, side: { path?: unknown; run?: unknown }): Promise<CompareSide | undefined> {
+  if (typeof side.path !== 'string' || typeof side.run !== 'number') return undefined;
+  const doc = deps.store.get(side.path) ?? (await openTrajectory(deps.open, vscode.Uri.file(side.path), true));
+  return doc && side.run < runsOf(doc.trajectory).length ? { doc, runIndex: side.run } : undefined;
 }
 
 function describe(side: CompareSide): string {

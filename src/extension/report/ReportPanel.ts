@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { webviewPage } from '../webview/pageShell';
+import { adoptPanel, keptState, openPanel, REPORT_PANEL, revealPanel } from '../webview/panelHost';
 import type { CompactionResult } from '../../core/compaction';
 import { defaultExportKind, saveCondensed, type ExportKind } from '../../core/compaction/saveCondensed';
 import { refusalText, WriteRefused } from '../../core/output/safeWrite';
@@ -48,8 +48,6 @@ export interface ReportPanelOptions {
   onRevealStep?(step: number): void;
 }
 
-const VIEW_TYPE = 'agentTraceLens.report';
-
 export class ReportPanel {
   private static readonly panels = new Map<string, ReportPanel>();
   private static documents: ReportDocuments | undefined;
@@ -69,13 +67,30 @@ export class ReportPanel {
     const key = options.key ?? `${options.trajectory.source.path}#${options.trajectory.title}`;
     let panel = ReportPanel.panels.get(key);
     if (!panel) {
-      panel = new ReportPanel(context, key, options.trajectory.title);
+      panel = new ReportPanel(key, openPanel(context, REPORT_PANEL, `Compaction: ${options.trajectory.title}`, { key }));
       ReportPanel.panels.set(key, panel);
     } else {
-      panel.panel.reveal(vscode.ViewColumn.Beside, true);
+      revealPanel(panel.panel);
     }
     panel.update(results, options);
     return panel;
+  }
+
+  /**
+   * A report VS Code hands back after a window reload: the view model the webview kept is shown
+   * again as it was; the actions that need the compaction itself (diff, save, run again) say so.
+   */
+  static restore(context: vscode.ExtensionContext, panel: vscode.WebviewPanel, state: unknown, log?: vscode.LogOutputChannel): void {
+    ReportPanel.ensureDocuments(context);
+    const report = keptState(state, 'atlReport') as ReportViewModel | undefined;
+    const key = String((keptState(state) as { key?: unknown } | undefined)?.key ?? `restored:${ReportPanel.nextId}`);
+    const kept = report && Array.isArray(report.results) ? report : undefined;
+    log?.info(`Restoring the report panel ${key}: ${kept ? 'its report was kept' : 'no report was kept (the panel closed before it showed one)'}`);
+    adoptPanel(context, REPORT_PANEL, panel, { key });
+    const restored = new ReportPanel(key, panel);
+    restored.report = kept;
+    restored.restored = true;
+    ReportPanel.panels.set(key, restored);
   }
 
   private static ensureDocuments(context: vscode.ExtensionContext): void {
@@ -87,18 +102,10 @@ export class ReportPanel {
     });
   }
 
-  private readonly panel: vscode.WebviewPanel;
+  /** Shown again after a reload from the kept view model, without the results behind it. */
+  private restored = false;
 
-  private constructor(context: vscode.ExtensionContext, private readonly key: string, title: string) {
-    const webviewRoot = vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview');
-    const mediaRoot = vscode.Uri.joinPath(context.extensionUri, 'media');
-    this.panel = vscode.window.createWebviewPanel(VIEW_TYPE, `Compaction: ${title}`, { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
-      enableScripts: true,
-      localResourceRoots: [webviewRoot, mediaRoot],
-      retainContextWhenHidden: false,
-    });
-    this.panel.iconPath = vscode.Uri.joinPath(mediaRoot, 'icon.svg');
-    this.panel.webview.html = this.html(webviewRoot, mediaRoot);
+  private constructor(private readonly key: string, private readonly panel: vscode.WebviewPanel) {
     this.disposables.push(
       this.panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
       this.panel.onDidDispose(() => this.dispose()),
@@ -110,6 +117,7 @@ export class ReportPanel {
     this.results = results;
     this.options = options;
     this.report = undefined;
+    this.restored = false;
     this.panel.title = `Compaction: ${options.trajectory.title}`;
     if (this.ready) void this.postReport();
   }
@@ -154,7 +162,17 @@ export class ReportPanel {
     const m: WebviewMessage = raw;
     if (m.type === 'ready') {
       this.ready = true;
-      void this.postReport();
+      if (this.restored && !this.report) this.post({ type: 'notice', level: 'info', message: 'This report was hidden before it was first shown, so it could not be kept across the reload: run Compact Range… again.' });
+      else void this.postReport();
+      return;
+    }
+    if (this.restored) {
+      if (m.type === 'copySummary') {
+        await vscode.env.clipboard.writeText(this.report?.results[m.result]?.summary ?? '');
+        this.post({ type: 'notice', level: 'info', message: 'Summary copied to the clipboard.' });
+      } else if (m.type !== 'revealStep') {
+        this.post({ type: 'notice', level: 'info', message: 'This report came back after the window reloaded, without the compaction behind it: run Compact Range… again to diff, save, replay or re-run it.' });
+      }
       return;
     }
     if (m.type === 'rerun') return this.rerun(m.request);
@@ -256,14 +274,6 @@ export class ReportPanel {
     } finally {
       this.post({ type: 'busy', message: null });
     }
-  }
-
-  private html(webviewRoot: vscode.Uri, mediaRoot: vscode.Uri): string {
-    return webviewPage(this.panel.webview, {
-      title: 'Compaction report',
-      script: vscode.Uri.joinPath(webviewRoot, 'report.main.js'),
-      styles: [vscode.Uri.joinPath(mediaRoot, 'report.css')],
-    });
   }
 
   private dispose(): void {

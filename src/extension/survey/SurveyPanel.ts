@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { webviewPage } from '../webview/pageShell';
+import { adoptPanel, openPanel, SURVEY_PANEL } from '../webview/panelHost';
 import { isSkipped, survey, type SkippedEntry, type SurveyTotal } from '../../core/survey';
 import { isSurveyWebviewMessage, tableRow, type SurveyHostMessage, type SurveyTableRow } from '../../core/survey/protocol';
 
@@ -15,11 +15,13 @@ export interface SurveyPanelDeps {
   maxBytes(): number;
 }
 
-const VIEW_TYPE = 'agentTraceLens.survey';
+/** What a survey panel keeps across a window reload: the folder or file it surveys. */
+export interface SurveyHostState {
+  root: string;
+}
 
 export class SurveyPanel {
   private static readonly panels = new Map<string, SurveyPanel>();
-  private readonly panel: vscode.WebviewPanel;
   private ready = false;
   /** Everything sent so far, replayed when the webview (re)loads. */
   private rows: SurveyTableRow[] = [];
@@ -34,7 +36,8 @@ export class SurveyPanel {
   static show(context: vscode.ExtensionContext, root: vscode.Uri, deps: SurveyPanelDeps): SurveyPanel {
     let panel = SurveyPanel.panels.get(root.fsPath);
     if (!panel) {
-      panel = new SurveyPanel(context, root, deps);
+      const state: SurveyHostState = { root: root.fsPath };
+      panel = new SurveyPanel(root, deps, openPanel(context, SURVEY_PANEL, `Survey: ${path.basename(root.fsPath)}`, state, false));
       SurveyPanel.panels.set(root.fsPath, panel);
     } else {
       panel.panel.reveal(vscode.ViewColumn.Active);
@@ -43,16 +46,17 @@ export class SurveyPanel {
     return panel;
   }
 
-  private constructor(context: vscode.ExtensionContext, private readonly root: vscode.Uri, private readonly deps: SurveyPanelDeps) {
-    const webviewRoot = vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview');
-    const mediaRoot = vscode.Uri.joinPath(context.extensionUri, 'media');
-    this.panel = vscode.window.createWebviewPanel(VIEW_TYPE, `Survey: ${path.basename(root.fsPath)}`, vscode.ViewColumn.Active, {
-      enableScripts: true,
-      localResourceRoots: [webviewRoot, mediaRoot],
-      retainContextWhenHidden: false,
-    });
-    this.panel.iconPath = vscode.Uri.joinPath(mediaRoot, 'icon.svg');
-    this.panel.webview.html = this.html(webviewRoot, mediaRoot);
+  /** A survey panel VS Code hands back after a window reload: the same folder surveyed again. */
+  static restore(context: vscode.ExtensionContext, panel: vscode.WebviewPanel, root: vscode.Uri, deps: SurveyPanelDeps): void {
+    SurveyPanel.panels.get(root.fsPath)?.panel.dispose();
+    const state: SurveyHostState = { root: root.fsPath };
+    adoptPanel(context, SURVEY_PANEL, panel, state);
+    const restored = new SurveyPanel(root, deps, panel);
+    SurveyPanel.panels.set(root.fsPath, restored);
+    void restored.run();
+  }
+
+  private constructor(private readonly root: vscode.Uri, private readonly deps: SurveyPanelDeps, private readonly panel: vscode.WebviewPanel) {
     this.disposables.push(
       this.panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
       this.panel.onDidDispose(() => this.dispose()),
@@ -137,14 +141,6 @@ export class SurveyPanel {
     const stat = await vscode.workspace.fs.stat(this.root);
     const target = stat.type === vscode.FileType.Directory ? vscode.Uri.joinPath(this.root, ...row.file.split('/')) : this.root;
     await this.deps.openRun(target, row.run);
-  }
-
-  private html(webviewRoot: vscode.Uri, mediaRoot: vscode.Uri): string {
-    return webviewPage(this.panel.webview, {
-      title: 'Survey of runs',
-      script: vscode.Uri.joinPath(webviewRoot, 'survey.main.js'),
-      styles: [vscode.Uri.joinPath(mediaRoot, 'survey.css')],
-    });
   }
 
   private dispose(): void {

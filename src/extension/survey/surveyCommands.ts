@@ -3,7 +3,8 @@ import { runsOf } from '../../core/stats';
 import { maxBytesSetting, openTrajectory, type OpenDeps } from '../openCommands';
 import type { TreeNode } from '../tree/nodes';
 import type { TrajectoryTreeProvider } from '../tree/trajectoryTreeProvider';
-import { SurveyPanel } from './SurveyPanel';
+import { keptState, SURVEY_PANEL } from '../webview/panelHost';
+import { SurveyPanel, type SurveyHostState } from './SurveyPanel';
 
 // "Survey Folder…" (Explorer context on folders, palette) and "Survey Runs" (a file in the tree,
 // meant for a file of many runs): both open the Survey panel. A tree item's menu can only be chosen
@@ -22,6 +23,13 @@ export function registerSurvey(context: vscode.ExtensionContext, deps: OpenDeps,
   };
   const panelDeps = { openRun, log: deps.log, maxBytes: maxBytesSetting };
   return [
+    vscode.window.registerWebviewPanelSerializer(SURVEY_PANEL.viewType, {
+      async deserializeWebviewPanel(panel, state) {
+        const root = (keptState(state) as Partial<SurveyHostState> | undefined)?.root;
+        if (typeof root !== 'string') return panel.dispose();
+        SurveyPanel.restore(context, panel, vscode.Uri.file(root), panelDeps);
+      },
+    }),
     vscode.commands.registerCommand('agentTraceLens.surveyFolder', async (uri?: vscode.Uri) => {
       let target = uri instanceof vscode.Uri ? uri : undefined;
       if (!target) {

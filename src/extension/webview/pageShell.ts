@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
  * the panel's bundle, allowed by a fresh nonce; stylesheets and images only from the extension.
  * The bundle renders everything else from posted data, as text.
  */
-export function webviewPage(webview: vscode.Webview, page: { title: string; script: vscode.Uri; styles: readonly vscode.Uri[] }): string {
+export function webviewPage(webview: vscode.Webview, page: { title: string; script: vscode.Uri; styles: readonly vscode.Uri[]; hostState?: unknown }): string {
   const nonce = randomBytes(16).toString('base64');
   const csp = `default-src 'none'; style-src ${webview.cspSource}; img-src ${webview.cspSource}; script-src 'nonce-${nonce}'; font-src ${webview.cspSource};`;
   const links = page.styles.map((s) => `<link rel="stylesheet" href="${webview.asWebviewUri(s).toString()}">`).join('\n');
@@ -20,8 +20,13 @@ ${links}
 <title>${page.title}</title>
 </head>
 <body>
-<main id="app"></main>
+<main id="app"${page.hostState === undefined ? '' : ` data-host-state="${attribute(JSON.stringify(page.hostState))}"`}></main>
 <script nonce="${nonce}" src="${webview.asWebviewUri(page.script).toString()}"></script>
 </body>
 </html>`;
+}
+
+/** Text made safe inside a double-quoted HTML attribute. */
+function attribute(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

@@ -2,6 +2,9 @@
 // VS Code across hide/restore) or as a standalone HTML file (no host; state in sessionStorage).
 
 import { DEFAULT_UI_STATE, REPORT_TABS, type HostMessage, type ReportUiState, type WebviewMessage } from '../../core/report/protocol';
+import type { ReportViewModel } from '../../core/report/viewModel';
+import { panelApi } from '../shared/vscodeApi';
+export { hasVsCodeApi } from '../shared/vscodeApi';
 
 export interface ReportHost {
   readonly standalone: boolean;
@@ -11,26 +14,25 @@ export interface ReportHost {
   onMessage(listener: (message: HostMessage) => void): void;
 }
 
-interface VsCodeApi {
-  postMessage(message: unknown): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-
-declare function acquireVsCodeApi(): VsCodeApi;
+/** Where the panel keeps its view model, so the extension can show the report again after a reload. */
+export const KEPT_REPORT_KEY = 'atlReport';
 
 export function webviewHost(): ReportHost {
-  // acquireVsCodeApi may be called only once per webview; the API object stays private here.
-  const api = acquireVsCodeApi();
+  const api = panelApi<ReportUiState>();
+  let kept: ReportViewModel | undefined;
   return {
     standalone: false,
-    post: (m) => api.postMessage(m),
-    getState: () => api.getState() as ReportUiState | undefined,
+    post: (m) => api.post(m),
+    getState: () => api.getState(),
     setState: (s) => api.setState(s),
     onMessage(listener) {
-      window.addEventListener('message', (e: MessageEvent) => {
-        const data = e.data as HostMessage | undefined;
-        if (data && typeof data === 'object' && typeof data.type === 'string') listener(data);
+      api.onMessage<HostMessage>((message) => {
+        if (message.type === 'report') api.keep(KEPT_REPORT_KEY, (kept = message.report));
+        if (message.type === 'replay' && kept?.results[message.result]) {
+          kept.results[message.result].replay = message.replay;
+          api.keep(KEPT_REPORT_KEY, kept);
+        }
+        listener(message);
       });
     },
   };
@@ -62,6 +64,3 @@ export function fileHost(): ReportHost {
   };
 }
 
-export function hasVsCodeApi(): boolean {
-  return typeof (globalThis as { acquireVsCodeApi?: unknown }).acquireVsCodeApi === 'function';
-}
