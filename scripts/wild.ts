@@ -7,16 +7,19 @@ import * as path from 'node:path';
 import { describeCoverage } from '../src/core/io/coverage';
 import { forTerminal } from '../src/core/output/terminal';
 import { checkFile, recordsAccountedFor, type WildRow } from './wild/check';
+import { assignSplit, type SplitFile } from './wild/split';
 
-interface Options { dir: string; json: boolean; split?: 'dev' | 'locked' }
+interface Options { dir: string; json: boolean; split?: 'dev' | 'locked'; makeSplit: boolean }
 
 function parseArgs(argv: string[]): Options {
   let json = false;
+  let makeSplit = false;
   let split: Options['split'];
   const rest: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--json') json = true;
+    else if (a === '--make-split') makeSplit = true;
     else if (a === '--split') {
       const v = argv[++i];
       if (v !== 'dev' && v !== 'locked') throw new Error('--split takes dev or locked');
@@ -27,8 +30,8 @@ function parseArgs(argv: string[]): Options {
       split = v;
     } else rest.push(a);
   }
-  if (rest.length !== 1) throw new Error('usage: npm run wild -- DIR [--json] [--split dev|locked]');
-  return { dir: path.resolve(rest[0]), json, split };
+  if (rest.length !== 1) throw new Error('usage: npm run wild -- DIR [--json] [--split dev|locked] [--make-split]');
+  return { dir: path.resolve(rest[0]), json, split, makeSplit };
 }
 
 /** The nearest file named `name` in DIR or a folder above it (up to three levels). */
@@ -54,7 +57,8 @@ function expectedFormats(sourcesFile: string | undefined): Map<string, string> {
   const base = path.dirname(sourcesFile);
   for (const line of lines.slice(2)) {
     const cells = line.split('|').map((c) => c.trim());
-    const format = cells[formatCol]?.replace(/[[\]`]/g, '').split(/\s/)[0];
+    // `[name]` is a format we do not mean to read: the file should be refused, not misread.
+    const format = cells[formatCol]?.replace(/`/g, '').split(/\s/)[0];
     if (cells[fileCol] && format) out.set(path.resolve(base, cells[fileCol]), format);
   }
   return out;
@@ -79,6 +83,17 @@ async function main(): Promise<void> {
   const sources = findUp(opts.dir, 'SOURCES.md');
   const expected = expectedFormats(sources);
   let files = listFiles(opts.dir);
+  if (opts.makeSplit) {
+    // Written beside SOURCES.md; files already placed keep their place (the split is made once).
+    const target = path.join(sources ? path.dirname(sources) : opts.dir, 'split.json');
+    const existing = fs.existsSync(target) ? (JSON.parse(fs.readFileSync(target, 'utf8')) as SplitFile) : undefined;
+    const base = path.dirname(target);
+    const made = assignSplit(files.map((f) => path.relative(base, f)), (rel) => expected.get(path.resolve(base, rel)) ?? 'unknown', existing);
+    fs.writeFileSync(target, JSON.stringify(made, null, 1) + '\n');
+    const locked = Object.values(made.files).filter((v) => v === 'locked').length;
+    process.stdout.write(`${target}: ${Object.keys(made.files).length - locked} dev, ${locked} locked\n`);
+    return;
+  }
   if (opts.split) {
     const splitFile = findUp(opts.dir, 'split.json');
     if (!splitFile) throw new Error(`--split needs a split.json in ${opts.dir} or a folder above it`);

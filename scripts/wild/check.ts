@@ -38,6 +38,11 @@ const LEADING_TAG = /^\s*<\/?[a-z][\w:-]*(\s[^>]*)?>/i;
 /** A label that is JSON, not words. */
 const RAW_JSON = /^\s*(\{\s*"|\[\s*\{|\[\s*")/;
 
+/** `[name]` in SOURCES.md: a format we do not mean to read. */
+export function outOfScope(expected: string | undefined): boolean {
+  return !!expected && expected.startsWith('[');
+}
+
 export function markupIn(text: string): boolean {
   return KNOWN_TAGS.test(text) || LEADING_TAG.test(text) || RAW_JSON.test(text);
 }
@@ -48,8 +53,10 @@ export async function checkFile(file: string, expected?: string): Promise<WildRo
     t = await loadTrajectory(file);
   } catch (e) {
     const message = e instanceof TrajectoryLoadError ? e.message : `crashed: ${(e as Error).message}`;
+    // A format we do not read is handled right when it is refused as unknown.
+    const refusedRight = outOfScope(expected) && e instanceof TrajectoryLoadError && e.code === 'unrecognized';
     return {
-      file, expected, format: '-', error: message.slice(0, 300), formatOk: expected ? false : undefined,
+      file, expected, format: '-', error: message.slice(0, 300), formatOk: expected ? refusedRight : undefined,
       turns: 0, userSteps: 0, userRoleRecords: 0, markup: { count: 0, examples: [] }, usage: 'none', priced: 'n/a',
       atif: { ok: false, stepsBefore: 0, stepsAfter: 0, callsBefore: 0, callsAfter: 0, error: 'not read' },
     };
@@ -60,7 +67,7 @@ export async function checkFile(file: string, expected?: string): Promise<WildRo
     file,
     expected,
     format: t.format,
-    formatOk: expected ? expected === t.format : undefined,
+    formatOk: expected ? !outOfScope(expected) && expected === t.format : undefined,
     coverage: t.coverage,
     turns: runs.reduce((n, r) => n + turnsOf(r.steps).length, 0),
     userSteps: steps.filter((s) => s.kind === 'user').length,
