@@ -138,7 +138,8 @@ async function userRoleRecords(file: string): Promise<number> {
   let items: unknown[] = [];
   try {
     const doc = JSON.parse(text) as unknown;
-    items = Array.isArray(doc) ? doc : isRecord(doc) ? longestList(doc) : [];
+    // A document of one record (a one-line JSON Lines file) is its own list.
+    items = Array.isArray(doc) ? doc : isRecord(doc) ? (longestList(doc).length > 0 ? longestList(doc) : [doc]) : [];
   } catch {
     items = text.split('\n').flatMap((line) => {
       try {
