@@ -1,4 +1,5 @@
 import type { TrajectoryStats } from '../core/stats';
+import { describeCoverage } from '../core/io/coverage';
 
 import { table } from '../core/view/textTable';
 
@@ -15,6 +16,7 @@ export function renderStats(s: TrajectoryStats): string {
     ['steps', String(s.steps)],
     ['turns', String(s.turns)],
     ['characters', s.chars.toLocaleString('en-US')],
+    ...(s.coverage ? [['coverage', describeCoverage(s.coverage)] as [string, string]] : []),
   ]);
   text += `\nSteps by kind\n${table(kinds)}`;
   if (tools.length > 0) text += `\nTool calls\n${table(tools)}`;

@@ -112,6 +112,27 @@ export interface TrajectoryMeta {
 /** Stable lowercase format ids; they appear in `stats --json` and must never change. */
 export type FormatId = string;
 
+/**
+ * What the reader made of the file's records, so a user knows what it did not understand: records
+ * that became steps, records that did not (by type), and calls and results left unpaired.
+ */
+export interface Coverage {
+  /** Top-level records (as `Trajectory.records`). */
+  records: number;
+  /** Records at least one step came from. */
+  read: number;
+  /** Records no step came from, by the type the reader gave them or, failing that, their own. */
+  skipped: Record<string, number>;
+  /** How many of the skipped records the reader named on purpose (metadata, duplicates, bookkeeping). */
+  named: number;
+  /** Tool calls no result answers. */
+  unpairedCalls: number;
+  /** Tool results that answer no call. */
+  unpairedResults: number;
+  /** Steps that do not say which record they came from, so their records cannot be counted. */
+  unlocatedSteps: number;
+}
+
 export interface Trajectory {
   format: FormatId;
   title: string;
@@ -123,6 +144,8 @@ export interface Trajectory {
   warnings: Warning[];
   /** Top-level records in the file: lines, array items, event files, or runs. */
   records: number;
+  /** Set by the loader on every open; absent on trajectories built in memory. */
+  coverage?: Coverage;
 }
 
 export interface Turn {

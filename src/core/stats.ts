@@ -1,4 +1,5 @@
-import type { Step, StepKind, Trajectory } from './model';
+import type { Coverage, Step, StepKind, Trajectory } from './model';
+import { coverageWarning } from './io/coverage';
 import { STEP_KINDS } from './model';
 import { turnsOf } from './steps';
 
@@ -16,6 +17,8 @@ export interface TrajectoryStats {
   warnings: string[];
   /** When no format matched and a conversation was found inside the file: where (a JSON Pointer). */
   jsonPath?: string;
+  /** What the reader made of the records (set when the file was read by the loader). */
+  coverage?: Coverage;
 }
 
 /** Every trajectory of a file: the runs of a multi-run file, or the file itself. */
@@ -52,7 +55,14 @@ export function computeStats(t: Trajectory): TrajectoryStats {
     byKind,
     tools,
     chars,
-    warnings: t.warnings.map((w) => w.message),
+    warnings: [...t.warnings.map((w) => w.message), ...coverageWarnings(t)],
+    ...(t.coverage ? { coverage: t.coverage } : {}),
     ...(typeof t.meta.jsonPath === 'string' ? { jsonPath: t.meta.jsonPath } : {}),
   };
+}
+
+/** The coverage warning joins the reading warnings wherever stats are shown (CLI, survey, JSON). */
+function coverageWarnings(t: Trajectory): string[] {
+  const w = t.coverage && coverageWarning(t.coverage);
+  return w ? [w] : [];
 }

@@ -8,7 +8,7 @@ import { REPO_ROOT, tempDir, writeTemp } from '../helpers/paths';
 
 const SAMPLE = path.join(REPO_ROOT, 'samples', 'demo-trajectory.json');
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
-const STATS_KEYS = ['file', 'format', 'records', 'steps', 'turns', 'byKind', 'tools', 'chars', 'warnings'];
+const STATS_KEYS = ['file', 'format', 'records', 'steps', 'turns', 'byKind', 'tools', 'chars', 'warnings', 'coverage'];
 
 const run = runCli;
 

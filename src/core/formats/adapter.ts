@@ -1,4 +1,4 @@
-import type { FormatId, Trajectory, TrajectoryMeta, Warning } from '../model';
+import type { FormatId, SourceLocation, Trajectory, TrajectoryMeta, Warning } from '../model';
 
 export interface JsonlRecord {
   value: unknown;
@@ -17,6 +17,22 @@ export interface ParseContext {
   fileName: string;
   /** Warnings the loader already collected (bad lines, truncation); adapters append theirs. */
   warnings: Warning[];
+  /** Records the adapter read on purpose into no step (metadata, duplicates); see `skipRecord`. */
+  skipped?: SkippedRecord[];
+}
+
+/** A record the adapter chose not to turn into a step, with the type it names it by. */
+export interface SkippedRecord extends SourceLocation {
+  type: string;
+}
+
+/**
+ * Says that the record at `where` (its line, or its JSON Pointer) becomes no step on purpose, e.g.
+ * `skipRecord(ctx, 'queue-operation', { line })`. The coverage report counts it as named.
+ */
+export function skipRecord(ctx: ParseContext, type: string, where: SourceLocation | undefined): void {
+  if (!where) return;
+  (ctx.skipped ??= []).push({ type, line: where.line, pointer: where.pointer });
 }
 
 /** What an adapter returns; the loader adds the source, and the warnings it passed in. */

@@ -1,6 +1,7 @@
 import type { Step, TrajectoryMeta } from '../model';
 import { isRecord, StepBuilder } from '../steps';
 import type { FormatAdapter, JsonlRecord, ParsedInput } from './adapter';
+import { skipRecord } from './adapter';
 import { addAssistantBlocks, addUsage, addUserBlocks, anthropicUsage, type BlockBase, hasToolUse } from './anthropicBlocks';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
 
@@ -51,9 +52,10 @@ export const claudeCodeAdapter: FormatAdapter = {
       if (!isRecord(value)) continue;
       if (value.type === 'summary' && typeof value.summary === 'string') {
         title ??= value.summary; // a session title for /resume lists, not a compaction summary
+        skipRecord(ctx, 'session title', { line });
         continue;
       }
-      if (value.type !== 'user' && value.type !== 'assistant' && value.type !== 'system') continue;
+      if (value.type !== 'user' && value.type !== 'assistant' && value.type !== 'system') { skipRecord(ctx, String(value.type), { line }); continue; }
       noteSession(meta, value);
       const base: BlockBase = {
         location: { line },

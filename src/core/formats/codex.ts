@@ -1,6 +1,7 @@
 import type { RecordedUsage, StepKind, TrajectoryMeta } from '../model';
 import { isRecord, StepBuilder } from '../steps';
 import type { FormatAdapter, JsonlRecord, ParsedInput } from './adapter';
+import { skipRecord } from './adapter';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
 import { addResponseItem, isResponseItem, partsText } from './responseItems';
 
@@ -56,6 +57,7 @@ export const codexAdapter: FormatAdapter = {
         }
         case 'turn_context':
           if (typeof payload.model === 'string') meta.model = payload.model;
+          skipRecord(ctx, 'turn_context (model and settings)', location);
           break;
         case 'response_item':
           if (payload.record_type !== undefined) break; // legacy `{record_type:"state"}` lines
@@ -70,6 +72,7 @@ export const codexAdapter: FormatAdapter = {
         case 'event_msg': {
           const event = String(payload.type);
           if (event === 'token_count') {
+            skipRecord(ctx, 'token_count (usage)', location);
             const info = isRecord(payload.info) ? payload.info : undefined;
             const total = info && isRecord(info.total_token_usage) ? info.total_token_usage : undefined;
             if (info && typeof info.model_context_window === 'number') meta.contextWindow = info.model_context_window;

@@ -1,12 +1,13 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { FormatAdapter, ParsedInput, ParsedTrajectory } from '../formats/adapter';
+import type { FormatAdapter, ParseContext, ParsedInput, ParsedTrajectory } from '../formats/adapter';
 import { FORMAT_ADAPTERS } from '../formats/registry';
 import type { Trajectory, TrajectorySource, Warning } from '../model';
 import { formatBytes } from './bytes';
 import { describeDocument, findConversation, itemsShape } from './conversationSearch';
 import { headOf } from './sniffHead';
 import { pointerTokens } from './jsonScan';
+import { computeCoverage } from './coverage';
 import { TrajectoryLoadError } from './errors';
 import { checkParsedInput, dropOddUsage } from './hostileInput';
 import { describeFsError } from '../output/safeWrite';
@@ -110,22 +111,26 @@ export function parseInput(input: ParsedInput, source: TrajectorySource, warning
     return openFoundConversation(input, source, warnings, options, e);
   }
   let parsed: ParsedTrajectory;
+  const ctx: ParseContext = { fileName: path.basename(source.path), warnings };
   try {
-    parsed = adapter.parse(input, { fileName: path.basename(source.path), warnings });
+    parsed = adapter.parse(input, ctx);
   } catch (e) {
     if (e instanceof TrajectoryLoadError) throw e;
     throw new TrajectoryLoadError(source.path, 'invalid', `looks like ${adapter.label} but could not be read: ${(e as Error).message}`);
   }
   const trajectory = toTrajectory(parsed, adapter.id, source, warnings);
   trajectory.records = countRecords(input);
+  trajectory.coverage = computeCoverage(input, trajectory, ctx.skipped);
   return trajectory;
 }
 
 /** Parses with an adapter already chosen, skipping detection: a file read again as it grows (live follow). */
 export function parseInputWith(adapter: FormatAdapter, input: ParsedInput, source: TrajectorySource, warnings: Warning[]): Trajectory {
-  const parsed = adapter.parse(input, { fileName: path.basename(source.path), warnings });
+  const ctx: ParseContext = { fileName: path.basename(source.path), warnings };
+  const parsed = adapter.parse(input, ctx);
   const trajectory = toTrajectory(parsed, adapter.id, source, warnings);
   trajectory.records = countRecords(input);
+  trajectory.coverage = computeCoverage(input, trajectory, ctx.skipped);
   return trajectory;
 }
 
@@ -144,7 +149,11 @@ function openFoundConversation(input: ParsedInput, source: TrajectorySource, war
     throw new TrajectoryLoadError(source.path, 'unrecognized',
       `not a trajectory in any format we know: it is ${what}, and no list of chat messages, Anthropic messages or Responses items was found inside it. Formats tried: ${names}.`);
   }
-  const parsed = adapter.parse({ shape: 'json', value: found.value }, { fileName: path.basename(source.path), warnings });
+  const foundInput: ParsedInput = { shape: 'json', value: found.value };
+  const ctx: ParseContext = { fileName: path.basename(source.path), warnings };
+  const parsed = adapter.parse(foundInput, ctx);
+  // Counted before the locations below are rewritten to point into the whole file.
+  const coverage = computeCoverage(foundInput, toTrajectory(parsed, adapter.id, source, []), ctx.skipped);
   const tokens = pointerTokens(found.pointer);
   for (const step of parsed.steps) {
     if (input.shape === 'jsonl') step.location = { line: input.records[Number(tokens[0])]?.line };
@@ -154,6 +163,7 @@ function openFoundConversation(input: ParsedInput, source: TrajectorySource, war
   const trajectory = toTrajectory(parsed, adapter.id, source, warnings);
   trajectory.meta.jsonPath = found.pointer;
   trajectory.records = found.items;
+  trajectory.coverage = coverage;
   return trajectory;
 }
 

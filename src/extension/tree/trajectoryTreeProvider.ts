@@ -1,3 +1,4 @@
+import { coverageWarning, describeCoverage } from '../../core/io/coverage';
 import * as vscode from 'vscode';
 import type { Step, Trajectory } from '../../core/model';
 import { runOutcome } from '../../core/formats/runMeta';
@@ -143,6 +144,9 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
           doc.uri.fsPath,
           `Format: ${t.format}`,
           `${t.runs ? `${t.runs.length} runs, ` : ''}${steps.length} steps`,
+          // What the reader did not understand, so a user never has to guess (issue 20).
+          t.coverage ? `Coverage: ${describeCoverage(t.coverage)}` : '',
+          t.coverage && coverageWarning(t.coverage) ? `⚠ ${coverageWarning(t.coverage)}` : '',
           t.warnings.length ? `${t.warnings.length} warning(s) while reading` : '',
         ].filter(Boolean).join('\n'));
         // The token report is a column-aligned table: a code block keeps its spacing.

@@ -1,0 +1,182 @@
+import type { ParsedInput, SkippedRecord } from '../formats/adapter';
+import type { Coverage, Step, Trajectory } from '../model';
+import { isRecord } from '../steps';
+import { pointerTokens } from './jsonScan';
+
+/** Above this share of records skipped, the reader warns (issue 20: "more than 1%"). */
+export const SKIPPED_WARNING_SHARE = 0.01;
+
+/**
+ * What the reader made of the file: which records steps came from (by the step's line or JSON
+ * Pointer), which records no step came from and their type, and calls and results left unpaired.
+ * Works for every adapter without its help; an adapter that skips a record on purpose names it
+ * with `skipRecord`, and that name wins over the record's own type.
+ */
+export function computeCoverage(input: ParsedInput, t: Trajectory, named: readonly SkippedRecord[] = []): Coverage {
+  const runs = t.runs && t.runs.length > 0 ? t.runs : undefined;
+  const steps = runs ? runs.flatMap((r) => r.steps) : t.steps;
+  const pairs = runs ? runs.map((r) => unpaired(r.steps)).reduce(sumPairs, { calls: 0, results: 0 }) : unpaired(t.steps);
+  const base = { unpairedCalls: pairs.calls, unpairedResults: pairs.results };
+  const records = recordList(input);
+  if (runs && records.values.length !== runs.length) {
+    // Runs are the records; which line of the file a run came from is the runs adapter's business.
+    const read = runs.filter((r) => r.steps.length > 0).length;
+    const empty = runs.length - read;
+    return { records: runs.length, read, skipped: empty ? { 'run without steps': empty } : {}, named: 0, ...base, unlocatedSteps: 0 };
+  }
+  const readIndexes = new Set<number>();
+  let unlocatedSteps = 0;
+  for (const step of steps) {
+    const i = records.indexOf(step);
+    if (i === undefined) unlocatedSteps++;
+    else readIndexes.add(i);
+  }
+  const namedAt = new Map<number, string>();
+  for (const s of named) {
+    const i = records.indexOf({ location: s });
+    if (i !== undefined && !namedAt.has(i)) namedAt.set(i, s.type);
+  }
+  const skipped: Record<string, number> = {};
+  let namedCount = 0;
+  // A reader that locates none of its steps cannot say which records it read: count none as skipped.
+  const located = steps.length === 0 || unlocatedSteps < steps.length;
+  records.values.forEach((value, i) => {
+    if (readIndexes.has(i)) return;
+    const name = namedAt.get(i);
+    if (!located && name === undefined) return;
+    if (name !== undefined) namedCount++;
+    const type = name ?? recordType(value);
+    skipped[type] = (skipped[type] ?? 0) + 1;
+  });
+  const read = located ? readIndexes.size : records.values.length - namedAt.size;
+  return { records: records.values.length, read, skipped, named: namedCount, ...base, unlocatedSteps };
+}
+
+interface RecordList {
+  values: unknown[];
+  /** The record a step came from, by its location; undefined when it names none we can find. */
+  indexOf(step: Pick<Step, 'location'>): number | undefined;
+}
+
+/** The records as the loader counts them (`countRecords`): lines, array items, event files. */
+function recordList(input: ParsedInput): RecordList {
+  switch (input.shape) {
+    case 'jsonl': {
+      const byLine = new Map<number, number>();
+      input.records.forEach((r, i) => byLine.set(r.line, i));
+      return {
+        values: input.records.map((r) => r.value),
+        indexOf: (step) => {
+          const loc = step.location;
+          if (loc?.line !== undefined) return byLine.get(loc.line);
+          // A pointer into a line-per-record file names the record by its first token.
+          const first = loc?.pointer !== undefined ? pointerTokens(loc.pointer)[0] : undefined;
+          return first !== undefined && /^\d+$/.test(first) && Number(first) < input.records.length ? Number(first) : undefined;
+        },
+      };
+    }
+    case 'json': {
+      const { values, prefix } = containerOf(input.value);
+      return { values, indexOf: (step) => indexUnder(step.location?.pointer, prefix, values.length) };
+    }
+    case 'folder':
+      return {
+        values: input.files.map((f) => f.value),
+        indexOf: (step) => {
+          const first = step.location?.pointer !== undefined ? pointerTokens(step.location.pointer)[0] : undefined;
+          const i = first === undefined ? -1 : input.files.findIndex((f) => f.name === first);
+          return i >= 0 ? i : undefined;
+        },
+      };
+    case 'text':
+      // One document: read when any step came from it.
+      return { values: [input.text], indexOf: () => 0 };
+  }
+}
+
+/** The list that holds the events: the document itself, or its longest top-level array. */
+function containerOf(value: unknown): { values: unknown[]; prefix: string[] | undefined } {
+  if (Array.isArray(value)) return { values: value, prefix: [] };
+  if (isRecord(value)) {
+    let best: [string, unknown[]] | undefined;
+    for (const [key, v] of Object.entries(value)) {
+      if (Array.isArray(v) && (!best || v.length > best[1].length)) best = [key, v];
+    }
+    if (best) return { values: best[1], prefix: [best[0]] };
+  }
+  return { values: [value], prefix: undefined };
+}
+
+function indexUnder(pointer: string | undefined, prefix: string[] | undefined, count: number): number | undefined {
+  // A document that is one record: any step in it came from it.
+  if (prefix === undefined) return 0;
+  if (pointer === undefined) return undefined;
+  const tokens = pointerTokens(pointer);
+  for (let i = 0; i < prefix.length; i++) if (tokens[i] !== prefix[i]) return undefined;
+  const token = tokens[prefix.length];
+  if (token === undefined) return undefined;
+  return /^\d+$/.test(token) && Number(token) < count ? Number(token) : undefined;
+}
+
+/** A record's own type, as its log names it: `type` (with a payload's type, as Codex nests them), `kind`, `role`…. */
+export function recordType(value: unknown): string {
+  if (!isRecord(value)) return Array.isArray(value) ? 'array' : typeof value;
+  for (const key of ['type', 'kind', 'event', 'event_type', 'action', 'observation', 'role', 'source']) {
+    const v = value[key];
+    if (typeof v !== 'string' || v.length === 0 || v.length > 60) continue;
+    const inner = isRecord(value.payload) ? value.payload.type : isRecord(value.data) ? value.data.type : undefined;
+    return typeof inner === 'string' && inner.length <= 60 ? `${v}/${inner}` : v;
+  }
+  const keys = Object.keys(value).slice(0, 3);
+  return keys.length ? `{${keys.join(', ')}}` : '{}';
+}
+
+function unpaired(steps: readonly Step[]): { calls: number; results: number } {
+  const answered = new Set<number>();
+  let results = 0;
+  for (const s of steps) {
+    if (s.kind !== 'tool_result') continue;
+    if (s.answers === undefined) results++;
+    else answered.add(s.answers);
+  }
+  let calls = 0;
+  for (const s of steps) if (s.kind === 'tool_call' && !answered.has(s.index)) calls++;
+  return { calls, results };
+}
+
+function sumPairs(a: { calls: number; results: number }, b: { calls: number; results: number }): { calls: number; results: number } {
+  return { calls: a.calls + b.calls, results: a.results + b.results };
+}
+
+/** Records that became no step, in all. */
+export function skippedCount(c: Coverage): number {
+  return Object.values(c.skipped).reduce((a, b) => a + b, 0);
+}
+
+/** One line for `stats` and the tree's tooltip: "read 120 of 130 records; skipped 8 queue-operation, 2 summary; 1 call without a result". */
+export function describeCoverage(c: Coverage): string {
+  const parts = [`read ${n(c.read)} of ${n(c.records)} records into steps`];
+  const skipped = Object.entries(c.skipped).sort((a, b) => b[1] - a[1]);
+  if (skipped.length > 0) {
+    const shown = skipped.slice(0, 6).map(([type, count]) => `${n(count)} ${type}`);
+    if (skipped.length > 6) shown.push(`${skipped.length - 6} more types`);
+    parts.push(`skipped ${shown.join(', ')}`);
+  }
+  if (c.unpairedCalls > 0) parts.push(`${n(c.unpairedCalls)} call${c.unpairedCalls === 1 ? '' : 's'} without a result`);
+  if (c.unpairedResults > 0) parts.push(`${n(c.unpairedResults)} result${c.unpairedResults === 1 ? '' : 's'} without a call`);
+  if (c.unlocatedSteps > 0) parts.push(`${n(c.unlocatedSteps)} step${c.unlocatedSteps === 1 ? '' : 's'} not traced to a record`);
+  return parts.join('; ');
+}
+
+/** The warning a user sees when more than 1% of the records became no step; undefined otherwise. */
+export function coverageWarning(c: Coverage): string | undefined {
+  const count = skippedCount(c);
+  if (c.records === 0 || count / c.records <= SKIPPED_WARNING_SHARE) return undefined;
+  const top = Object.entries(c.skipped).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([type, k]) => `${n(k)} ${type}`);
+  const pct = Math.round((count / c.records) * 100);
+  return `${n(count)} of ${n(c.records)} records (${pct}%) became no step: ${top.join(', ')}${Object.keys(c.skipped).length > 3 ? ', …' : ''}.`;
+}
+
+function n(value: number): string {
+  return value.toLocaleString('en-US');
+}

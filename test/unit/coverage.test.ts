@@ -1,0 +1,93 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { loadTrajectory, parseTrajectoryText } from '../../src/core/io/load';
+import { coverageWarning, describeCoverage, skippedCount } from '../../src/core/io/coverage';
+import { computeStats } from '../../src/core/stats';
+import { corpus, REPO_ROOT } from '../helpers/paths';
+
+// Issue 20 §4: every open says what the reader did not understand.
+
+const FIXTURES = path.join(REPO_ROOT, 'test', 'fixtures');
+
+test('coverage: every record of a Claude Code session is either read into a step or named as skipped', async () => {
+  const t = await loadTrajectory(corpus('claude-code/crud.jsonl'));
+  const c = t.coverage!;
+  assert.equal(c.records, fs.readFileSync(corpus('claude-code/crud.jsonl'), 'utf8').trim().split('\n').length);
+  assert.equal(c.read + skippedCount(c), c.records, 'no record unaccounted for');
+  // The session's file-history snapshots are bookkeeping: skipped, by their type name.
+  const snapshots = fs.readFileSync(corpus('claude-code/crud.jsonl'), 'utf8').split('\n').filter((l) => l.includes('"type":"file-history-snapshot"')).length;
+  assert.ok(snapshots > 0);
+  assert.equal(c.skipped['file-history-snapshot'], snapshots);
+  assert.equal(c.unpairedCalls, 0, 'every call in this session has its result');
+  assert.equal(c.unpairedResults, 0);
+});
+
+test('coverage: a record the adapter skips on purpose carries its name and counts as named', async () => {
+  const t = await loadTrajectory(corpus('codex/crud.jsonl'));
+  const c = t.coverage!;
+  const tokenLines = fs.readFileSync(corpus('codex/crud.jsonl'), 'utf8').split('\n').filter((l) => l.includes('"type":"token_count"')).length;
+  assert.ok(tokenLines > 0);
+  assert.equal(c.skipped['token_count (usage)'], tokenLines);
+  assert.ok(c.named >= tokenLines, `named ${c.named}`);
+  assert.equal(c.read + skippedCount(c), c.records);
+});
+
+test('coverage: stats prints it, stats --json carries it, and more than 1% skipped is a warning', async () => {
+  const t = await loadTrajectory(corpus('claude-code/compact.jsonl'));
+  const s = computeStats(t);
+  assert.deepEqual(Object.keys(s.coverage!).sort(), ['named', 'read', 'records', 'skipped', 'unlocatedSteps', 'unpairedCalls', 'unpairedResults']);
+  const warning = coverageWarning(t.coverage!);
+  assert.ok(warning && /records \(\d+%\) became no step: .*file-history-snapshot/.test(warning), warning);
+  assert.ok(s.warnings.includes(warning!));
+  assert.match(describeCoverage(t.coverage!), /^read \d+ of \d+ records into steps; skipped \d+ file-history-snapshot/);
+});
+
+test('coverage: a run read whole has no coverage warning', async () => {
+  const t = await loadTrajectory(corpus('mini-swe-agent/sphinx-doc__sphinx-9711.traj.json'));
+  assert.equal(t.coverage!.read, t.coverage!.records);
+  assert.equal(coverageWarning(t.coverage!), undefined);
+  assert.ok(!computeStats(t).warnings.some((w) => w.includes('became no step')));
+});
+
+test('coverage: calls without results and results without calls are counted', () => {
+  const messages = [
+    { role: 'user', content: 'list files' },
+    { role: 'assistant', content: null, tool_calls: [
+      { id: 'a', type: 'function', function: { name: 'ls', arguments: '{}' } },
+      { id: 'b', type: 'function', function: { name: 'cat', arguments: '{}' } },
+    ] },
+    { role: 'tool', tool_call_id: 'a', content: 'x.txt' },
+    { role: 'tool', tool_call_id: 'zzz', content: 'from nowhere' },
+  ];
+  const t = parseTrajectoryText(JSON.stringify(messages), { path: 'chat.json', size: 1 });
+  assert.equal(t.coverage!.unpairedCalls, 1, 'call b has no result');
+  assert.equal(t.coverage!.unpairedResults, 1, 'result zzz answers no call');
+  assert.match(describeCoverage(t.coverage!), /1 call without a result; 1 result without a call/);
+});
+
+test('coverage: a file of many runs counts runs as its records', async () => {
+  const t = await loadTrajectory(corpus('openhands-eval/output.jsonl'));
+  assert.equal(t.coverage!.records, t.runs!.length);
+  assert.equal(t.coverage!.read, t.runs!.filter((r) => r.steps.length > 0).length);
+});
+
+test('coverage: fixtures of every format account for all their records', async () => {
+  for (const dir of fs.readdirSync(FIXTURES)) {
+    const folder = path.join(FIXTURES, dir);
+    if (!fs.statSync(folder).isDirectory() || dir === 'entities' || dir === 'facts') continue;
+    for (const name of fs.readdirSync(folder)) {
+      const file = path.join(folder, name);
+      let t;
+      try {
+        t = await loadTrajectory(file);
+      } catch {
+        continue; // not every fixture is a trajectory on its own (Cline metadata, READMEs)
+      }
+      const c = t.coverage!;
+      assert.ok(c, file);
+      assert.equal(c.read + skippedCount(c), c.records, file);
+    }
+  }
+});
