@@ -70,6 +70,14 @@ export interface ErrorFact {
   text: string;
 }
 
+// A line that reports there was no error: Gemini CLI's shell prints `Error: (none)` after every
+// command, other tools `stderr: ` or `errors: 0`. Not an error.
+const NO_ERROR = /^(?:[\w ]{0,20}\s)?(?:error|errors|stderr|exception)s?\s*[:=]\s*(?:\(none\)|none|null|nil|n\/a|\(empty\)|empty|0|false|-|\[\]|\{\})\.?\s*$/i;
+
+export function saysNoError(line: string): boolean {
+  return NO_ERROR.test(line.trim());
+}
+
 const EXCEPTION_LINE = /^(?:E\s+)?((?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Warning))(?::\s*(\S.*))?$/;
 const CODE_LIKE = /^\s*(?:\d+[:\t|]|\d+\s{2,}|\d+→)|(?:^|\s)(?:raise|except|import|from|def|class|return|print|assert|if|elif|else|with|for|while|try)\b|[=(){}[\];]\s*$|^\s*["'#/*<]/;
 
@@ -91,7 +99,7 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
   }
   for (const raw of eachLine(text)) {
     const line = raw.trim();
-    if (!line || /^\s{2,}/.test(raw) && !/^E\s/.test(line)) continue;
+    if (!line || /^\s{2,}/.test(raw) && !/^E\s/.test(line) || NO_ERROR.test(line)) continue;
     // pytest's short summary: `FAILED tests/a.py::test_x - ValueError: message`.
     const pytest = /^(?:FAILED|ERROR) \S+ - ((?:\w+\.)*\w*(?:Error|Exception|Failure|Exit))(?:: (.+))?$/.exec(line);
     if (pytest) return make(result.index, pytest[1], pytest[2]);
@@ -105,12 +113,12 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
   // "Sphinx version error:" and the like: a heading that names the error, the message on the next line.
   let previous: string | undefined;
   for (const line of eachLine(text)) {
-    const heading = previous === undefined ? null : /^([A-Z][\w ]{0,40}\b(?:error|failure|exception))s?:$/i.exec(previous.trim());
+    const heading = previous === undefined || NO_ERROR.test(line) ? null : /^([A-Z][\w ]{0,40}\b(?:error|failure|exception))s?:$/i.exec(previous.trim());
     if (heading && line.trim()) return { step: result.index, type: heading[1], text: firstLine(`${heading[1]}: ${line.trim()}`, ERROR_CHARS) };
     previous = line;
   }
   if (failed || result.isError) {
-    const meaningful = outputLines(text);
+    const meaningful = outputLines(text).filter((l) => !NO_ERROR.test(l));
     // A line that says it failed beats the first line; "ERROR:" alone heads the message on the next line.
     const telling = meaningful.findIndex((l) => /\b(?:error|failed|failure|fatal|cannot|denied|not found|invalid)\b/i.test(l));
     const at = telling >= 0 ? telling : 0;
