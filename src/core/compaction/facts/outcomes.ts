@@ -168,8 +168,9 @@ export function testRun(result: Step, exitCode: number | undefined): TestRun {
   const text = cleanText(result.text);
   const failing = new Set<string>();
   const passing = new Set<string>();
-  for (const m of text.matchAll(/^(?:FAILED|ERROR)\s+([\w./-]+(?:::[\w[\]./:-]+)+)/gm)) failing.add(m[1]);
-  for (const m of text.matchAll(/^([\w./-]+\.py::[\w[\]./:-]+)\s+(PASSED|FAILED|ERROR)\b/gm)) (m[2] === 'PASSED' ? passing : failing).add(m[1]);
+  // A parametrised id keeps its brackets whole: `test_float_exponent[2.5e+3-2.5E+03]`.
+  for (const m of text.matchAll(/^(?:FAILED|ERROR)\s+([\w./-]+(?:::[\w./-]+)+(?:\[[^\]\n]*\])?)/gm)) failing.add(m[1]);
+  for (const m of text.matchAll(/^([\w./-]+\.py(?:::[\w./-]+)+(?:\[[^\]\n]*\])?)\s+(PASSED|FAILED|ERROR)\b/gm)) (m[2] === 'PASSED' ? passing : failing).add(m[1]);
   for (const m of text.matchAll(/^(?:FAIL|ERROR): (\w+) \(([\w.]+)\)/gm)) failing.add(`${m[2]}.${m[1]}`);
   for (const m of text.matchAll(/^--- FAIL: (\S+)/gm)) failing.add(m[1]);
   for (const m of text.matchAll(/^test (\S+) \.\.\. FAILED$/gm)) failing.add(m[1]);

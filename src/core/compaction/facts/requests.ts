@@ -3,7 +3,7 @@
 // tool results that some agents send as user messages, and earlier summaries are not requests.
 
 import type { Step } from '../../model';
-import { cleanText } from './hygiene';
+import { cleanText, firstLine } from './hygiene';
 
 const META_START = [
   /^<command-(?:name|message|args)>/,
@@ -99,8 +99,23 @@ export function constraintsOf(text: string): string[] {
 }
 
 export interface UserRef {
-  kind: 'url' | 'identifier';
+  kind: 'url' | 'identifier' | 'test' | 'error' | 'file';
   text: string;
+}
+
+// Ids that look like tickets or accounts (`ABC123`, `JIRA_4521`) but are names of encodings,
+// architectures, hashes, standards and number types.
+const NOT_IDS = /^(?:UTF|UCS|SHA|MD|ISO|RFC|PEP|ES|ECMA|HTTP|TLS|SSL|X|ARM|AMD|WIN|INT|UINT|FLOAT|BASE|CP|LATIN|PY|GPT|H|IPV|CVE_|COM|LPT|ASCII|IEEE|USB|DDR|RGB|RGBA|YUV|AVX|SSE|HTML|CSS|MP|OAUTH|JS|TS|S|P|V|VER|Q|K|N|T)$/i;
+const ERRNO = /\b(?:ENOENT|EACCES|EPERM|EEXIST|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EADDRINUSE|ENOTDIR|EISDIR|ENOSPC|EPIPE|EMFILE|ENOTEMPTY)\b/g;
+
+/** Test ids as test runners print them: pytest (brackets whole), JUnit, Go; Jest and Vitest files. */
+export function testIdsIn(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?<![\w/.-])[\w./-]+\.py::[\w.:-]*\w(?:\[[^\]\n]*\])?/g)) out.push(m[0]);
+  for (const m of text.matchAll(/\b(?:[a-z]\w*\.)*[A-Z]\w*Tests?#\w+/g)) out.push(m[0]);
+  for (const m of text.matchAll(/(?<![\w/.-])[\w./-]+\.(?:test|spec)\.[cm]?[jt]sx?\b/g)) out.push(m[0]);
+  for (const m of text.matchAll(/(?<![\w.])Test[A-Z]\w*(?:\/\w+)?\b/g)) out.push(m[0]);
+  return [...new Set(out)];
 }
 
 const NOT_TICKETS = /^(?:UTF|GPT|ISO|SHA|MD|RFC|TLS|SSL|HTTP|HTTPS|ES|ECMA|PEP|IEEE|ASCII|CP|WIN|X|Z|AES|RSA|BASE|INT|FLOAT|UINT|UCS|LATIN|PY|V|VER)-/i;
@@ -120,5 +135,13 @@ export function userRefsOf(text: string): UserRef[] {
   for (const m of noUrls.matchAll(/(?<![\w.])\d+(?:\.\d+){4,}(?![\w.])/g)) add('identifier', m[0]);
   // Values the user points at: a number in backticks or quotes (`344`, '0.10').
   for (const m of noUrls.matchAll(/[`'"](\d+(?:\.\d+)?)[`'"]/g)) add('identifier', m[1]);
+  // Account and ticket ids without a dash: `ABC123`, `ORD_20931`.
+  for (const m of noUrls.matchAll(/(?<![\w.-])([A-Z]{2,8})_?(\d{2,12})(?![\w-]|\.\w)/g)) if (!NOT_IDS.test(m[1])) add('identifier', m[0]);
+  // Version pins: `django==3.2.1`, `numpy>=1.24`, `react@18.2.0`.
+  for (const m of noUrls.matchAll(/(?<![\w.-])[A-Za-z][\w.-]*(?:==|>=|<=|~=|!=)\d[\w.]*|(?<![\w.-])@?[a-z][\w./-]*@\d+\.\d+(?:\.\d+)?(?![\w.])/g)) add('identifier', m[0]);
+  // What a debugger checks first: the failing test, the error type, its code.
+  for (const id of testIdsIn(noUrls)) add('test', id);
+  for (const m of noUrls.matchAll(/(?<![\w.])(?:[a-z_]\w*\.)*([A-Z]\w*(?:Error|Exception))\b(?::[ \t]+([^\n]*?)(?=\.\s|\.?$|\n))?/gm)) add('error', m[2] ? firstLine(`${m[1]}: ${m[2]}`, 160) : m[1]);
+  for (const m of noUrls.matchAll(ERRNO)) add('error', m[0]);
   return out;
 }
