@@ -145,6 +145,22 @@ export interface Ranked {
   rank: number;
 }
 
+/** The rank of what every summary keeps: the task and later requests, the plan, files changed, the last error. */
+export const MUST_KEEP = 9;
+
+/** Lines that go last when a summary is over its budget. */
+export function must(lines: string[]): Ranked[] {
+  return lines.map((text) => ({ text, rank: MUST_KEEP }));
+}
+
+/** Errors with step numbers, folded; the last error seen is kept whatever the budget. */
+export function errorLinesKeepingLast(facts: Facts, withSteps = true): Ranked[] {
+  const lines = errorLines(facts, withSteps);
+  const last = facts.errors[facts.errors.length - 1]?.text;
+  const at = last === undefined ? -1 : lines.findIndex((l) => l.startsWith(last));
+  return lines.map((text, i) => ({ text, rank: i === at ? MUST_KEEP : 4 }));
+}
+
 export type Line = string | Ranked;
 
 export interface Section {
@@ -206,6 +222,23 @@ function fit(sections: Section[], budget: number, bullet: string, header: string
   if (size() > budget) {
     // Still over: shorten the inline texts (the task) at a sentence or word end.
     for (const s of work) if (s.inline && s.inline.length > 200) s.inline = bounded(s.inline, Math.max(120, s.inline.length - (size() - budget)));
+  }
+  // Still over: the lines kept so far are shortened, the longest first, then the last one of a
+  // section goes too; the text is never cut at its end.
+  for (let guard = 0; size() > budget && guard < 10_000; guard++) {
+    let longest: { s: (typeof work)[number]; i: number; n: number } | undefined;
+    for (const s of work) s.lines.forEach((l, i) => { const n = textOf(l).length; if (n > 80 && (!longest || n > longest.n)) longest = { s, i, n }; });
+    if (longest) {
+      const l = longest.s.lines[longest.i];
+      const text = bounded(textOf(l), Math.max(60, Math.floor(longest.n * 0.7)));
+      if (text.length < longest.n) longest.s.lines[longest.i] = typeof l === 'string' ? text : { ...l, text };
+      else { longest.s.lines.splice(longest.i, 1); longest.s.cut++; }
+      continue;
+    }
+    const last = [...work].reverse().find((s) => s.lines.length > 0);
+    if (!last) break;
+    last.lines.pop();
+    last.cut++;
   }
   return work.map(withCutNote);
 }

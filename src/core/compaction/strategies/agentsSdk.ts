@@ -193,6 +193,8 @@ export const summarizingSessionStrategy: Strategy = {
     { name: 'tool_trim_limit', type: 'integer', default: 600, min: 10, max: 1_000_000, help: 'Tool outputs longer than this are cut before they go to the summarizer.' },
     { name: 'max_tokens', type: 'integer', default: 400, min: 16, max: 100_000, help: 'Longest summary the model may write, in tokens.' },
   ],
+  // The summary's own limit: max_tokens, as the run's counter counts them.
+  summaryBudget: (o) => ({ tokens: Number(o.max_tokens) }),
   policy(trajectory, options, _counter, forced): PolicyChoice {
     const limit = Number(options.context_limit);
     const keepTurns = Number(options.keep_last_n_turns);

@@ -294,6 +294,12 @@ export const katalystToolsStrategy: Strategy = {
     { name: 'min_reduction', type: 'number', default: 0.1, min: 0, max: 1, help: 'The compressed trace must be at least this much shorter than the full one, else it falls back to truncation.' },
   ],
   policy,
+  // Offline, each tool's group takes the room its listing (its last calls) took, at least a short line.
+  summaryBudget: (o, trajectory, range) => {
+    const actions = actionsOf(trajectory.steps).filter((a) => a.call.index >= range[0] && a.call.index <= range[1]);
+    const groups = new Set(actions.map((a) => a.call.tool!.name)).size;
+    return { chars: SUMMARY_START.length + SUMMARY_END.length + 2 + groupByTool(actions).length + groups * 60 };
+  },
   // Katalyst rebuilds the trace summary from every action before each model request.
   recomputes: true,
   incrementalPolicy,
