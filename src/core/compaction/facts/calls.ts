@@ -248,3 +248,48 @@ export function commandOf(call: Step): string | undefined {
   const info = classifyCall(call);
   return info.kind === 'shell' ? info.command : undefined;
 }
+
+export type CommandEffect = 'read' | 'change' | 'run';
+
+// Programs that only look: they print files, listings, searches, state.
+const LOOKS = /^(?:cat|head|tail|less|more|bat|nl|wc|ls|ll|la|tree|find|fd|grep|egrep|fgrep|rg|ag|ack|awk|cut|sort|uniq|diff|cmp|file|stat|du|df|pwd|cd|pushd|popd|echo|printf|which|type|whereis|command|env|printenv|date|whoami|id|uname|hostname|ps|jq|yq|xxd|od|hexdump|strings|md5sum|sha\d*sum|realpath|readlink|dirname|basename|true|false|test|\[|sleep|history|man|help|source|\.|export|set|column|tr|sed|view|open|locate|lsof|free|nproc|python3? -V|node -v)$/;
+const GIT_LOOKS = /^(?:show|diff|log|status|blame|grep|ls-files|ls-tree|rev-parse|describe|shortlog|reflog|cat-file|whatchanged|config|remote|branch|tag|stash list|help|version)$/;
+const CHANGES = /^(?:mkdir|touch|rm|rmdir|mv|cp|ln|chmod|chown|tee|patch|truncate|dd|install|unzip|gunzip|untar|rsync|scp|kill|pkill|killall|systemctl|service|docker|kubectl|terraform|useradd|crontab)$/;
+const INSTALLERS = /^(?:pip3?|uv|poetry|conda|mamba|npm|yarn|pnpm|bun|apt|apt-get|brew|cargo|gem|go|composer|dnf|yum|apk|pipx|rustup|nvm)$/;
+
+/**
+ * What a shell command does to the world: `read` when every part only looks (`cat`, `sed -n`,
+ * `rg`, `git show`, `ls`), `change` when a part changes files, the repository or the environment
+ * (`sed -i`, a redirect, `git commit`, `pip install`, `rm`), else `run` (scripts, tests, builds).
+ */
+export function commandEffect(command: string): CommandEffect {
+  let effect: CommandEffect = 'read';
+  for (const segment of shellSegments(command)) {
+    const unquoted = segment.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, '""');
+    if (/(?:^|[^>&\d2])>>?\s*(?!\/dev\/|&)[^\s;&|<>]/.test(unquoted)) return 'change';
+    let w = words(segment);
+    while (w.length && (/^\w+=/.test(w[0]) || /^(?:sudo|time|nohup|timeout|xargs|env|exec|nice)$/.test(w[0]) || (/^\d+[smh]?$/.test(w[0]) && w.length > 1))) w = w.slice(1);
+    while (w.length && w[0].startsWith('-') && w.length > 1) w = w.slice(1); // xargs -0, timeout -s KILL
+    const cmd = (w[0] ?? '').replace(/^.*\//, '');
+    if (!cmd) continue;
+    const args = w.slice(1);
+    if (cmd === 'sed' || cmd === 'perl' || cmd === 'awk') {
+      if (args.some((a) => /^-i/.test(a) || a === '--in-place' || a === 'inplace')) return 'change';
+      if (cmd !== 'sed' && effect === 'read' && cmd === 'perl') effect = 'run';
+      continue;
+    }
+    if (cmd === 'git') {
+      const sub = args.find((a) => !a.startsWith('-') && !/^[\w.-]+=/.test(a)) ?? '';
+      if (!GIT_LOOKS.test(sub) || (sub === 'branch' && args.some((a) => /^-[dDmM]$/.test(a) || !a.startsWith('-') && a !== 'branch')) || (sub === 'stash' && args[1] !== 'list')) return 'change';
+      continue;
+    }
+    if (cmd === 'find' && args.some((a) => a === '-delete' || a === '-exec' && /\b(rm|sed|mv|chmod)\b/.test(args.join(' ')))) return 'change';
+    if (INSTALLERS.test(cmd) && args.some((a) => /^(?:install|add|remove|uninstall|update|upgrade|get|i|ci|link|unlink)$/.test(a))) return 'change';
+    if (/^python\d*(?:\.\d+)?$/.test(cmd) && args[0] === '-m' && /^(?:pip|venv)$/.test(args[1] ?? '')) return args.some((a) => /^(?:install|uninstall)$/.test(a)) || args[1] === 'venv' ? 'change' : 'run';
+    if ((cmd === 'curl' && args.some((a) => /^-[oO]$|^--output$/.test(a))) || cmd === 'wget') return 'change';
+    if (cmd === 'tar' && args.some((a) => /^-?\w*[xc]/.test(a))) return 'change';
+    if (CHANGES.test(cmd)) return 'change';
+    if (!LOOKS.test(cmd)) effect = 'run';
+  }
+  return effect;
+}

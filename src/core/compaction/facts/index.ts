@@ -2,11 +2,11 @@
 // fills its offline sections from these facts, and the loss report takes its entities from them.
 
 import type { Step, Trajectory } from '../../model';
-import { classifyCall, shellSegments, type CallInfo, type EditAction } from './calls';
+import { classifyCall, commandEffect, shellSegments, type CallInfo, type CommandEffect, type EditAction } from './calls';
 import { bounded, paragraph, unique } from './hygiene';
 import { editOutcome, errorOf, exitCodeOf, isTestCommand, firstOutputLine, lastOutputLine, someOutputLine, testRun, type ErrorFact, type Outcome } from './outcomes';
-import { decisionsOf, summaryOf, todosOf, type SummaryFact, type TodoItem } from './plans';
-import { constraintsOf, requestText, taskOf, userRefsOf, type UserRef } from './requests';
+import { decisionsOf, summaryOf, taskToolPlan, todosOf, type SummaryFact, type TodoItem } from './plans';
+import { answerText, ASK_TOOLS, constraintsOf, requestText, taskOf, userRefsOf, type UserRef } from './requests';
 import { answersNo, verdictOf } from './verdict';
 
 export type { ErrorFact, Outcome, SummaryFact, TodoItem, UserRef, EditAction };
@@ -36,6 +36,8 @@ export interface CommandFact {
   /** `exit 0`, `exit 1: ModuleNotFoundError: …`, `→ 344`, `no output`, `no result in the log`. */
   outcome: string;
   ok?: boolean;
+  /** Whether it only looked (`cat`, `rg`, `git show`), changed files, the repository or the environment, or ran something. */
+  effect: CommandEffect;
 }
 
 export interface TestFact {
@@ -144,13 +146,17 @@ export function extractFacts(trajectory: Trajectory, indices: Iterable<number>):
       if (err) facts.errors.push(err);
     }
   }
+  // Claude Code 2.1's task tools: the list as it stands after the last of them read here.
+  const lastRead = chosen[chosen.length - 1];
+  const tasks = lastRead === undefined ? undefined : taskToolPlan(steps, resultOf, lastRead);
+  if (tasks && chosen.includes(tasks.step) && (!facts.plan || tasks.step > facts.plan.step)) facts.plan = tasks;
   facts.reads = unique(facts.reads, (r) => r.text);
   facts.decisions = unique(facts.decisions, (d) => d.text);
   return facts;
 }
 
-function readRequest(facts: Facts, step: Step): void {
-  const text = requestText(step);
+function readRequest(facts: Facts, step: Step, answer?: string): void {
+  const text = answer ?? requestText(step);
   if (!text) return;
   facts.requests.push({ step: step.index, text });
   for (const c of constraintsOf(text)) facts.constraints.push({ step: step.index, text: bounded(c, 240) });
@@ -160,8 +166,15 @@ function readRequest(facts: Facts, step: Step): void {
 function readAgentText(facts: Facts, step: Step): void {
   const text = step.text.trim();
   if (!text) return;
-  facts.lastAgentMessage = { step: step.index, text };
+  // What the agent last said to the reader: never its raw thinking, nor a JSON payload it emitted.
+  const said = step.kind === 'assistant' ? text.replace(/<(think|thinking)>[\s\S]*?(?:<\/\1>|$)/g, '').trim() : '';
+  if (said && !looksLikeJson(said)) facts.lastAgentMessage = { step: step.index, text: said };
   for (const d of decisionsOf(text)) facts.decisions.push({ step: step.index, text: d });
+}
+
+function looksLikeJson(text: string): boolean {
+  if (!/^[[{]/.test(text)) return false;
+  try { JSON.parse(text); return true; } catch { return /^\{\s*"[\w-]+"\s*:/.test(text); }
 }
 
 function readCall(facts: Facts, call: Step, result: Step | undefined, answered: (call: Step) => boolean): void {
@@ -172,6 +185,12 @@ function readCall(facts: Facts, call: Step, result: Step | undefined, answered: 
   if (!result && info.kind !== 'finish' && !answered(call)) facts.pendingCalls.push({ step: call.index, text: bounded(`${name} ${call.tool!.args}`, 160) });
   const todos = todosOf(call);
   if (todos) facts.plan = { step: call.index, tool: name, items: todos };
+  // The person's answer to a question the agent asked (Codex request_user_input, OpenCode question,
+  // Cline ask_followup_question, Claude Code AskUserQuestion) is a request like any other.
+  if (result && ASK_TOOLS.test(name)) {
+    const answer = answerText(result);
+    if (answer) readRequest(facts, result, `answered: ${answer}`);
+  }
 
   const failedEdit = info.kind === 'edit' ? editOutcome(result) : undefined;
   for (const touch of info.edits) {
@@ -233,7 +252,7 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
     outcome = first ? `→ ${bounded(first, 80)}` : 'no output';
   }
   const ok = !result ? undefined : failed || (exitCode === undefined && error) ? false : verdict?.failed === false || saysNo ? true : undefined;
-  facts.commands.push({ step: call.index, command: text, longCommand: commandText(command, 300), ...(exitCode !== undefined ? { exitCode } : {}), outcome, ...(ok !== undefined ? { ok } : {}) });
+  facts.commands.push({ step: call.index, command: text, longCommand: commandText(command, 300), ...(exitCode !== undefined ? { exitCode } : {}), outcome, ...(ok !== undefined ? { ok } : {}), effect: commandEffect(command) });
   if (result && isTestCommand(command)) {
     const run = testRun(result, exitCode);
     facts.tests.push({ step: call.index, command: text, outcome: run.outcome, failing: run.failing, passing: run.passing, ...(run.ok !== undefined ? { ok: run.ok } : {}) });

@@ -42,9 +42,12 @@ export function readLines(facts: Facts): string[] {
   return filesRead(facts);
 }
 
-/** Commands, one line each with their outcome, repeats folded; at most `max`, the telling ones kept first. */
-export function commandLines(facts: Facts, max = 20): string[] {
-  const ranked = rankedCommandLines(facts, Number.MAX_SAFE_INTEGER);
+/**
+ * Commands, one line each with their outcome, repeats folded; at most `max`, the telling ones kept
+ * first. With `effects`, only the commands of those effects (`change` for a CHANGES section).
+ */
+export function commandLines(facts: Facts, max = 20, effects?: readonly CommandFact['effect'][]): string[] {
+  const ranked = rankedCommandLines(effects ? { ...facts, commands: facts.commands.filter((c) => effects.includes(c.effect)) } : facts, Number.MAX_SAFE_INTEGER);
   if (ranked.length <= max) return ranked.map((r) => r.text);
   // Keep the highest-ranked, the most recent first among equals; then put them back in order.
   const order = ranked.map((r, i) => ({ ...r, i })).sort((a, b) => b.rank - a.rank || b.i - a.i).slice(0, max).sort((a, b) => a.i - b.i);

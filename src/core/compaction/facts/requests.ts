@@ -18,7 +18,28 @@ const META_START = [
   /^Tool Result \([^)]*\):/, // Katalyst's chat history
   /^\[TASK RESUMPTION\]/,
   /^<user-prompt-submit-hook>/,
+  // Notifications and records a harness injects as user messages: not the person's requests.
+  /^<(?:task-notification|system-reminder|system-notification|user_shell_command|turn_aborted|bash-input|bash-stdout|bash-stderr|local-command-caveat|subagent_notification|background_task_notification)>/,
+  /^\[(?:SYSTEM(?: NOTIFICATION)?|NOTIFICATION|System Message|Background task)\b/i,
+  /^(?:System|Background) (?:notification|reminder):/i,
 ];
+
+/** Tools through which the agent asks the person and the result is the person's answer. */
+export const ASK_TOOLS = /^(?:request_user_input|question|ask_followup_question|askuserquestion|ask_user|ask_user_question|ask_question|ask_human|askfollowupquestion)$/i;
+
+/**
+ * The person's answer a result of an ask tool carries: OpenCode and Claude Code write
+ * `User has answered your questions: "Q"="A". …`, Cline `<answer>A</answer>`; else the text.
+ */
+export function answerText(result: Step): string | undefined {
+  const text = cleanText(result.text).trim();
+  if (!text || result.isError) return undefined;
+  const pairs = [...text.matchAll(/"((?:[^"\\]|\\.){1,400}?)"="((?:[^"\\]|\\.)*)"/g)];
+  if (pairs.length) return pairs.map((m) => `${m[2]} (asked: ${m[1].length > 120 ? `${m[1].slice(0, m[1].lastIndexOf(' ', 120))} …` : m[1]})`).join('; ');
+  const tagged = /<answer>([\s\S]*?)<\/answer>/.exec(text);
+  if (tagged) return tagged[1].trim() || undefined;
+  return text.replace(/^(?:The user|User) (?:has )?(?:answered|responded|replied)[^:]*:\s*/i, '');
+}
 
 /** Blocks that agents inject into a real user message; the request is what is left. */
 const INJECTED_BLOCKS = /<(system-reminder|environment_details|environment_context|ide_selection|ide_opened_file)>[\s\S]*?<\/\1>/g;

@@ -135,9 +135,9 @@ export function extractiveStateSummary(facts: Facts, budget = DEFAULT_SUMMARY_CH
   const fixed = (text: string) => [{ text, rank: 10 }];
   const fields: Record<string, { text: string; rank: number }[]> = {
     user_context: [...fixed(task ?? '(no user request in the log)'), ...r(laterRequests(facts).map((q) => `Later request: ${q}`), 9), ...r(constraintLines(facts).map((c) => `Constraint: ${c}`), 5)],
-    completed_tasks: changed.length + doneTodoLines(facts).length ? [...r(changed, 9), ...r(doneTodoLines(facts), 9), ...r(commandLines(facts, 12).filter((c) => !/\(exit [1-9]|failed/.test(c)), 2)] : fixed(`(nothing finished in these ${facts.stepCount} steps)`),
+    completed_tasks: changed.length + doneTodoLines(facts).length ? [...r(changed, 9), ...r(doneTodoLines(facts), 9), ...r(commandLines(facts, 12, ['change', 'run']).filter((c) => !/\(exit [1-9]|failed/.test(c)), 2)] : fixed(`(nothing finished in these ${facts.stepCount} steps)`),
     pending_tasks: openTodoLines(facts).length + failedEditLines(facts).length + pendingCallLines(facts).length ? [...r(openTodoLines(facts), 9), ...r(failedEditLines(facts), 4), ...r(pendingCallLines(facts), 3)] : fixed('(not stated in these steps)'),
-    current_state: r([lastAgentLine(facts) ?? '', ...decisionLines(facts, 3)].filter(Boolean), 2),
+    current_state: [...r([lastAgentLine(facts) ?? '', ...decisionLines(facts, 3)].filter(Boolean), 2), ...r(commandLines(facts, 8, ['read']).map((c) => `checked: ${c}`), 1)],
     files_modified: r(filesChanged(facts).map((c) => c.file), 9),
     function_changes: [],
     data_structures: [],
