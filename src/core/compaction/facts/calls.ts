@@ -35,7 +35,7 @@ const EDIT_TOOLS = /^(edit|multiedit|multi_edit|edit_file|edit_files|replace|rep
 const DELETE_TOOLS = /^(delete_file|remove_file|delete)$/i;
 const PATCH_TOOLS = /^(apply_patch|patch|applypatch)$/i;
 const READ_TOOLS = /^(read|read_file|read_many_files|view|view_file|open|open_file|notebookread|cat_file|get_file|file_read)$/i;
-const SHELL_TOOLS = /^(bash|sh|shell|terminal|execute_bash|exec_command|run_shell_command|run_in_terminal|execute_command|local_shell|container\.exec|run_command|run|command|cmd|powershell|ipython|execute_ipython_cell)$/i;
+const SHELL_TOOLS = /^(bash|bash_command|sh|shell|terminal|execute_bash|exec_command|run_shell_command|run_in_terminal|execute_command|local_shell|container\.exec|run_command|run|command|cmd|powershell|ipython|execute_ipython_cell)$/i;
 const TODO_TOOLS = /^(todowrite|todo_write|write_todos|manage_todo_list|update_plan|task_tracker|update_todos?|todo)$/i;
 const SEARCH_TOOLS = /^(grep|grep_search|search|search_files|search_file|search_dir|find_file|glob|codebase_search|file_search|semantic_search|websearch|web_search|google_web_search)$/i;
 const LIST_TOOLS = /^(ls|list|list_files|list_directory|list_dir)$/i;
@@ -112,8 +112,9 @@ function classifyJson(info: CallInfo, tool: string, args: Record<string, unknown
 }
 
 function commandArg(args: Record<string, unknown>, sub: string | undefined): string | undefined {
-  for (const key of ['command', 'cmd', 'script', 'code']) {
-    const v = args[key];
+  for (const key of ['command', 'cmd', 'script', 'code', 'keystrokes']) {
+    // Terminus types its commands as keystrokes ending in a newline.
+    const v = key === 'keystrokes' && typeof args[key] === 'string' ? (args[key] as string).replace(/\n$/, '') : args[key];
     if (typeof v === 'string' && v.trim() !== '' && !(key === 'command' && sub && (EDITOR_WRITES[sub] || sub === 'view'))) return v;
     if (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string')) return shellJoin(v as string[]);
   }

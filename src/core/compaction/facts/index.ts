@@ -4,7 +4,7 @@
 import type { Step, Trajectory } from '../../model';
 import { classifyCall, commandEffect, shellSegments, type CallInfo, type CommandEffect, type EditAction } from './calls';
 import { bounded, paragraph, unique } from './hygiene';
-import { editOutcome, errorOf, exitCodeOf, isTestCommand, firstOutputLine, lastOutputLine, someOutputLine, testRun, type ErrorFact, type Outcome } from './outcomes';
+import { editOutcome, errorOf, exitCodeOf, isTestCommand, firstOutputLine, someOutputLine, tellingOutputLine, testRun, type ErrorFact, type Outcome } from './outcomes';
 import { decisionsOf, summaryOf, taskToolPlan, todosOf, type SummaryFact, type TodoItem } from './plans';
 import { answerText, ASK_TOOLS, constraintsOf, requestText, taskOf, userRefsOf, type UserRef } from './requests';
 import { answersNo, verdictOf } from './verdict';
@@ -210,7 +210,8 @@ function readCall(facts: Facts, call: Step, result: Step | undefined, answered: 
   }
   if (result) {
     const err = facts.errors.length > errorsBefore ? facts.errors[facts.errors.length - 1].text : undefined;
-    const first = err ?? firstOutputLine(result.text);
+    const answer = ASK_TOOLS.test(name) ? answerText(result) : undefined;
+    const first = err ?? (answer ? `answered: ${answer}` : firstOutputLine(result.text));
     facts.outcomes.push({ step: call.index, tool: name, kind: info.kind, ...(verdict?.failed !== undefined ? { failed: verdict.failed } : {}), ...(first ? { said: bounded(first, 100) } : {}) });
   }
 }
@@ -242,7 +243,7 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   let outcome: string;
   // What a script or a test printed last says how it went ("344", "FAILED - …"); a read's or a
   // listing's last line says nothing.
-  const said = result && !readsOnly && !/^(?:ls|find|grep|rg|cat|head|tail|sed -n|nl|tree|pwd|echo|mkdir|rm|cd)\b/.test(command.trim().replace(/^cd \S+ && /, '')) ? lastOutputLine(result.text) : undefined;
+  const said = result && !readsOnly && !/^(?:ls|find|grep|rg|cat|head|tail|sed -n|nl|tree|pwd|echo|mkdir|rm|cd)\b/.test(command.trim().replace(/^cd \S+ && /, '')) ? tellingOutputLine(result.text) : undefined;
   const printed = said ? ` → ${bounded(said, 80)}` : '';
   if (!result) outcome = 'no result in the log';
   else if (exitCode !== undefined) outcome = `exit ${exitCode}${error && exitCode !== 0 ? `: ${error.text}` : printed}`;

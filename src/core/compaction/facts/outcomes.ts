@@ -106,7 +106,8 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
     const lint = /^-?\s*[A-Z]\d{3,4} (\w+(?:Error|Exception)): (.+)$/.exec(line);
     if (lint) return make(result.index, lint[1], lint[2]);
     const m = EXCEPTION_LINE.exec(line);
-    if (m && !CODE_LIKE.test(line) && !/Warning$/.test(m[1])) return make(result.index, m[1], m[2]);
+    // A result the log marks failed that opens with `TypeError: …` is that error, whatever punctuation follows.
+    if (m && (!CODE_LIKE.test(line) || ((failed || result.isError) && m.index === 0 && m[2] !== undefined && /^[A-Z]/.test(line))) && !/Warning$/.test(m[1])) return make(result.index, m[1], m[2]);
     const shell = shellError(line);
     if (shell) return { step: result.index, type: shell, text: firstLine(shell === 'CMake' ? `${line} ${nextLine(text.split('\n'), line)}` : line, ERROR_CHARS) };
   }
@@ -224,6 +225,20 @@ export function firstOutputLine(text: string): string | undefined {
 export function someOutputLine(text: string, test: (line: string) => boolean): boolean {
   for (const line of eachOutputLine(text)) if (test(line)) return true;
   return false;
+}
+
+// A line where a script says how it went: `FAILURE: …`, `SUCCESS: …`, `Test passed`, `ERROR …`.
+const VERDICT_LINE = /^(?:\W{0,3})(?:FAIL(?:URE|ED)?|SUCCESS(?:FUL)?|PASS(?:ED)?|ERROR|OK|BUG|FIXED|Success|Failure|Failed|Passed|Error)\b|\b(?:test(?:s)? (?:passed|failed)|all (?:tests|checks) pass)/i;
+
+/** What a script said last about how it went: its last verdict line (`FAILURE: …`), else its last line. */
+export function tellingOutputLine(text: string): string | undefined {
+  let last: string | undefined;
+  let verdict: string | undefined;
+  for (const line of eachOutputLine(text)) {
+    last = line;
+    if (VERDICT_LINE.test(line) && !NO_ERROR.test(line)) verdict = line;
+  }
+  return verdict ?? last;
 }
 
 /** The last meaningful line of a result (`outputLines(text).pop()`). */

@@ -59,6 +59,20 @@ function isNotable(c: CommandFact): boolean {
   return c.ok === false || /\b(test|pytest|install|git|make|build|npm|pip)\b/.test(c.command) || /\bsed -i\b|>\s*\S|(?:^|&&\s*|;\s*)(?:rm|mv|cp|touch)\s/.test(c.command);
 }
 
+/**
+ * What the calls that are neither commands nor edits returned, whatever the tool (a booking's id,
+ * a search's first hit, an MCP call's failure): one line each, repeats folded. Reads are left out
+ * (they return source code; the files read are listed on their own).
+ */
+export function outcomeLines(facts: Facts): Ranked[] {
+  const errorTexts = new Set(facts.errors.map((e) => e.text));
+  const lines = facts.outcomes
+    .filter((o) => o.kind !== 'shell' && o.kind !== 'edit' && o.kind !== 'read' && o.kind !== 'todo' && o.said && !(o.failed && errorTexts.has(o.said)))
+    .map((o) => ({ text: `${o.tool} ${o.failed ? 'failed: ' : '→ '}${o.said}`, rank: o.failed ? 3.5 : /^answered: /.test(o.said!) ? MUST_KEEP : 2 }));
+  const seen = new Set<string>();
+  return lines.filter((l) => !seen.has(l.text) && seen.add(l.text));
+}
+
 export function testLines(facts: Facts): string[] {
   return counted(facts.tests.map(describeTest));
 }

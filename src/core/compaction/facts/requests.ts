@@ -102,6 +102,8 @@ const CONSTRAINT = new RegExp([
   String.raw`\b(?:do not|don't) (?:have|need) to\b`,
   String.raw`\b(?:can|should|must|please) (?:avoid|never|always)\b`,
   String.raw`\bonly (?:change|modify|edit|touch|use|fix|add|remove|run|return|accept|allow)\b|^only\b`,
+  // What the person does not want binds the work too: "I don't want to fly before 11 AM", "ensure that…".
+  String.raw`\b(?:i|we) (?:do not|don't|dont) want\b|\bensure (?:that|there|no|the)\b`,
 ].join('|'), 'i');
 // "how they should work", "which should be": a question or a fragment, not a rule.
 const NOT_A_RULE = /\b(?:how|what|whether|why|where|which)\b[^.]{0,40}\bshould\b/i;
@@ -158,6 +160,8 @@ export function userRefsOf(text: string): UserRef[] {
   for (const m of noUrls.matchAll(/[`'"](\d+(?:\.\d+)?)[`'"]/g)) add('identifier', m[1]);
   // Account and ticket ids without a dash: `ABC123`, `ORD_20931`.
   for (const m of noUrls.matchAll(/(?<![\w.-])([A-Z]{2,8})_?(\d{2,12})(?![\w-]|\.\w)/g)) if (!NOT_IDS.test(m[1])) add('identifier', m[0]);
+  // An id the person names in words: "my user ID is mia_li_3668", "order number: 4471-B".
+  for (const m of noUrls.matchAll(/\b(?:id|ID|Id|number|no\.|code|key|account|order|ticket|reservation|booking|customer|user ?name|username)\s*(?:is|:|=|#)\s*[`'"]?([A-Za-z0-9][\w.-]{2,40}\w)\b/g)) if (/\d/.test(m[1]) && !/^\d{1,3}$/.test(m[1])) add('identifier', m[1]);
   // Version pins: `django==3.2.1`, `numpy>=1.24`, `react@18.2.0`.
   for (const m of noUrls.matchAll(/(?<![\w.-])[A-Za-z][\w.-]*(?:==|>=|<=|~=|!=)\d[\w.]*|(?<![\w.-])@?[a-z][\w./-]*@\d+\.\d+(?:\.\d+)?(?![\w.])/g)) add('identifier', m[0]);
   // What a debugger checks first: the failing test, the error type, its code.

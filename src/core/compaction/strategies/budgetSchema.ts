@@ -15,6 +15,7 @@ import { widenToPairs } from '../range';
 import { contextTextOf, truncatedEventText } from '../text';
 import type { ForcedTrigger, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
 import { SUMMARY_MAX_CHARS, summaryMaxChars } from './summaryBudget';
+import { outcomeLines } from '../facts/render';
 
 export const SCHEMA_FIELDS = ['decisions', 'facts', 'open_questions', 'pending_tool_calls', 'recent_tool_results'] as const;
 type Field = (typeof SCHEMA_FIELDS)[number];
@@ -136,6 +137,7 @@ function extractiveSchema(trajectory: Trajectory, steps: readonly Step[]): Schem
     facts: [
       ...(task ? [`task: ${task}`] : []),
       ...laterRequests(facts).map((r) => `later request: ${r}`),
+      ...outcomeLines(facts).map((o) => o.text),
       ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`),
       ...doneTodoLines(facts).map((t) => `done: ${t}`),
       ...readLines(facts).map((f) => `read ${f}`),

@@ -13,7 +13,7 @@ import {
   changeLines, commandLines, constraintLines, decisionLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts, failedEditLines,
   doneTodoLines, filesChanged, lastAgentLine, openTodoLines, paragraph, readLines, renderSections, taskLine, testLines, tidy, type Facts,
 } from '../extract';
-import { errorLinesKeepingLast, must } from '../facts/render';
+import { errorLinesKeepingLast, must, outcomeLines } from '../facts/render';
 import { SUMMARY_MAX_CHARS, summaryMaxChars } from './summaryBudget';
 import { classifyCall } from '../facts/calls';
 import { requestText } from '../facts/requests';
@@ -84,14 +84,15 @@ function isMicrocompactionRange(trajectory: Trajectory, range: StepRange, o: Str
 
 /** The nine sections, filled from the trajectory; every user message kept word for word. */
 export function extractiveNineSections(trajectory: Trajectory, facts: Facts, steps: readonly Step[], budget = summaryMaxChars({})): string {
-  const userMessages = steps.map((s) => requestText(s)).filter((t): t is string => !!t).map(paragraph);
+  // Every user message, and the answers the person gave to the agent's questions.
+  const userMessages = [...steps.map((s) => requestText(s)).filter((t): t is string => !!t), ...facts.requests.filter((r) => r.text.startsWith('answered: ')).map((r) => r.text)].map(paragraph);
   const changed = filesChanged(facts);
   const body = renderSections([
     { heading: '1. Primary Request and Intent:', inline: taskLine(facts) ?? '(no user request in the log)', lines: constraintLines(facts).map((c) => `constraint: ${c}`) },
     { heading: '2. Key Technical Concepts:', lines: decisionLines(facts, 5), empty: '(none stated in these steps)' },
     { heading: '3. Files and Code Sections:', lines: [...changed.map((c) => `${c.file} (${c.action}${c.times > 1 ? `, ${c.times} edits` : ''})`), ...readLines(facts).map((f) => `${f} (read)`)], empty: '(no file touched in these steps)' },
     { heading: '4. Errors and fixes:', lines: [...errorLinesKeepingLast(facts), ...failedEditLines(facts), ...testLines(facts)], empty: '(no error in these steps)' },
-    { heading: '5. Problem Solving:', lines: [...must(changeLines(facts)), ...commandLines(facts, 20)], empty: '(no command or change in these steps)' },
+    { heading: '5. Problem Solving:', lines: [...must(changeLines(facts)), ...commandLines(facts, 20), ...outcomeLines(facts)], empty: '(no command or change in these steps)' },
     { heading: '6. All user messages:', lines: must(userMessages), empty: '(none in these steps)' },
     { heading: '7. Pending Tasks:', lines: [...must(openTodoLines(facts)), ...must(doneTodoLines(facts)), ...earlierSummaryText(facts).map((p) => `from an earlier summary ${p}`)], empty: '(none stated in these steps)' },
     { heading: '8. Current Work:', inline: lastAgentLine(facts, 600) ?? '(no agent message in these steps)', lines: [] },

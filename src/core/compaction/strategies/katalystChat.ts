@@ -8,7 +8,7 @@ import {
   failedEditLines, filesChanged, gitLines, installLines, lastAgentLine, laterRequests, openTodoLines, pendingCallLines, readLines,
   renderSections, taskLine, testLines, type Facts, type Section,
 } from '../extract';
-import { errorLinesKeepingLast, must } from '../facts/render';
+import { errorLinesKeepingLast, must, outcomeLines } from '../facts/render';
 import { SUMMARY_MAX_CHARS, summaryMaxChars } from './summaryBudget';
 import type { ForcedTrigger, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
 
@@ -82,7 +82,7 @@ function extractiveSummary(facts: Facts, budget: number): string {
     { heading: '1. Original request:', inline: taskLine(facts) ?? '(none in the log)', lines: [...must(laterRequests(facts).map((r) => `then: ${r}`)), ...constraintLines(facts).map((c) => `constraint: ${c}`)], priority: 5 },
     { heading: '2. Project structure (folders touched):', lines: dirs, empty: '(no file touched in these steps)', priority: 1 },
     { heading: '3. Completed tasks:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts))], empty: '(nothing finished in these steps)', priority: 4 },
-    { heading: '4. Current project state:', lines: [...testLines(facts), ...errorLinesKeepingLast(facts), ...commandLines(facts, 15), ...readLines(facts).map((f) => `read ${f}`)], empty: '(no command or test in these steps)', priority: 2 },
+    { heading: '4. Current project state:', lines: [...testLines(facts), ...errorLinesKeepingLast(facts), ...commandLines(facts, 15), ...outcomeLines(facts), ...readLines(facts).map((f) => `read ${f}`)], empty: '(no command or test in these steps)', priority: 2 },
     { heading: '5. Not yet done:', lines: [...must(openTodoLines(facts)), ...failedEditLines(facts), ...pendingCallLines(facts)], empty: '(not stated in these steps)', priority: 4 },
     { heading: '6. Technical setup:', lines: [...installLines(facts), ...gitLines(facts)], empty: '(no setup change in these steps)', priority: 1 },
     { heading: '7. Next task context:', inline: lastAgentLine(facts, 300) ?? '(none)', lines: [...decisionLines(facts, 3), ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`)], priority: 3 },

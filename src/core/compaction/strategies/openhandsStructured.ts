@@ -10,7 +10,7 @@ import {
   failedEditLines, failingTestIds, filesChanged, installLines, lastAgentLine, laterRequests, openTodoLines, pendingCallLines, planLines,
   bounded, readLines, taskLine, testLines, tidy, type Facts,
 } from '../extract';
-import { errorLinesKeepingLast } from '../facts/render';
+import { errorLinesKeepingLast, outcomeLines } from '../facts/render';
 import type { StepRange, Strategy, StrategyContext, StrategyOutput } from '../types';
 import { eventBlocks, forgottenEvents, OPENHANDS_OPTIONS, openHandsPolicy, openHandsSurvivor } from './openhandsCommon';
 import { DEFAULT_SUMMARY_CHARS, SUMMARY_MAX_CHARS, summaryMaxChars } from './summaryBudget';
@@ -137,7 +137,7 @@ export function extractiveStateSummary(facts: Facts, budget = DEFAULT_SUMMARY_CH
     user_context: [...fixed(task ?? '(no user request in the log)'), ...r(laterRequests(facts).map((q) => `Later request: ${q}`), 9), ...r(constraintLines(facts).map((c) => `Constraint: ${c}`), 5)],
     completed_tasks: changed.length + doneTodoLines(facts).length ? [...r(changed, 9), ...r(doneTodoLines(facts), 9), ...r(commandLines(facts, 12, ['change', 'run']).filter((c) => !/\(exit [1-9]|failed/.test(c)), 2)] : fixed(`(nothing finished in these ${facts.stepCount} steps)`),
     pending_tasks: openTodoLines(facts).length + failedEditLines(facts).length + pendingCallLines(facts).length ? [...r(openTodoLines(facts), 9), ...r(failedEditLines(facts), 4), ...r(pendingCallLines(facts), 3)] : fixed('(not stated in these steps)'),
-    current_state: [...r([lastAgentLine(facts) ?? '', ...decisionLines(facts, 3)].filter(Boolean), 2), ...r(commandLines(facts, 8, ['read']).map((c) => `checked: ${c}`), 1)],
+    current_state: [...r([lastAgentLine(facts) ?? '', ...decisionLines(facts, 3)].filter(Boolean), 2), ...r(commandLines(facts, 8, ['read']).map((c) => `checked: ${c}`), 1), ...outcomeLines(facts)],
     files_modified: r(filesChanged(facts).map((c) => c.file), 9),
     function_changes: [],
     data_structures: [],

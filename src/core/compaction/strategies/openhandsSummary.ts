@@ -8,7 +8,7 @@ import {
   failedEditLines, filesChanged, gitLines, installLines, lastAgentLine, laterRequests, openTodoLines, pendingCallLines, readLines, renderSections,
   taskLine, taskTrackingLines, testLines, userRefLines, type Facts, type Section,
 } from '../extract';
-import { errorLinesKeepingLast, must } from '../facts/render';
+import { errorLinesKeepingLast, must, outcomeLines } from '../facts/render';
 import { charsBudget, DEFAULT_SUMMARY_CHARS, SUMMARY_MAX_CHARS, summaryMaxChars } from './summaryBudget';
 import type { StepRange, Strategy, StrategyContext, StrategyOutput } from '../types';
 import { eventBlocks, forgottenEvents, OPENHANDS_OPTIONS, openHandsPolicy, openHandsSurvivor } from './openhandsCommon';
@@ -79,7 +79,7 @@ export function extractiveOpenHandsSummary(facts: Facts, budget = DEFAULT_SUMMAR
     { heading: 'COMPLETED:', lines: [...must(changeLines(facts)), ...doneTodoLines(facts).map((t) => `task ${t}`)], empty: `(nothing finished in these ${facts.stepCount} steps)`, priority: 4 },
     { heading: 'PENDING:', lines: [...openTodoLines(facts), ...failedEditLines(facts), ...pendingCallLines(facts)], empty: '(not stated in these steps)', priority: 4 },
     // What the commands that did not change anything showed: the state the agent relies on.
-    { heading: 'CURRENT_STATE:', inline: lastAgentLine(facts) ?? '(no agent message in these steps)', lines: [...decisionLines(facts, 4), ...commandLines(facts, 15, ['read', 'run']).map((c) => `checked: ${c}`)], priority: 2 },
+    { heading: 'CURRENT_STATE:', inline: lastAgentLine(facts) ?? '(no agent message in these steps)', lines: [...decisionLines(facts, 4), ...commandLines(facts, 15, ['read', 'run']).map((c) => `checked: ${c}`), ...outcomeLines(facts)], priority: 2 },
     { heading: 'CODE_STATE:', lines: [...filesChanged(facts).map((c) => `${c.file} (${c.action})`), ...readLines(facts).map((f) => `${f} (read)`)], empty: '(no file touched in these steps)', priority: 1 },
     { heading: 'TESTS:', lines: [...testLines(facts), ...errorLinesKeepingLast(facts)], empty: '(no test or error in these steps)', priority: 3 },
     // Only what changed files, the repository or the environment; reads and searches are not changes.
