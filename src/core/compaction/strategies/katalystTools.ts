@@ -177,13 +177,15 @@ function groupItems(facts: Facts, calls: number): DigestItem[] {
   for (const { text, n, step } of seen.values()) add(`error ${text}${n > 1 ? ` ×${n}` : ''}`, 4 + Math.min(0.9, (n - 1) / 10), step);
   if (facts.plan) add(`tasks: ${facts.plan.items.map((t) => `${t.text} [${t.status}]`).join(', ')}`, 4.5);
   // Every call with a result says how it ended, whatever the tool: its verdict, then what it returned.
-  const failed = facts.outcomes.filter((o) => o.failed === true).length;
-  const ok = facts.outcomes.filter((o) => o.failed === false).length;
-  const unsaid = facts.outcomes.length - ok - failed;
-  if (facts.outcomes.length > 1) add(`${ok} ok, ${failed} failed${unsaid ? `, ${unsaid} without a status` : ''}`, 3);
+  // Reads return source code and are listed as files read; they count only when they failed.
+  const counted = facts.outcomes.filter((o) => o.kind !== 'read' || o.failed);
+  const failed = counted.filter((o) => o.failed === true).length;
+  const ok = counted.filter((o) => o.failed === false).length;
+  const unsaid = counted.length - ok - failed;
+  if (ok + failed > 1) add(`${ok} ok, ${failed} failed${unsaid ? `, ${unsaid} without a status` : ''}`, 3);
   const errorTexts = new Set(facts.errors.map((e) => e.text));
   for (const o of facts.outcomes) {
-    if (o.kind === 'shell' || o.kind === 'edit' || o.kind === 'todo') continue; // told above
+    if (o.kind === 'shell' || o.kind === 'edit' || o.kind === 'todo' || (o.kind === 'read' && !o.failed)) continue; // told above
     if (o.failed) { if (!o.said || !errorTexts.has(o.said)) add(`failed${o.said ? `: ${o.said}` : ''}`, 4, o.step); }
     else if (o.said) add(`→ ${o.said}`, calls === 1 ? 3 : 2, o.step);
   }
