@@ -2,7 +2,7 @@
 // labelled by hand (test/fixtures/entities): precision and recall overall and per kind, against
 // the issue's target of at least 90% each. No timing: the figures are about correctness.
 import type { EntityKind } from '../src/core/report/entities';
-import { labelFiles, scoreAll } from '../test/helpers/entityLabels';
+import { absentLabelFiles, HELDOUT_DIR, LABEL_DIR, labelFiles, scoreAll } from '../test/helpers/entityLabels';
 
 async function main(): Promise<void> {
   const s = await scoreAll();
@@ -13,11 +13,18 @@ async function main(): Promise<void> {
   console.log(`  recall (target ≥ 90%)     ${pct(s.recall)} — ${verdict(s.recall >= 0.9)}`);
   const byKind = new Map<EntityKind, { labelled: number; missed: number; extra: number }>();
   const row = (k: EntityKind) => byKind.get(k) ?? byKind.set(k, { labelled: 0, missed: 0, extra: 0 }).get(k)!;
-  for (const f of labelFiles()) for (const [k] of f.entities) row(k).labelled++;
+  for (const f of [...labelFiles(LABEL_DIR), ...labelFiles(HELDOUT_DIR)]) for (const [k] of f.entities) row(k).labelled++;
   for (const f of s.perFile) {
     for (const [k] of f.missed) row(k).missed++;
     for (const e of f.extra) row(e.kind).extra++;
   }
+  // In-sample (the runs the extractor was developed on) beside held-out (labelled before it ran on them).
+  for (const [name, dir] of [['in-sample', LABEL_DIR], ['held out', HELDOUT_DIR]] as const) {
+    const part = await scoreAll([dir]);
+    console.log(`  ${name.padEnd(10)} ${String(part.labelled).padStart(4)} entities, ${part.runs} runs: precision ${pct(part.precision)}, recall ${pct(part.recall)}`);
+  }
+  const absent = absentLabelFiles();
+  if (absent.length) console.log(`  held-out runs not on this machine (wild-log set): ${absent.join(', ')}`);
   console.log('  per kind: labelled, missed, extra');
   for (const [k, r] of [...byKind].sort((a, b) => b[1].labelled - a[1].labelled)) console.log(`    ${k.padEnd(11)} ${String(r.labelled).padStart(4)} ${String(r.missed).padStart(4)} ${String(r.extra).padStart(4)}`);
 }

@@ -10,13 +10,16 @@ import { loadTrajectory } from '../../src/core/io/load';
 import type { Trajectory } from '../../src/core/model';
 import { extractEntities, type Entity, type EntityKind } from '../../src/core/report/entities';
 import { runsOf } from '../../src/core/stats';
-import { corpus, REPO_ROOT } from './paths';
+import { labelSourcePath } from './labelSources';
+import { REPO_ROOT } from './paths';
 
 export interface LabelFile {
   name: string;
   /** A corpus file (../shared/corpus) or a fixture of ours (test/fixtures). */
   corpus?: string;
   fixture?: string;
+  /** A file of the wild-log set (wild/files). */
+  wild?: string;
   run: number;
   range: string;
   format: string;
@@ -24,14 +27,22 @@ export interface LabelFile {
 }
 
 export const LABEL_DIR = path.join(REPO_ROOT, 'test', 'fixtures', 'entities');
+/** Runs the extractor was not developed on, labelled before it ran on them. */
+export const HELDOUT_DIR = path.join(REPO_ROOT, 'test', 'fixtures', 'entities-heldout');
 
-export function labelFiles(): LabelFile[] {
-  return fs.readdirSync(LABEL_DIR).filter((f) => f.endsWith('.json')).sort()
-    .map((f) => ({ name: f, ...(JSON.parse(fs.readFileSync(path.join(LABEL_DIR, f), 'utf8')) as Omit<LabelFile, 'name'>) }));
+export function labelFiles(dir = LABEL_DIR): LabelFile[] {
+  return fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()
+    .map((f) => ({ name: f, ...(JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Omit<LabelFile, 'name'>) }))
+    .filter((l) => labelSourcePath(l) !== undefined);
+}
+
+/** Held-out label files whose wild-log run is not on this machine. */
+export function absentLabelFiles(dir = HELDOUT_DIR): string[] {
+  return fs.readdirSync(dir).filter((f) => f.endsWith('.json')).filter((f) => labelSourcePath(JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as LabelFile) === undefined);
 }
 
 export async function labelledRun(l: LabelFile): Promise<{ trajectory: Trajectory; indices: number[] }> {
-  const file = l.corpus ? corpus(l.corpus) : path.join(REPO_ROOT, 'test', 'fixtures', l.fixture!);
+  const file = labelSourcePath(l)!;
   const trajectory = runsOf(await loadTrajectory(file))[l.run];
   const parsed = parseRange(l.range, trajectory.steps.length);
   if ('error' in parsed) throw new Error(`${l.name}: ${parsed.error}`);
@@ -115,9 +126,9 @@ export function score(labels: [EntityKind, string][], found: Entity[]): Score {
   };
 }
 
-export async function scoreAll(): Promise<{ perFile: (Score & { name: string; format: string })[]; precision: number; recall: number; labelled: number; runs: number; formats: number }> {
+export async function scoreAll(dirs: readonly string[] = [LABEL_DIR, HELDOUT_DIR]): Promise<{ perFile: (Score & { name: string; format: string })[]; precision: number; recall: number; labelled: number; runs: number; formats: number }> {
   const perFile: (Score & { name: string; format: string })[] = [];
-  for (const l of labelFiles()) {
+  for (const l of dirs.flatMap((d) => labelFiles(d))) {
     const { trajectory, indices } = await labelledRun(l);
     perFile.push({ name: l.name, format: l.format, ...score(l.entities, extractEntities(trajectory, indices)) });
   }

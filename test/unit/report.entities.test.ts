@@ -122,3 +122,47 @@ test('masking leaves every call readable: a command with quotes or newlines is s
   assert.deepEqual(commands.filter((c) => c.where !== 'context').map((c) => c.text), [], 'no command of a call still in context is reported lost');
   assert.ok(entities.some((e) => e.kind === 'error' && e.where === 'lost'), 'errors that only the masked outputs held are lost');
 });
+
+test('the loss report lists what a debugger checks from a forgotten user message: the account id, the failing test, the error type, each with its fate', async () => {
+  const b = new StepBuilder();
+  b.add({ kind: 'system', text: 'You are a coding agent.' });
+  b.add({ kind: 'user', text: 'My account ID is ABC123. The failing test is tests/test_card.py::test_float and the error is ValueError: bad float.' }); // 1
+  b.add({ kind: 'assistant', text: 'Let me look at the card parser.' });
+  b.add({ kind: 'tool_call', text: '{"command":"ls"}', tool: { name: 'bash', args: '{"command":"ls"}', callId: 'a' } });
+  b.add({ kind: 'tool_result', text: 'card.py\n[The command completed with exit code 0.]', tool: { name: '', args: '', callId: 'a' } });
+  b.add({ kind: 'user', text: 'Any luck?' }); // 5
+  b.add({ kind: 'assistant', text: 'Still looking at test_float.' }); // 6
+  const steps = b.finish();
+  const t: Trajectory = { format: 'openai-chat', title: 'card', source: { path: '/tmp/card.json', size: 0 }, steps, meta: {}, warnings: [], records: steps.length };
+  const trimmed = await runCompaction(t, { strategy: findStrategy('trim-last-turns')!, range: '1-4' }, { counter: charEstimateCounter });
+  const e = forgottenEntities(t, trimmed);
+  const fate = (kind: string, text: string) => e.find((x) => x.kind === kind && x.text.startsWith(text));
+  assert.equal(fate('identifier', 'ABC123')?.where, 'lost', JSON.stringify(e));
+  assert.equal(fate('test', 'tests/test_card.py::test_float')?.where, 'lost');
+  const error = fate('error', 'ValueError');
+  assert.equal(error?.text, 'ValueError: bad float');
+  assert.equal(error?.where, 'lost');
+  assert.equal(fate('test', 'tests/test_card.py::test_float')?.neededLater, true, 'step 6 names test_float again');
+
+  // A summary that forgets the message keeps all three.
+  let summarising = 0;
+  for (const id of ['claude-code-compact', 'langchain-summarization', 'katalyst-chat', 'rolling-summary', 'hierarchical-summary', 'summarizing-session']) {
+    const summarized = await runCompaction(t, { strategy: findStrategy(id)!, range: '1-4' }, { counter: charEstimateCounter });
+    if ((summarized.fates[1] ?? 'kept') === 'kept') continue;
+    summarising++;
+    const s = forgottenEntities(t, summarized);
+    for (const text of ['ABC123', 'tests/test_card.py::test_float', 'ValueError']) {
+      assert.ok(s.some((x) => x.text.startsWith(text) && x.kept), `${id}: ${text} is kept: ${JSON.stringify(s)}\n${summarized.summary}`);
+    }
+  }
+  assert.ok(summarising >= 2, `${summarising} summaries forgot the message`);
+});
+
+test('test ids keep their brackets whole, in the facts and in the summaries', async () => {
+  const t = runsOf(await loadTrajectory(new URL('../../../samples/demo-trajectory.json', `file://${__filename}`).pathname))[0];
+  const found = extractEntities(t, t.steps.map((s) => s.index)).filter((x) => x.kind === 'test');
+  assert.ok(found.some((x) => x.text === 'tests/test_card.py::test_float_exponent[2.5e+20-2.5E+20]'), JSON.stringify(found.map((x) => x.text)));
+  for (const x of found) assert.equal((x.text.match(/\[/g) ?? []).length, (x.text.match(/\]/g) ?? []).length, `${x.text} is cut inside its brackets`);
+  const r = await runCompaction(t, { strategy: findStrategy('openhands-summary')!, range: '1:-2' }, { counter: charEstimateCounter });
+  assert.doesNotMatch(r.summary ?? '', /test_float_exponent\[[^\]\n]*(?:,|$)/m, 'no test id cut inside its brackets');
+});

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
-import { scoreAll } from '../helpers/entityLabels';
+import { absentLabelFiles, HELDOUT_DIR, LABEL_DIR, scoreAll } from '../helpers/entityLabels';
 
 // The loss report's entities measured against a set labelled by hand from real runs
 // (test/fixtures/entities): at least 300 entities from at least 10 runs of at least 5 formats,
@@ -15,4 +15,17 @@ test('entity extraction: precision and recall against the hand-labelled set are 
   console.log(`entity labels: ${s.labelled} from ${s.runs} runs of ${s.formats} formats; precision ${(s.precision * 100).toFixed(1)}%, recall ${(s.recall * 100).toFixed(1)}%`);
   assert.ok(s.precision >= 0.9, `precision ${(s.precision * 100).toFixed(1)}%\n${detail}`);
   assert.ok(s.recall >= 0.9, `recall ${(s.recall * 100).toFixed(1)}%\n${detail}`);
+});
+
+test('entity extraction on runs it was not developed on (test/fixtures/entities-heldout): precision and recall each at least 90%, reported beside the in-sample figures', async () => {
+  const inSample = await scoreAll([LABEL_DIR]);
+  const held = await scoreAll([HELDOUT_DIR]);
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const absent = absentLabelFiles();
+  console.log(`entity labels in-sample: ${inSample.labelled} from ${inSample.runs} runs, precision ${pct(inSample.precision)}, recall ${pct(inSample.recall)}; ` +
+    `held out: ${held.labelled} from ${held.runs} runs, precision ${pct(held.precision)}, recall ${pct(held.recall)}${absent.length ? ` (not on this machine: ${absent.join(', ')})` : ''}`);
+  assert.ok(held.runs >= 2 && held.labelled >= 9, `${held.labelled} held-out entities from ${held.runs} runs`);
+  const detail = held.perFile.map((f) => `${f.name}: missed ${JSON.stringify(f.missed)}; extra ${JSON.stringify(f.extra.map((e) => [e.kind, e.text]))}`).join('\n');
+  assert.ok(held.precision >= 0.9, `held-out precision ${pct(held.precision)}\n${detail}`);
+  assert.ok(held.recall >= 0.9, `held-out recall ${pct(held.recall)}\n${detail}`);
 });

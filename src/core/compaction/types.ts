@@ -151,6 +151,12 @@ export interface Strategy {
   run(trajectory: Trajectory, range: StepRange, ctx: StrategyContext): Promise<StrategyOutput>;
   /** Most LLM strategies fall back to their extractive mode; some prescribe something else. */
   fallback?(trajectory: Trajectory, range: StepRange, ctx: StrategyContext, reason: string): Promise<StrategyOutput>;
+  /**
+   * The size of the summary this strategy writes without a model (its `summary` text), in
+   * characters or in tokens as the run's counter counts them: the source's published size, or the
+   * `summary_max_chars` option. Every summarising strategy has one; a test holds them to it.
+   */
+  summaryBudget?(options: StrategyOptions, trajectory: Trajectory, range: StepRange): { chars: number } | { tokens: number };
   /** Upper bound on model requests for one run, shown at consent time. */
   maxCalls?(trajectory: Trajectory, range: StepRange, options: StrategyOptions): number;
 }

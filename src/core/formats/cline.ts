@@ -195,7 +195,8 @@ function addUiMessages(b: StepBuilder, ui: unknown[]): RecordedUsage[] {
       case 'api_req_failed':
       case 'diff_error':
       case 'mistake_limit_reached':
-        b.add({ ...base, kind: 'other', text });
+        // A failed API request or a refused diff is an error wherever errors are shown.
+        b.add({ ...base, kind: 'other', text, isError: true });
         break;
       default:
         break; // checkpoints, progress lists, resume prompts: the UI's bookkeeping

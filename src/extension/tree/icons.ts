@@ -12,7 +12,8 @@ const ICONS: Record<StepKind, string> = {
   other: 'circle-small',
 };
 
-export function stepIcon(step: Step): vscode.ThemeIcon {
-  if (step.isError) return new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground'));
+/** `failed` is the fact layer's verdict (core/find `errorSteps`), the one Next Error and `is:error` use. */
+export function stepIcon(step: Step, failed = step.isError === true): vscode.ThemeIcon {
+  if (failed) return new vscode.ThemeIcon('error', new vscode.ThemeColor('problemsErrorIcon.foreground'));
   return new vscode.ThemeIcon(ICONS[step.kind]);
 }

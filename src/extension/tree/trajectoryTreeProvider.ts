@@ -8,6 +8,7 @@ import { displayOrder, kindLabel, oneLine, stepLabel, stepPreview } from '../../
 import type { OpenTrajectory, TrajectoryStore } from '../trajectoryStore';
 import { chunked, type StepNode, type TreeNode, type TurnNode } from './nodes';
 import { stepIcon } from './icons';
+import { errorSteps } from '../../core/find';
 import type { TreeFilter } from '../find/stepFilter';
 import { plainLabel } from '../../core/output/terminal';
 
@@ -213,7 +214,8 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
     const preview = stepPreview(step, 70);
     // Size first: a long preview is cut at the view's edge, and the count must stay visible.
     item.description = `${this.sizes.step(doc, runIndex, step)}${preview ? ' · ' + preview : ''}`;
-    item.iconPath = stepIcon(step);
+    const failed = errorSteps((runsOf(doc.trajectory)[runIndex] ?? doc.trajectory).steps).has(step.index);
+    item.iconPath = stepIcon(step, failed);
     item.contextValue = `step+${step.kind}`;
     const tooltip = new vscode.MarkdownString();
     tooltip.appendMarkdown(`**${escapeMarkdown(stepLabel(step))}** — step ${step.index}`);
@@ -222,7 +224,7 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
       step.label && step.label !== step.kind ? `event ${step.label}` : undefined,
       step.timestamp,
       step.answers !== undefined ? `answers step ${step.answers}` : undefined,
-      step.isError ? 'error' : undefined,
+      failed ? 'error' : undefined,
       step.location?.line ? `line ${step.location.line}` : undefined,
       ...(this.sizes.stepDetails?.(doc, runIndex, step) ?? [this.sizes.step(doc, runIndex, step)]),
     ].filter(Boolean) as string[];

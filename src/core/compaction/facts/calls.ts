@@ -35,7 +35,7 @@ const EDIT_TOOLS = /^(edit|multiedit|multi_edit|edit_file|edit_files|replace|rep
 const DELETE_TOOLS = /^(delete_file|remove_file|delete)$/i;
 const PATCH_TOOLS = /^(apply_patch|patch|applypatch)$/i;
 const READ_TOOLS = /^(read|read_file|read_many_files|view|view_file|open|open_file|notebookread|cat_file|get_file|file_read)$/i;
-const SHELL_TOOLS = /^(bash|sh|shell|terminal|execute_bash|exec_command|run_shell_command|run_in_terminal|execute_command|local_shell|container\.exec|run_command|run|command|cmd|powershell|ipython|execute_ipython_cell)$/i;
+const SHELL_TOOLS = /^(bash|bash_command|sh|shell|terminal|execute_bash|exec_command|run_shell_command|run_in_terminal|execute_command|local_shell|container\.exec|run_command|run|command|cmd|powershell|ipython|execute_ipython_cell)$/i;
 const TODO_TOOLS = /^(todowrite|todo_write|write_todos|manage_todo_list|update_plan|task_tracker|update_todos?|todo)$/i;
 const SEARCH_TOOLS = /^(grep|grep_search|search|search_files|search_file|search_dir|find_file|glob|codebase_search|file_search|semantic_search|websearch|web_search|google_web_search)$/i;
 const LIST_TOOLS = /^(ls|list|list_files|list_directory|list_dir)$/i;
@@ -112,8 +112,9 @@ function classifyJson(info: CallInfo, tool: string, args: Record<string, unknown
 }
 
 function commandArg(args: Record<string, unknown>, sub: string | undefined): string | undefined {
-  for (const key of ['command', 'cmd', 'script', 'code']) {
-    const v = args[key];
+  for (const key of ['command', 'cmd', 'script', 'code', 'keystrokes']) {
+    // Terminus types its commands as keystrokes ending in a newline.
+    const v = key === 'keystrokes' && typeof args[key] === 'string' ? (args[key] as string).replace(/\n$/, '') : args[key];
     if (typeof v === 'string' && v.trim() !== '' && !(key === 'command' && sub && (EDITOR_WRITES[sub] || sub === 'view'))) return v;
     if (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string')) return shellJoin(v as string[]);
   }
@@ -247,4 +248,49 @@ function addShellTouches(info: CallInfo, command: string): void {
 export function commandOf(call: Step): string | undefined {
   const info = classifyCall(call);
   return info.kind === 'shell' ? info.command : undefined;
+}
+
+export type CommandEffect = 'read' | 'change' | 'run';
+
+// Programs that only look: they print files, listings, searches, state.
+const LOOKS = /^(?:cat|head|tail|less|more|bat|nl|wc|ls|ll|la|tree|find|fd|grep|egrep|fgrep|rg|ag|ack|awk|cut|sort|uniq|diff|cmp|file|stat|du|df|pwd|cd|pushd|popd|echo|printf|which|type|whereis|command|env|printenv|date|whoami|id|uname|hostname|ps|jq|yq|xxd|od|hexdump|strings|md5sum|sha\d*sum|realpath|readlink|dirname|basename|true|false|test|\[|sleep|history|man|help|source|\.|export|set|column|tr|sed|view|open|locate|lsof|free|nproc|python3? -V|node -v)$/;
+const GIT_LOOKS = /^(?:show|diff|log|status|blame|grep|ls-files|ls-tree|rev-parse|describe|shortlog|reflog|cat-file|whatchanged|config|remote|branch|tag|stash list|help|version)$/;
+const CHANGES = /^(?:mkdir|touch|rm|rmdir|mv|cp|ln|chmod|chown|tee|patch|truncate|dd|install|unzip|gunzip|untar|rsync|scp|kill|pkill|killall|systemctl|service|docker|kubectl|terraform|useradd|crontab)$/;
+const INSTALLERS = /^(?:pip3?|uv|poetry|conda|mamba|npm|yarn|pnpm|bun|apt|apt-get|brew|cargo|gem|go|composer|dnf|yum|apk|pipx|rustup|nvm)$/;
+
+/**
+ * What a shell command does to the world: `read` when every part only looks (`cat`, `sed -n`,
+ * `rg`, `git show`, `ls`), `change` when a part changes files, the repository or the environment
+ * (`sed -i`, a redirect, `git commit`, `pip install`, `rm`), else `run` (scripts, tests, builds).
+ */
+export function commandEffect(command: string): CommandEffect {
+  let effect: CommandEffect = 'read';
+  for (const segment of shellSegments(command)) {
+    const unquoted = segment.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, '""');
+    if (/(?:^|[^>&\d2])>>?\s*(?!\/dev\/|&)[^\s;&|<>]/.test(unquoted)) return 'change';
+    let w = words(segment);
+    while (w.length && (/^\w+=/.test(w[0]) || /^(?:sudo|time|nohup|timeout|xargs|env|exec|nice)$/.test(w[0]) || (/^\d+[smh]?$/.test(w[0]) && w.length > 1))) w = w.slice(1);
+    while (w.length && w[0].startsWith('-') && w.length > 1) w = w.slice(1); // xargs -0, timeout -s KILL
+    const cmd = (w[0] ?? '').replace(/^.*\//, '');
+    if (!cmd) continue;
+    const args = w.slice(1);
+    if (cmd === 'sed' || cmd === 'perl' || cmd === 'awk') {
+      if (args.some((a) => /^-i/.test(a) || a === '--in-place' || a === 'inplace')) return 'change';
+      if (cmd !== 'sed' && effect === 'read' && cmd === 'perl') effect = 'run';
+      continue;
+    }
+    if (cmd === 'git') {
+      const sub = args.find((a) => !a.startsWith('-') && !/^[\w.-]+=/.test(a)) ?? '';
+      if (!GIT_LOOKS.test(sub) || (sub === 'branch' && args.some((a) => /^-[dDmM]$/.test(a) || !a.startsWith('-') && a !== 'branch')) || (sub === 'stash' && args[1] !== 'list')) return 'change';
+      continue;
+    }
+    if (cmd === 'find' && args.some((a) => a === '-delete' || a === '-exec' && /\b(rm|sed|mv|chmod)\b/.test(args.join(' ')))) return 'change';
+    if (INSTALLERS.test(cmd) && args.some((a) => /^(?:install|add|remove|uninstall|update|upgrade|get|i|ci|link|unlink)$/.test(a))) return 'change';
+    if (/^python\d*(?:\.\d+)?$/.test(cmd) && args[0] === '-m' && /^(?:pip|venv)$/.test(args[1] ?? '')) return args.some((a) => /^(?:install|uninstall)$/.test(a)) || args[1] === 'venv' ? 'change' : 'run';
+    if ((cmd === 'curl' && args.some((a) => /^-[oO]$|^--output$/.test(a))) || cmd === 'wget') return 'change';
+    if (cmd === 'tar' && args.some((a) => /^-?\w*[xc]/.test(a))) return 'change';
+    if (CHANGES.test(cmd)) return 'change';
+    if (!LOOKS.test(cmd)) effect = 'run';
+  }
+  return effect;
 }

@@ -24,6 +24,10 @@ export function digestItems(facts: Facts): DigestItem[] {
   for (const t of facts.tests) add(describeTest(t), 4, t.step);
   for (const e of facts.errors) add(`error: ${e.text}`, 4, e.step);
   if (facts.plan) add(`tasks: ${facts.plan.items.map(describeTodo).join(', ')}`, 3, facts.plan.step);
+  for (const o of facts.outcomes) {
+    if (o.kind === 'shell' || o.kind === 'edit' || o.kind === 'read' || o.kind === 'todo' || !o.said || o.failed) continue;
+    add(`${o.tool} → ${o.said}`, /^answered: /.test(o.said) ? 5 : 2, o.step);
+  }
   for (const c of facts.commands) add(`ran ${describeCommand(c)}`, c.ok === false ? 3 : / → /.test(c.outcome) ? 2 : 1, c.step);
   for (const d of facts.decisions.slice(-3)) add(`agent: ${d.text}`, 2, d.step);
   for (const f of filesRead(facts)) add(`read ${f}`, 1, facts.reads.find((r) => r.text === f)?.step ?? 0);

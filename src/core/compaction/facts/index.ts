@@ -2,11 +2,12 @@
 // fills its offline sections from these facts, and the loss report takes its entities from them.
 
 import type { Step, Trajectory } from '../../model';
-import { classifyCall, shellSegments, type CallInfo, type EditAction } from './calls';
+import { classifyCall, commandEffect, shellSegments, type CallInfo, type CommandEffect, type EditAction } from './calls';
 import { bounded, paragraph, unique } from './hygiene';
-import { editOutcome, errorOf, exitCodeOf, isTestCommand, firstOutputLine, lastOutputLine, someOutputLine, testRun, type ErrorFact, type Outcome } from './outcomes';
-import { decisionsOf, summaryOf, todosOf, type SummaryFact, type TodoItem } from './plans';
-import { constraintsOf, requestText, taskOf, userRefsOf, type UserRef } from './requests';
+import { editOutcome, errorOf, exitCodeOf, isTestCommand, firstOutputLine, someOutputLine, tellingOutputLine, testRun, type ErrorFact, type Outcome } from './outcomes';
+import { decisionsOf, summaryOf, taskToolPlan, todosOf, type SummaryFact, type TodoItem } from './plans';
+import { answerText, ASK_TOOLS, constraintsOf, requestText, taskOf, userRefsOf, type UserRef } from './requests';
+import { answersNo, verdictOf } from './verdict';
 
 export type { ErrorFact, Outcome, SummaryFact, TodoItem, UserRef, EditAction };
 
@@ -35,6 +36,8 @@ export interface CommandFact {
   /** `exit 0`, `exit 1: ModuleNotFoundError: …`, `→ 344`, `no output`, `no result in the log`. */
   outcome: string;
   ok?: boolean;
+  /** Whether it only looked (`cat`, `rg`, `git show`), changed files, the repository or the environment, or ran something. */
+  effect: CommandEffect;
 }
 
 export interface TestFact {
@@ -44,6 +47,17 @@ export interface TestFact {
   failing: string[];
   passing: string[];
   ok?: boolean;
+}
+
+/** How one call ended, for every call whose result the log holds, whatever the tool. */
+export interface CallOutcome {
+  step: number;
+  tool: string;
+  kind: CallInfo['kind'];
+  /** true failed, false went through, undefined: the log does not say. */
+  failed?: boolean;
+  /** The error it reported, else the first line it returned. */
+  said?: string;
 }
 
 export interface PlanFact {
@@ -70,6 +84,8 @@ export interface Facts {
   plan?: PlanFact;
   /** Summaries earlier compactions left among the steps read, carried forward whole. */
   summaries: SummaryFact[];
+  /** How each call with a result ended, in order. */
+  outcomes: CallOutcome[];
   /** Calls among the steps read that never got a result. */
   pendingCalls: TextFact[];
   lastAgentMessage?: TextFact;
@@ -97,11 +113,25 @@ export function extractFacts(trajectory: Trajectory, indices: Iterable<number>):
   const facts: Facts = {
     task: task ? { step: task.step, text: task.text } : undefined,
     requests: [], constraints: [], userRefs: [], edits: [], commands: [], tests: [], errors: [], reads: [], decisions: [],
-    summaries: [], pendingCalls: [], toolCounts: {}, stepCount: chosen.length,
+    summaries: [], outcomes: [], pendingCalls: [], toolCounts: {}, stepCount: chosen.length,
     span: chosen.length ? [chosen[0], chosen[chosen.length - 1]] : undefined,
   };
   const resultOf = new Map<number, Step>();
-  for (const s of steps) if (s.kind === 'tool_result' && s.answers !== undefined && !resultOf.has(s.answers)) resultOf.set(s.answers, s);
+  const resultIds = new Set<string>();
+  for (const s of steps) {
+    if (s.kind !== 'tool_result') continue;
+    if (s.answers !== undefined && !resultOf.has(s.answers)) resultOf.set(s.answers, s);
+    if (s.tool?.callId) resultIds.add(s.tool.callId);
+  }
+  // A call the reader could not pair still has its result when one with its id, or an unpaired
+  // result before the next call, is in the log: it is not pending.
+  const answered = (call: Step) => {
+    if (call.tool?.callId && resultIds.has(call.tool.callId)) return true;
+    for (let j = call.index + 1; j < steps.length && steps[j].kind !== 'tool_call' && steps[j].kind !== 'user'; j++) {
+      if (steps[j].kind === 'tool_result' && steps[j].answers === undefined) return true;
+    }
+    return false;
+  };
 
   for (const i of chosen) {
     const step = steps[i];
@@ -109,20 +139,24 @@ export function extractFacts(trajectory: Trajectory, indices: Iterable<number>):
     if (summary) { facts.summaries.push(summary); continue; }
     if (step.kind === 'user') readRequest(facts, step);
     else if (step.kind === 'assistant' || step.kind === 'thought') readAgentText(facts, step);
-    else if (step.kind === 'tool_call' && step.tool) readCall(facts, step, resultOf.get(i));
+    else if (step.kind === 'tool_call' && step.tool) readCall(facts, step, resultOf.get(i), answered);
     // An error the log records without the call it answers (a malformed call the tool refused).
     else if (step.kind === 'tool_result' && step.answers === undefined && step.isError) {
       const err = errorOf(step, true);
       if (err) facts.errors.push(err);
     }
   }
+  // Claude Code 2.1's task tools: the list as it stands after the last of them read here.
+  const lastRead = chosen[chosen.length - 1];
+  const tasks = lastRead === undefined ? undefined : taskToolPlan(steps, resultOf, lastRead);
+  if (tasks && chosen.includes(tasks.step) && (!facts.plan || tasks.step > facts.plan.step)) facts.plan = tasks;
   facts.reads = unique(facts.reads, (r) => r.text);
   facts.decisions = unique(facts.decisions, (d) => d.text);
   return facts;
 }
 
-function readRequest(facts: Facts, step: Step): void {
-  const text = requestText(step);
+function readRequest(facts: Facts, step: Step, answer?: string): void {
+  const text = answer ?? requestText(step);
   if (!text) return;
   facts.requests.push({ step: step.index, text });
   for (const c of constraintsOf(text)) facts.constraints.push({ step: step.index, text: bounded(c, 240) });
@@ -132,17 +166,31 @@ function readRequest(facts: Facts, step: Step): void {
 function readAgentText(facts: Facts, step: Step): void {
   const text = step.text.trim();
   if (!text) return;
-  facts.lastAgentMessage = { step: step.index, text };
+  // What the agent last said to the reader: never its raw thinking, nor a JSON payload it emitted.
+  const said = step.kind === 'assistant' ? text.replace(/<(think|thinking)>[\s\S]*?(?:<\/\1>|$)/g, '').trim() : '';
+  if (said && !looksLikeJson(said)) facts.lastAgentMessage = { step: step.index, text: said };
   for (const d of decisionsOf(text)) facts.decisions.push({ step: step.index, text: d });
 }
 
-function readCall(facts: Facts, call: Step, result: Step | undefined): void {
+function looksLikeJson(text: string): boolean {
+  if (!/^[[{]/.test(text)) return false;
+  try { JSON.parse(text); return true; } catch { return /^\{\s*"[\w-]+"\s*:/.test(text); }
+}
+
+function readCall(facts: Facts, call: Step, result: Step | undefined, answered: (call: Step) => boolean): void {
   const name = call.tool!.name;
   facts.toolCounts[name] = (facts.toolCounts[name] ?? 0) + 1;
   const info = classifyCall(call, result);
-  if (!result && info.kind !== 'finish') facts.pendingCalls.push({ step: call.index, text: bounded(`${name} ${call.tool!.args}`, 160) });
+  const verdict = result ? verdictOf(result, call, info) : undefined;
+  if (!result && info.kind !== 'finish' && !answered(call)) facts.pendingCalls.push({ step: call.index, text: bounded(`${name} ${call.tool!.args}`, 160) });
   const todos = todosOf(call);
   if (todos) facts.plan = { step: call.index, tool: name, items: todos };
+  // The person's answer to a question the agent asked (Codex request_user_input, OpenCode question,
+  // Cline ask_followup_question, Claude Code AskUserQuestion) is a request like any other.
+  if (result && ASK_TOOLS.test(name)) {
+    const answer = answerText(result);
+    if (answer) readRequest(facts, result, `answered: ${answer}`);
+  }
 
   const failedEdit = info.kind === 'edit' ? editOutcome(result) : undefined;
   for (const touch of info.edits) {
@@ -152,12 +200,19 @@ function readCall(facts: Facts, call: Step, result: Step | undefined): void {
   }
   for (const f of info.reads) facts.reads.push({ step: call.index, text: f });
 
-  if (info.kind === 'shell' && info.command !== undefined) readCommand(facts, call, info, result);
+  const errorsBefore = facts.errors.length;
+  if (info.kind === 'shell' && info.command !== undefined) readCommand(facts, call, info, result, verdict);
   else if (result) {
     // A read shows source code: an error is read out of it only when the read itself failed.
-    const failed = result.isError === true || failedEdit === 'failed' || (info.kind === 'read' && editOutcome(result) === 'failed');
-    const err = info.kind === 'read' && !failed ? undefined : errorOf(result, failed);
+    const failed = verdict?.failed === true || failedEdit === 'failed';
+    const err = (info.kind === 'read' || verdict?.failed === false) && !failed ? undefined : errorOf(result, failed);
     if (err) facts.errors.push(err);
+  }
+  if (result) {
+    const err = facts.errors.length > errorsBefore ? facts.errors[facts.errors.length - 1].text : undefined;
+    const answer = ASK_TOOLS.test(name) ? answerText(result) : undefined;
+    const first = err ?? (answer ? `answered: ${answer}` : firstOutputLine(result.text));
+    facts.outcomes.push({ step: call.index, tool: name, kind: info.kind, ...(verdict?.failed !== undefined ? { failed: verdict.failed } : {}), ...(first ? { said: bounded(first, 100) } : {}) });
   }
 }
 
@@ -175,13 +230,12 @@ function shellWriteOutcome(result: Step | undefined, command: string, file: stri
   return named || shellSegments(command).length === 1 ? 'failed' : 'ok';
 }
 
-function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | undefined): void {
+function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | undefined, verdict: ReturnType<typeof verdictOf> | undefined): void {
   const command = info.command!;
   const text = commandText(command);
   const exitCode = result ? exitCodeOf(result) : undefined;
-  // grep, diff and test answer "no" with exit 1: that is an answer, not a failure.
-  const answersNo = exitCode === 1 && /^(?:(?:grep|egrep|fgrep|rg|diff|cmp|test)\b|\[\s)/.test(command.trim().replace(/^cd \S+ && /, ''));
-  const failed = result ? result.isError === true || (exitCode !== undefined && exitCode !== 0 && !answersNo) : false;
+  const saysNo = answersNo(command, exitCode);
+  const failed = verdict?.failed === true && verdict.by !== 'text';
   // Reads through the shell (`cat`, `sed -n`) print source code: no error is read out of them.
   const readsOnly = info.reads.length > 0 && info.edits.length === 0 && !failed;
   const error = result && !readsOnly ? errorOf(result, failed) : undefined;
@@ -189,7 +243,7 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   let outcome: string;
   // What a script or a test printed last says how it went ("344", "FAILED - …"); a read's or a
   // listing's last line says nothing.
-  const said = result && !readsOnly && !/^(?:ls|find|grep|rg|cat|head|tail|sed -n|nl|tree|pwd|echo|mkdir|rm|cd)\b/.test(command.trim().replace(/^cd \S+ && /, '')) ? lastOutputLine(result.text) : undefined;
+  const said = result && !readsOnly && !/^(?:ls|find|grep|rg|cat|head|tail|sed -n|nl|tree|pwd|echo|mkdir|rm|cd)\b/.test(command.trim().replace(/^cd \S+ && /, '')) ? tellingOutputLine(result.text) : undefined;
   const printed = said ? ` → ${bounded(said, 80)}` : '';
   if (!result) outcome = 'no result in the log';
   else if (exitCode !== undefined) outcome = `exit ${exitCode}${error && exitCode !== 0 ? `: ${error.text}` : printed}`;
@@ -198,8 +252,8 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
     const first = firstOutputLine(result.text);
     outcome = first ? `→ ${bounded(first, 80)}` : 'no output';
   }
-  const ok = !result ? undefined : failed || (exitCode === undefined && error) ? false : exitCode === 0 || answersNo ? true : undefined;
-  facts.commands.push({ step: call.index, command: text, longCommand: commandText(command, 300), ...(exitCode !== undefined ? { exitCode } : {}), outcome, ...(ok !== undefined ? { ok } : {}) });
+  const ok = !result ? undefined : failed || (exitCode === undefined && error) ? false : verdict?.failed === false || saysNo ? true : undefined;
+  facts.commands.push({ step: call.index, command: text, longCommand: commandText(command, 300), ...(exitCode !== undefined ? { exitCode } : {}), outcome, ...(ok !== undefined ? { ok } : {}), effect: commandEffect(command) });
   if (result && isTestCommand(command)) {
     const run = testRun(result, exitCode);
     facts.tests.push({ step: call.index, command: text, outcome: run.outcome, failing: run.failing, passing: run.passing, ...(run.ok !== undefined ? { ok: run.ok } : {}) });

@@ -70,6 +70,14 @@ export interface ErrorFact {
   text: string;
 }
 
+// A line that reports there was no error: Gemini CLI's shell prints `Error: (none)` after every
+// command, other tools `stderr: ` or `errors: 0`. Not an error.
+const NO_ERROR = /^(?:[\w ]{0,20}\s)?(?:error|errors|stderr|exception)s?\s*[:=]\s*(?:\(none\)|none|null|nil|n\/a|\(empty\)|empty|0|false|-|\[\]|\{\})\.?\s*$/i;
+
+export function saysNoError(line: string): boolean {
+  return NO_ERROR.test(line.trim());
+}
+
 const EXCEPTION_LINE = /^(?:E\s+)?((?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Warning))(?::\s*(\S.*))?$/;
 const CODE_LIKE = /^\s*(?:\d+[:\t|]|\d+\s{2,}|\d+→)|(?:^|\s)(?:raise|except|import|from|def|class|return|print|assert|if|elif|else|with|for|while|try)\b|[=(){}[\];]\s*$|^\s*["'#/*<]/;
 
@@ -91,26 +99,27 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
   }
   for (const raw of eachLine(text)) {
     const line = raw.trim();
-    if (!line || /^\s{2,}/.test(raw) && !/^E\s/.test(line)) continue;
+    if (!line || /^\s{2,}/.test(raw) && !/^E\s/.test(line) || NO_ERROR.test(line)) continue;
     // pytest's short summary: `FAILED tests/a.py::test_x - ValueError: message`.
     const pytest = /^(?:FAILED|ERROR) \S+ - ((?:\w+\.)*\w*(?:Error|Exception|Failure|Exit))(?:: (.+))?$/.exec(line);
     if (pytest) return make(result.index, pytest[1], pytest[2]);
     const lint = /^-?\s*[A-Z]\d{3,4} (\w+(?:Error|Exception)): (.+)$/.exec(line);
     if (lint) return make(result.index, lint[1], lint[2]);
     const m = EXCEPTION_LINE.exec(line);
-    if (m && !CODE_LIKE.test(line) && !/Warning$/.test(m[1])) return make(result.index, m[1], m[2]);
+    // A result the log marks failed that opens with `TypeError: …` is that error, whatever punctuation follows.
+    if (m && (!CODE_LIKE.test(line) || ((failed || result.isError) && m.index === 0 && m[2] !== undefined && /^[A-Z]/.test(line))) && !/Warning$/.test(m[1])) return make(result.index, m[1], m[2]);
     const shell = shellError(line);
     if (shell) return { step: result.index, type: shell, text: firstLine(shell === 'CMake' ? `${line} ${nextLine(text.split('\n'), line)}` : line, ERROR_CHARS) };
   }
   // "Sphinx version error:" and the like: a heading that names the error, the message on the next line.
   let previous: string | undefined;
   for (const line of eachLine(text)) {
-    const heading = previous === undefined ? null : /^([A-Z][\w ]{0,40}\b(?:error|failure|exception))s?:$/i.exec(previous.trim());
+    const heading = previous === undefined || NO_ERROR.test(line) ? null : /^([A-Z][\w ]{0,40}\b(?:error|failure|exception))s?:$/i.exec(previous.trim());
     if (heading && line.trim()) return { step: result.index, type: heading[1], text: firstLine(`${heading[1]}: ${line.trim()}`, ERROR_CHARS) };
     previous = line;
   }
   if (failed || result.isError) {
-    const meaningful = outputLines(text);
+    const meaningful = outputLines(text).filter((l) => !NO_ERROR.test(l));
     // A line that says it failed beats the first line; "ERROR:" alone heads the message on the next line.
     const telling = meaningful.findIndex((l) => /\b(?:error|failed|failure|fatal|cannot|denied|not found|invalid)\b/i.test(l));
     const at = telling >= 0 ? telling : 0;
@@ -160,8 +169,9 @@ export function testRun(result: Step, exitCode: number | undefined): TestRun {
   const text = cleanText(result.text);
   const failing = new Set<string>();
   const passing = new Set<string>();
-  for (const m of text.matchAll(/^(?:FAILED|ERROR)\s+([\w./-]+(?:::[\w[\]./:-]+)+)/gm)) failing.add(m[1]);
-  for (const m of text.matchAll(/^([\w./-]+\.py::[\w[\]./:-]+)\s+(PASSED|FAILED|ERROR)\b/gm)) (m[2] === 'PASSED' ? passing : failing).add(m[1]);
+  // A parametrised id keeps its brackets whole: `test_float_exponent[2.5e+3-2.5E+03]`.
+  for (const m of text.matchAll(/^(?:FAILED|ERROR)\s+([\w./-]+(?:::[\w./-]+)+(?:\[[^\]\n]*\])?)/gm)) failing.add(m[1]);
+  for (const m of text.matchAll(/^([\w./-]+\.py(?:::[\w./-]+)+(?:\[[^\]\n]*\])?)\s+(PASSED|FAILED|ERROR)\b/gm)) (m[2] === 'PASSED' ? passing : failing).add(m[1]);
   for (const m of text.matchAll(/^(?:FAIL|ERROR): (\w+) \(([\w.]+)\)/gm)) failing.add(`${m[2]}.${m[1]}`);
   for (const m of text.matchAll(/^--- FAIL: (\S+)/gm)) failing.add(m[1]);
   for (const m of text.matchAll(/^test (\S+) \.\.\. FAILED$/gm)) failing.add(m[1]);
@@ -215,6 +225,20 @@ export function firstOutputLine(text: string): string | undefined {
 export function someOutputLine(text: string, test: (line: string) => boolean): boolean {
   for (const line of eachOutputLine(text)) if (test(line)) return true;
   return false;
+}
+
+// A line where a script says how it went: `FAILURE: …`, `SUCCESS: …`, `Test passed`, `ERROR …`.
+const VERDICT_LINE = /^(?:\W{0,3})(?:FAIL(?:URE|ED)?|SUCCESS(?:FUL)?|PASS(?:ED)?|ERROR|OK|BUG|FIXED|Success|Failure|Failed|Passed|Error)\b|\b(?:test(?:s)? (?:passed|failed)|all (?:tests|checks) pass)/i;
+
+/** What a script said last about how it went: its last verdict line (`FAILURE: …`), else its last line. */
+export function tellingOutputLine(text: string): string | undefined {
+  let last: string | undefined;
+  let verdict: string | undefined;
+  for (const line of eachOutputLine(text)) {
+    last = line;
+    if (VERDICT_LINE.test(line) && !NO_ERROR.test(line)) verdict = line;
+  }
+  return verdict ?? last;
 }
 
 /** The last meaningful line of a result (`outputLines(text).pop()`). */

@@ -102,3 +102,41 @@ export function decisionsOf(text: string): string[] {
   }
   return out;
 }
+
+const TASK_TOOLS = /^(?:TaskCreate|TaskUpdate|TaskList|TaskGet)$/;
+
+/**
+ * Claude Code 2.1's task tools keep the list in the tool, not in one call: TaskCreate adds a task
+ * (its result names the id, `Task #3 created successfully: …`), TaskUpdate changes one by
+ * `taskId` (`deleted` removes it), TaskList prints them all. The list as it stands after the
+ * last such call up to `end`, and that call's step.
+ */
+export function taskToolPlan(steps: readonly Step[], resultOf: ReadonlyMap<number, Step>, end: number): { step: number; tool: string; items: TodoItem[] } | undefined {
+  const tasks = new Map<string, TodoItem>();
+  let last: { step: number; tool: string } | undefined;
+  let created = 0;
+  for (const s of steps) {
+    if (s.index > end) break;
+    if (s.kind !== 'tool_call' || !s.tool || !TASK_TOOLS.test(s.tool.name)) continue;
+    const args = argsObject(s) ?? {};
+    const result = resultOf.get(s.index);
+    last = { step: s.index, tool: s.tool.name };
+    if (s.tool.name === 'TaskCreate') {
+      created++;
+      const id = /#(\d+)/.exec(result?.text ?? '')?.[1] ?? String(created);
+      const text = str(args.subject) ?? str(args.description) ?? str(args.title);
+      if (text) tasks.set(id, { id, text: paragraph(text), status: normaliseStatus(args.status ?? 'pending') });
+    } else if (s.tool.name === 'TaskUpdate') {
+      const id = String(args.taskId ?? args.task_id ?? args.id ?? '').replace(/^#/, '');
+      if (!id) continue;
+      if (String(args.status) === 'deleted') { tasks.delete(id); continue; }
+      const prev = tasks.get(id) ?? { id, text: `task ${id}`, status: 'pending' };
+      tasks.set(id, { ...prev, ...(str(args.subject) ? { text: paragraph(str(args.subject)!) } : {}), ...(args.status !== undefined ? { status: normaliseStatus(args.status) } : {}) });
+    } else if (s.tool.name === 'TaskList' && result) {
+      for (const m of cleanText(result.text).matchAll(/^\s*#?(\d+)[.:)]?\s*\[([\w -]+)\]\s*(.+)$/gm)) {
+        tasks.set(m[1], { id: m[1], text: paragraph(m[3]), status: normaliseStatus(m[2]) });
+      }
+    }
+  }
+  return last && tasks.size ? { ...last, items: [...tasks.values()] } : undefined;
+}

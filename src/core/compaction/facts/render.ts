@@ -42,9 +42,12 @@ export function readLines(facts: Facts): string[] {
   return filesRead(facts);
 }
 
-/** Commands, one line each with their outcome, repeats folded; at most `max`, the telling ones kept first. */
-export function commandLines(facts: Facts, max = 20): string[] {
-  const ranked = rankedCommandLines(facts, Number.MAX_SAFE_INTEGER);
+/**
+ * Commands, one line each with their outcome, repeats folded; at most `max`, the telling ones kept
+ * first. With `effects`, only the commands of those effects (`change` for a CHANGES section).
+ */
+export function commandLines(facts: Facts, max = 20, effects?: readonly CommandFact['effect'][]): string[] {
+  const ranked = rankedCommandLines(effects ? { ...facts, commands: facts.commands.filter((c) => effects.includes(c.effect)) } : facts, Number.MAX_SAFE_INTEGER);
   if (ranked.length <= max) return ranked.map((r) => r.text);
   // Keep the highest-ranked, the most recent first among equals; then put them back in order.
   const order = ranked.map((r, i) => ({ ...r, i })).sort((a, b) => b.rank - a.rank || b.i - a.i).slice(0, max).sort((a, b) => a.i - b.i);
@@ -54,6 +57,20 @@ export function commandLines(facts: Facts, max = 20): string[] {
 /** Commands a reader needs: failures, tests, installs, version control, writes. */
 function isNotable(c: CommandFact): boolean {
   return c.ok === false || /\b(test|pytest|install|git|make|build|npm|pip)\b/.test(c.command) || /\bsed -i\b|>\s*\S|(?:^|&&\s*|;\s*)(?:rm|mv|cp|touch)\s/.test(c.command);
+}
+
+/**
+ * What the calls that are neither commands nor edits returned, whatever the tool (a booking's id,
+ * a search's first hit, an MCP call's failure): one line each, repeats folded. Reads are left out
+ * (they return source code; the files read are listed on their own).
+ */
+export function outcomeLines(facts: Facts): Ranked[] {
+  const errorTexts = new Set(facts.errors.map((e) => e.text));
+  const lines = facts.outcomes
+    .filter((o) => o.kind !== 'shell' && o.kind !== 'edit' && o.kind !== 'read' && o.kind !== 'todo' && o.said && !(o.failed && errorTexts.has(o.said)))
+    .map((o) => ({ text: `${o.tool} ${o.failed ? 'failed: ' : '→ '}${o.said}`, rank: o.failed ? 3.5 : /^answered: /.test(o.said!) ? MUST_KEEP : 2 }));
+  const seen = new Set<string>();
+  return lines.filter((l) => !seen.has(l.text) && seen.add(l.text));
 }
 
 export function testLines(facts: Facts): string[] {
@@ -145,6 +162,22 @@ export interface Ranked {
   rank: number;
 }
 
+/** The rank of what every summary keeps: the task and later requests, the plan, files changed, the last error. */
+export const MUST_KEEP = 9;
+
+/** Lines that go last when a summary is over its budget. */
+export function must(lines: string[]): Ranked[] {
+  return lines.map((text) => ({ text, rank: MUST_KEEP }));
+}
+
+/** Errors with step numbers, folded; the last error seen is kept whatever the budget. */
+export function errorLinesKeepingLast(facts: Facts, withSteps = true): Ranked[] {
+  const lines = errorLines(facts, withSteps);
+  const last = facts.errors[facts.errors.length - 1]?.text;
+  const at = last === undefined ? -1 : lines.findIndex((l) => l.startsWith(last));
+  return lines.map((text, i) => ({ text, rank: i === at ? MUST_KEEP : 4 }));
+}
+
 export type Line = string | Ranked;
 
 export interface Section {
@@ -206,6 +239,23 @@ function fit(sections: Section[], budget: number, bullet: string, header: string
   if (size() > budget) {
     // Still over: shorten the inline texts (the task) at a sentence or word end.
     for (const s of work) if (s.inline && s.inline.length > 200) s.inline = bounded(s.inline, Math.max(120, s.inline.length - (size() - budget)));
+  }
+  // Still over: the lines kept so far are shortened, the longest first, then the last one of a
+  // section goes too; the text is never cut at its end.
+  for (let guard = 0; size() > budget && guard < 10_000; guard++) {
+    let longest: { s: (typeof work)[number]; i: number; n: number } | undefined;
+    for (const s of work) s.lines.forEach((l, i) => { const n = textOf(l).length; if (n > 80 && (!longest || n > longest.n)) longest = { s, i, n }; });
+    if (longest) {
+      const l = longest.s.lines[longest.i];
+      const text = bounded(textOf(l), Math.max(60, Math.floor(longest.n * 0.7)));
+      if (text.length < longest.n) longest.s.lines[longest.i] = typeof l === 'string' ? text : { ...l, text };
+      else { longest.s.lines.splice(longest.i, 1); longest.s.cut++; }
+      continue;
+    }
+    const last = [...work].reverse().find((s) => s.lines.length > 0);
+    if (!last) break;
+    last.lines.pop();
+    last.cut++;
   }
   return work.map(withCutNote);
 }

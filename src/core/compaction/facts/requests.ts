@@ -3,7 +3,7 @@
 // tool results that some agents send as user messages, and earlier summaries are not requests.
 
 import type { Step } from '../../model';
-import { cleanText } from './hygiene';
+import { cleanText, firstLine } from './hygiene';
 
 const META_START = [
   /^<command-(?:name|message|args)>/,
@@ -18,7 +18,28 @@ const META_START = [
   /^Tool Result \([^)]*\):/, // Katalyst's chat history
   /^\[TASK RESUMPTION\]/,
   /^<user-prompt-submit-hook>/,
+  // Notifications and records a harness injects as user messages: not the person's requests.
+  /^<(?:task-notification|system-reminder|system-notification|user_shell_command|turn_aborted|bash-input|bash-stdout|bash-stderr|local-command-caveat|subagent_notification|background_task_notification)>/,
+  /^\[(?:SYSTEM(?: NOTIFICATION)?|NOTIFICATION|System Message|Background task)\b/i,
+  /^(?:System|Background) (?:notification|reminder):/i,
 ];
+
+/** Tools through which the agent asks the person and the result is the person's answer. */
+export const ASK_TOOLS = /^(?:request_user_input|question|ask_followup_question|askuserquestion|ask_user|ask_user_question|ask_question|ask_human|askfollowupquestion)$/i;
+
+/**
+ * The person's answer a result of an ask tool carries: OpenCode and Claude Code write
+ * `User has answered your questions: "Q"="A". …`, Cline `<answer>A</answer>`; else the text.
+ */
+export function answerText(result: Step): string | undefined {
+  const text = cleanText(result.text).trim();
+  if (!text || result.isError) return undefined;
+  const pairs = [...text.matchAll(/"((?:[^"\\]|\\.){1,400}?)"="((?:[^"\\]|\\.)*)"/g)];
+  if (pairs.length) return pairs.map((m) => `${m[2]} (asked: ${m[1].length > 120 ? `${m[1].slice(0, m[1].lastIndexOf(' ', 120))} …` : m[1]})`).join('; ');
+  const tagged = /<answer>([\s\S]*?)<\/answer>/.exec(text);
+  if (tagged) return tagged[1].trim() || undefined;
+  return text.replace(/^(?:The user|User) (?:has )?(?:answered|responded|replied)[^:]*:\s*/i, '');
+}
 
 /** Blocks that agents inject into a real user message; the request is what is left. */
 const INJECTED_BLOCKS = /<(system-reminder|environment_details|environment_context|ide_selection|ide_opened_file)>[\s\S]*?<\/\1>/g;
@@ -81,6 +102,8 @@ const CONSTRAINT = new RegExp([
   String.raw`\b(?:do not|don't) (?:have|need) to\b`,
   String.raw`\b(?:can|should|must|please) (?:avoid|never|always)\b`,
   String.raw`\bonly (?:change|modify|edit|touch|use|fix|add|remove|run|return|accept|allow)\b|^only\b`,
+  // What the person does not want binds the work too: "I don't want to fly before 11 AM", "ensure that…".
+  String.raw`\b(?:i|we) (?:do not|don't|dont) want\b|\bensure (?:that|there|no|the)\b`,
 ].join('|'), 'i');
 // "how they should work", "which should be": a question or a fragment, not a rule.
 const NOT_A_RULE = /\b(?:how|what|whether|why|where|which)\b[^.]{0,40}\bshould\b/i;
@@ -99,8 +122,23 @@ export function constraintsOf(text: string): string[] {
 }
 
 export interface UserRef {
-  kind: 'url' | 'identifier';
+  kind: 'url' | 'identifier' | 'test' | 'error' | 'file';
   text: string;
+}
+
+// Ids that look like tickets or accounts (`ABC123`, `JIRA_4521`) but are names of encodings,
+// architectures, hashes, standards and number types.
+const NOT_IDS = /^(?:UTF|UCS|SHA|MD|ISO|RFC|PEP|ES|ECMA|HTTP|TLS|SSL|X|ARM|AMD|WIN|INT|UINT|FLOAT|BASE|CP|LATIN|PY|GPT|H|IPV|CVE_|COM|LPT|ASCII|IEEE|USB|DDR|RGB|RGBA|YUV|AVX|SSE|HTML|CSS|MP|OAUTH|JS|TS|S|P|V|VER|Q|K|N|T)$/i;
+const ERRNO = /\b(?:ENOENT|EACCES|EPERM|EEXIST|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EADDRINUSE|ENOTDIR|EISDIR|ENOSPC|EPIPE|EMFILE|ENOTEMPTY)\b/g;
+
+/** Test ids as test runners print them: pytest (brackets whole), JUnit, Go; Jest and Vitest files. */
+export function testIdsIn(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?<![\w/.-])[\w./-]+\.py::[\w.:-]*\w(?:\[[^\]\n]*\])?/g)) out.push(m[0]);
+  for (const m of text.matchAll(/\b(?:[a-z]\w*\.)*[A-Z]\w*Tests?#\w+/g)) out.push(m[0]);
+  for (const m of text.matchAll(/(?<![\w/.-])[\w./-]+\.(?:test|spec)\.[cm]?[jt]sx?\b/g)) out.push(m[0]);
+  for (const m of text.matchAll(/(?<![\w.])Test[A-Z]\w*(?:\/\w+)?\b/g)) out.push(m[0]);
+  return [...new Set(out)];
 }
 
 const NOT_TICKETS = /^(?:UTF|GPT|ISO|SHA|MD|RFC|TLS|SSL|HTTP|HTTPS|ES|ECMA|PEP|IEEE|ASCII|CP|WIN|X|Z|AES|RSA|BASE|INT|FLOAT|UINT|UCS|LATIN|PY|V|VER)-/i;
@@ -120,5 +158,15 @@ export function userRefsOf(text: string): UserRef[] {
   for (const m of noUrls.matchAll(/(?<![\w.])\d+(?:\.\d+){4,}(?![\w.])/g)) add('identifier', m[0]);
   // Values the user points at: a number in backticks or quotes (`344`, '0.10').
   for (const m of noUrls.matchAll(/[`'"](\d+(?:\.\d+)?)[`'"]/g)) add('identifier', m[1]);
+  // Account and ticket ids without a dash: `ABC123`, `ORD_20931`.
+  for (const m of noUrls.matchAll(/(?<![\w.-])([A-Z]{2,8})_?(\d{2,12})(?![\w-]|\.\w)/g)) if (!NOT_IDS.test(m[1])) add('identifier', m[0]);
+  // An id the person names in words: "my user ID is mia_li_3668", "order number: 4471-B".
+  for (const m of noUrls.matchAll(/\b(?:id|ID|Id|number|no\.|code|key|account|order|ticket|reservation|booking|customer|user ?name|username)\s*(?:is|:|=|#)\s*[`'"]?([A-Za-z0-9][\w.-]{2,40}\w)\b/g)) if (/\d/.test(m[1]) && !/^\d{1,3}$/.test(m[1])) add('identifier', m[1]);
+  // Version pins: `django==3.2.1`, `numpy>=1.24`, `react@18.2.0`.
+  for (const m of noUrls.matchAll(/(?<![\w.-])[A-Za-z][\w.-]*(?:==|>=|<=|~=|!=)\d[\w.]*|(?<![\w.-])@?[a-z][\w./-]*@\d+\.\d+(?:\.\d+)?(?![\w.])/g)) add('identifier', m[0]);
+  // What a debugger checks first: the failing test, the error type, its code.
+  for (const id of testIdsIn(noUrls)) add('test', id);
+  for (const m of noUrls.matchAll(/(?<![\w.])(?:[a-z_]\w*\.)*([A-Z]\w*(?:Error|Exception))\b(?::[ \t]+([^\n]*?)(?=\.\s|\.?$|\n))?/gm)) add('error', m[2] ? firstLine(`${m[1]}: ${m[2]}`, 160) : m[1]);
+  for (const m of noUrls.matchAll(ERRNO)) add('error', m[0]);
   return out;
 }

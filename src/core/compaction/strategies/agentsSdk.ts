@@ -10,6 +10,7 @@ import {
   failedEditLines, failingTestIds, installLines, lastAgentLine, laterRequests, openTodoLines, pendingCallLines, readLines,
   rankedCommandLines, rankedErrorLines, renderSections, taskLine, testLines, userRefLines, withinTokens, type Facts,
 } from '../extract';
+import { outcomeLines } from '../facts/render';
 import { charEstimateCounter, type TokenCounter } from '../../tokens/counter';
 import { contextTextOf } from '../text';
 import type { PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOutput } from '../types';
@@ -153,7 +154,7 @@ function extractiveSessionSummary(facts: Facts, maxTokens: number, count: (text:
     { heading: '• Task & Environment:', inline: `tools used: ${describeTools(facts.toolCounts, 3)}`, lines: [...r(installLines(facts), 2), ...r(constraints.map((c) => `constraint: ${c}`), 2.2)], priority: 1 },
     // "The request as it stands now, in one sentence": the opening of the task.
     { heading: '• Goal:', inline: goal ?? '(no user request in the log)', lines: r(laterRequests(facts, 250).map((q) => `then: ${q}`), 5), priority: 5 },
-    { heading: '• Steps Tried & Results:', lines: [...r(changeLines(facts), 5), ...r(failedEditLines(facts, true), 4), ...rankedCommandLines(facts, 40, true)], empty: '(no command or edit in these steps)', priority: 2 },
+    { heading: '• Steps Tried & Results:', lines: [...r(changeLines(facts), 5), ...r(failedEditLines(facts, true), 4), ...rankedCommandLines(facts, 40, true), ...outcomeLines(facts).map((o) => (o.rank >= 9 ? o : { ...o, rank: 1.2 }))], empty: '(no command or edit in these steps)', priority: 2 },
     { heading: '• Identifiers:', lines: [...r(userRefLines(facts), 3), ...r(failingTestIds(facts), 4), ...r(readLines(facts), 1.5)], empty: '(none in these steps)', priority: 3 },
     { heading: '• Milestones:', lines: [...r(testLines(facts), 4), ...r(doneTodoLines(facts), 3)], empty: '(no test run or finished task in these steps)', priority: 4 },
     { heading: '• Tool Insights:', lines: rankedErrorLines(facts, true), empty: '(no tool reported an error)', priority: 4 },
@@ -193,6 +194,8 @@ export const summarizingSessionStrategy: Strategy = {
     { name: 'tool_trim_limit', type: 'integer', default: 600, min: 10, max: 1_000_000, help: 'Tool outputs longer than this are cut before they go to the summarizer.' },
     { name: 'max_tokens', type: 'integer', default: 400, min: 16, max: 100_000, help: 'Longest summary the model may write, in tokens.' },
   ],
+  // The summary's own limit: max_tokens, as the run's counter counts them.
+  summaryBudget: (o) => ({ tokens: Number(o.max_tokens) }),
   policy(trajectory, options, _counter, forced): PolicyChoice {
     const limit = Number(options.context_limit);
     const keepTurns = Number(options.keep_last_n_turns);

@@ -10,9 +10,11 @@ import type { Step, Trajectory } from '../../model';
 import { charEstimateCounter, type TokenCounter } from '../../tokens/counter';
 import { keep, summaryStep, withText } from '../assemble';
 import {
-  changeLines, commandLines, constraintLines, decisionLines, earlierSummaryText, errorLines, EXTRACTIVE_NOTE, extractFacts, failedEditLines,
+  changeLines, commandLines, constraintLines, decisionLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts, failedEditLines,
   doneTodoLines, filesChanged, lastAgentLine, openTodoLines, paragraph, readLines, renderSections, taskLine, testLines, tidy, type Facts,
 } from '../extract';
+import { errorLinesKeepingLast, must, outcomeLines } from '../facts/render';
+import { SUMMARY_MAX_CHARS, summaryMaxChars } from './summaryBudget';
 import { classifyCall } from '../facts/calls';
 import { requestText } from '../facts/requests';
 import { contextTextOf } from '../text';
@@ -81,20 +83,21 @@ function isMicrocompactionRange(trajectory: Trajectory, range: StepRange, o: Str
 }
 
 /** The nine sections, filled from the trajectory; every user message kept word for word. */
-export function extractiveNineSections(trajectory: Trajectory, facts: Facts, steps: readonly Step[]): string {
-  const userMessages = steps.map((s) => requestText(s)).filter((t): t is string => !!t).map(paragraph);
+export function extractiveNineSections(trajectory: Trajectory, facts: Facts, steps: readonly Step[], budget = summaryMaxChars({})): string {
+  // Every user message, and the answers the person gave to the agent's questions.
+  const userMessages = [...steps.map((s) => requestText(s)).filter((t): t is string => !!t), ...facts.requests.filter((r) => r.text.startsWith('answered: ')).map((r) => r.text)].map(paragraph);
   const changed = filesChanged(facts);
   const body = renderSections([
     { heading: '1. Primary Request and Intent:', inline: taskLine(facts) ?? '(no user request in the log)', lines: constraintLines(facts).map((c) => `constraint: ${c}`) },
     { heading: '2. Key Technical Concepts:', lines: decisionLines(facts, 5), empty: '(none stated in these steps)' },
     { heading: '3. Files and Code Sections:', lines: [...changed.map((c) => `${c.file} (${c.action}${c.times > 1 ? `, ${c.times} edits` : ''})`), ...readLines(facts).map((f) => `${f} (read)`)], empty: '(no file touched in these steps)' },
-    { heading: '4. Errors and fixes:', lines: [...errorLines(facts), ...failedEditLines(facts), ...testLines(facts)], empty: '(no error in these steps)' },
-    { heading: '5. Problem Solving:', lines: [...changeLines(facts), ...commandLines(facts, 20)], empty: '(no command or change in these steps)' },
-    { heading: '6. All user messages:', lines: userMessages, empty: '(none in these steps)' },
-    { heading: '7. Pending Tasks:', lines: [...openTodoLines(facts), ...doneTodoLines(facts), ...earlierSummaryText(facts).map((p) => `from an earlier summary ${p}`)], empty: '(none stated in these steps)' },
+    { heading: '4. Errors and fixes:', lines: [...errorLinesKeepingLast(facts), ...failedEditLines(facts), ...testLines(facts)], empty: '(no error in these steps)' },
+    { heading: '5. Problem Solving:', lines: [...must(changeLines(facts)), ...commandLines(facts, 20), ...outcomeLines(facts)], empty: '(no command or change in these steps)' },
+    { heading: '6. All user messages:', lines: must(userMessages), empty: '(none in these steps)' },
+    { heading: '7. Pending Tasks:', lines: [...must(openTodoLines(facts)), ...must(doneTodoLines(facts)), ...earlierSummaryText(facts).map((p) => `from an earlier summary ${p}`)], empty: '(none stated in these steps)' },
     { heading: '8. Current Work:', inline: lastAgentLine(facts, 600) ?? '(no agent message in these steps)', lines: [] },
     { heading: '9. Optional Next Step:', inline: openTodoLines(facts)[0] ?? '(not stated in the log)', lines: [] },
-  ], { header: [EXTRACTIVE_NOTE, 'Summary:'] });
+  ], { header: [EXTRACTIVE_NOTE, 'Summary:'], budget });
   void trajectory;
   return body;
 }
@@ -156,7 +159,8 @@ async function run(trajectory: Trajectory, range: StepRange, ctx: StrategyContex
     body = formatReply((await ctx.llm.complete({ messages, temperature: 0 })).text);
     mode = 'llm';
   } else {
-    body = extractiveNineSections(trajectory, extractFacts(trajectory, summarized.map((s) => s.index)), trajectory.steps.filter((s) => inRange(s)));
+    // The opening and the continuation line count against the summary's size.
+    body = extractiveNineSections(trajectory, extractFacts(trajectory, summarized.map((s) => s.index)), trajectory.steps.filter((s) => inRange(s)), summaryMaxChars(o) - CONTINUATION_OPENING.length - 200);
   }
   const trigger = ctx.rangeSource === 'user' ? 'manual' : 'auto';
   const continuation = trigger === 'auto' ? '\nGo on from where the conversation stopped, with the last task you were given, without asking the user anything first.' : '';
@@ -191,8 +195,10 @@ export const claudeCodeCompactStrategy: Strategy = {
     { name: 'microcompact_keep', type: 'integer', default: 3, min: 0, max: 10_000, help: 'Most recent results of bulky tools that micro-compaction leaves alone.' },
     { name: 'microcompact_trigger_tokens', type: 'integer', default: 40_000, min: 0, max: 10_000_000, help: 'Micro-compact only once the context is over this many tokens.' },
     { name: 'microcompact_min_savings', type: 'integer', default: 20_000, min: 0, max: 10_000_000, help: 'And only when clearing would save at least this many tokens.' },
+    SUMMARY_MAX_CHARS,
   ],
   policy,
+  summaryBudget: (o) => ({ chars: summaryMaxChars(o) }),
   requestsPerFiring: (trajectory, range, o) => (isMicrocompactionRange(trajectory, range, o) ? 0 : 1),
   run,
 };

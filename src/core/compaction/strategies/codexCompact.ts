@@ -9,9 +9,11 @@ import type { Step, Trajectory } from '../../model';
 import { charEstimateCounter, type TokenCounter } from '../../tokens/counter';
 import { keep, summaryStep, withText } from '../assemble';
 import {
-  changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, earlierSummaryText, errorLines, EXTRACTIVE_NOTE, extractFacts,
+  changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts,
   failedEditLines, laterRequests, openTodoLines, pendingCallLines, readLines, renderSections, taskLine, testLines, tidy, userRefLines, type Facts,
 } from '../extract';
+import { errorLinesKeepingLast, must, outcomeLines } from '../facts/render';
+import { SUMMARY_MAX_CHARS, summaryMaxChars } from './summaryBudget';
 import { requestText } from '../facts/requests';
 import { contextTextOf } from '../text';
 import type { ForcedTrigger, OutputStep, PolicyChoice, StepFate, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
@@ -83,14 +85,14 @@ export function recentUserMessages(steps: readonly Step[], budget: number): { st
   return picked.reverse();
 }
 
-function extractiveHandoff(facts: Facts): string {
+function extractiveHandoff(facts: Facts, budget: number): string {
   return renderSections([
-    { heading: 'Goal:', inline: taskLine(facts) ?? '(no user request in the log)', lines: laterRequests(facts).map((r) => `then: ${r}`) },
-    { heading: 'Progress and key decisions:', lines: [...changeLines(facts), ...doneTodoLines(facts), ...testLines(facts), ...decisionLines(facts, 4)], empty: '(nothing done in these steps)' },
-    { heading: 'Context, constraints and preferences:', lines: [...constraintLines(facts), ...errorLines(facts), ...failedEditLines(facts), ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`)], empty: '(none stated)' },
-    { heading: 'What remains:', lines: [...openTodoLines(facts), ...pendingCallLines(facts)], empty: '(not stated in the log)' },
-    { heading: 'Data and references:', lines: [...userRefLines(facts), ...readLines(facts).map((f) => `read ${f}`), ...commandLines(facts, 15)], empty: '(none)' },
-  ], { header: [EXTRACTIVE_NOTE] });
+    { heading: 'Goal:', inline: taskLine(facts) ?? '(no user request in the log)', lines: must(laterRequests(facts).map((r) => `then: ${r}`)) },
+    { heading: 'Progress and key decisions:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts)), ...testLines(facts), ...decisionLines(facts, 4)], empty: '(nothing done in these steps)' },
+    { heading: 'Context, constraints and preferences:', lines: [...constraintLines(facts), ...errorLinesKeepingLast(facts), ...failedEditLines(facts), ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`)], empty: '(none stated)' },
+    { heading: 'What remains:', lines: [...must(openTodoLines(facts)), ...pendingCallLines(facts)], empty: '(not stated in the log)' },
+    { heading: 'Data and references:', lines: [...userRefLines(facts), ...readLines(facts).map((f) => `read ${f}`), ...commandLines(facts, 15), ...outcomeLines(facts)], empty: '(none)' },
+  ], { header: [EXTRACTIVE_NOTE], budget });
 }
 
 function prompt(steps: readonly Step[]): ChatMessage[] {
@@ -109,7 +111,7 @@ async function run(trajectory: Trajectory, range: StepRange, ctx: StrategyContex
     summaryBody = (await ctx.llm.complete({ messages })).text.trim();
     mode = 'llm';
   } else {
-    summaryBody = extractiveHandoff(extractFacts(trajectory, summarized.map((s) => s.index)));
+    summaryBody = extractiveHandoff(extractFacts(trajectory, summarized.map((s) => s.index)), summaryMaxChars(o) - HANDOFF_PREFIX.length - 1);
   }
   const summary = tidy(`${HANDOFF_PREFIX}\n${summaryBody || '(no summary available)'}`);
   const recent = recentUserMessages(rangeSteps, Number(o.user_message_budget));
@@ -141,8 +143,10 @@ export const codexCompactStrategy: Strategy = {
     { name: 'auto_compact_ratio', type: 'number', default: 0.9, min: 0.05, max: 1, help: 'Compact when the context reaches this share of the window (current Codex: 9/10 of the raw window).' },
     { name: 'auto_compact_token_limit', type: 'integer', default: 0, min: 0, max: 10_000_000, help: 'model_auto_compact_token_limit: a fixed limit in tokens; 0 derives it from the ratio.' },
     { name: 'user_message_budget', type: 'integer', default: 20_000, min: 0, max: 1_000_000, help: 'Recent user messages kept, newest first, within this many tokens (bytes / 4, as Codex counts them).' },
+    SUMMARY_MAX_CHARS,
   ],
   policy,
+  summaryBudget: (o) => ({ chars: summaryMaxChars(o) }),
   // One request: the model writes the hand-off summary.
   requestsPerFiring: () => 1,
   run,

@@ -7,7 +7,9 @@
 import type { ChatMessage } from '../../llm/provider';
 import type { Step, Trajectory } from '../../model';
 import { replaceRange, summaryStep } from '../assemble';
-import { EXTRACTIVE_NOTE, extractFacts, tidy } from '../extract';
+import { bounded, EXTRACTIVE_NOTE, extractFacts, tidy } from '../extract';
+import { taskOf } from '../facts/requests';
+import { SUMMARY_MAX_CHARS, summaryMaxChars } from './summaryBudget';
 import { digestItems, fitItems, joinItems, type DigestItem } from '../facts/digest';
 import { truncateMiddle } from '../text';
 import type { ForcedTrigger, LlmCaller, OptionSpec, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
@@ -67,6 +69,18 @@ function chunkItems(trajectory: Trajectory, steps: readonly Step[]): DigestItem[
   return digestItems(extractFacts(trajectory, steps.map((s) => s.index)));
 }
 
+/** Characters the task takes at the head of an offline summary. */
+const TASK_CHARS = 600;
+
+/**
+ * The task, stated first in every offline summary whatever the chunks kept: without it the rest
+ * means little (a chunk digest drops its least telling items, and the task may be one of them).
+ */
+function taskHead(trajectory: Trajectory): string {
+  const task = taskOf(trajectory.steps);
+  return task ? `Task: ${bounded(task.text, TASK_CHARS)}` : '';
+}
+
 function spanOf(steps: readonly Step[]): string {
   return `Steps ${steps[0].index}–${steps[steps.length - 1].index}:`;
 }
@@ -121,7 +135,18 @@ async function runRolling(trajectory: Trajectory, range: StepRange, ctx: Strateg
     ctx.onProgress?.(`Summarizing part ${i + 1} of ${chunks.length}…`);
     parts.push(await summarizeChunk(trajectory, chunk, ctx));
   }
-  const running = (ctx.llm ? '' : `${EXTRACTIVE_NOTE}\n\n`) + parts.join('\n\n');
+  let running = parts.join('\n\n');
+  if (!ctx.llm) {
+    // Offline the running summary keeps to summary_max_chars: over it, the chunks' facts are merged
+    // and the least telling and oldest go first.
+    const head = [EXTRACTIVE_NOTE, taskHead(trajectory)].filter(Boolean).join('\n\n');
+    const room = summaryMaxChars(ctx.options) - head.length - 40;
+    if (running.length > room) {
+      const span = spanOf(summarized);
+      running = `${span} ${joinItems(fitItems(chunks.flatMap((c) => fitItems(chunkItems(trajectory, c), CHUNK_DIGEST_CHARS)), Math.max(100, room - span.length - 1)))}`;
+    }
+    running = `${head}\n\n${running}`;
+  }
   const summary = tidy(`Conversation summary so far:\n${running}`);
   const { steps, fates } = replaceRange(trajectory, range, [summaryStep(summary, summarized, 'system', 'rolling summary')], { survives: (s) => s.kind === 'system' });
   return { mode: ctx.llm ? 'llm' : 'extractive', steps, fates, summary, prompt: chunks[0] ? chunkPrompt(chunks[0], Number(ctx.options.message_max_chars)) : null, warnings: [] };
@@ -135,8 +160,10 @@ export const rollingSummaryStrategy: Strategy = {
   options: [
     { name: 'summary_threshold', type: 'integer', default: 10, min: 1, max: 10_000, help: 'Messages summarized at a time; summarizing starts when more than twice this many are unsummarized.' },
     MESSAGE_MAX_CHARS,
+    SUMMARY_MAX_CHARS,
   ],
   policy: rollingPolicy,
+  summaryBudget: (o) => ({ chars: summaryMaxChars(o) }),
   // One summary request per chunk of summary_threshold messages.
   requestsPerFiring: (trajectory, range, options) => chunksOf(trajectory, range, Number(options.summary_threshold)),
   run: runRolling,
@@ -175,6 +202,7 @@ async function runHierarchical(trajectory: Trajectory, range: StepRange, ctx: St
   const levels = ctx.llm ? await levelsWithModel(chunks, { ...ctx, llm: ctx.llm }) : levelsOffline(trajectory, chunks, ctx);
   const parts = [
     ctx.llm ? '' : EXTRACTIVE_NOTE,
+    ctx.llm ? '' : taskHead(trajectory),
     levels[2] ? `Early conversation: ${levels[2]}` : '',
     levels[1] ? `Previous discussion: ${levels[1]}` : '',
     levels[0] ? `Recent context: ${levels[0]}` : '',
@@ -222,7 +250,8 @@ function levelsOffline(trajectory: Trajectory, chunks: Step[][], ctx: StrategyCo
   let level3: DigestItem[] = [];
   let span1: Step[] = [];
   for (const chunk of chunks) {
-    const items = chunkItems(trajectory, chunk);
+    // Each chunk in what the model's answer would take, as with a model.
+    const items = fitItems(chunkItems(trajectory, chunk), CHUNK_DIGEST_CHARS);
     if (joinItems(level1).length > l1Max) {
       if (joinItems(level2).length > l2Max) {
         level3 = fitItems([...level3, ...level2], l2Max);
@@ -241,6 +270,17 @@ function levelsOffline(trajectory: Trajectory, chunks: Step[][], ctx: StrategyCo
   return [recent, joinItems(level2), joinItems(level3)];
 }
 
+/**
+ * The most an offline hierarchical summary takes: the task, level 1 (one chunk over its size at
+ * most), level 2 (its size, plus the level 1 merged into it at the last move) and level 3 (level
+ * 2's size), with their labels.
+ */
+function hierarchicalChars(o: StrategyOptions): number {
+  const l1 = Number(o.level1_max_chars);
+  const l2 = Number(o.level2_max_chars);
+  return EXTRACTIVE_NOTE.length + TASK_CHARS + 10 + Math.max(l1, CHUNK_DIGEST_CHARS) + 40 + (l2 + l1 + 2 * CHUNK_DIGEST_CHARS) + l2 + 80;
+}
+
 export const hierarchicalSummaryStrategy: Strategy = {
   id: 'hierarchical-summary',
   label: 'Hierarchical summary',
@@ -254,6 +294,7 @@ export const hierarchicalSummaryStrategy: Strategy = {
     MESSAGE_MAX_CHARS,
   ],
   policy: hierarchicalPolicy,
+  summaryBudget: (o) => ({ chars: hierarchicalChars(o) }),
   // A real run makes one request per chunk it summarizes (merges of aged summaries come on top, when levels overflow).
   requestsPerFiring: (trajectory, range, options) => chunksOf(trajectory, range, Number(options.promote_count)),
   run: runHierarchical,

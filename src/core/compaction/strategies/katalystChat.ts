@@ -4,10 +4,12 @@
 import type { Step, Trajectory } from '../../model';
 import { replaceRange, summaryStep } from '../assemble';
 import {
-  changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, earlierSummaryText, errorLines, EXTRACTIVE_NOTE, extractFacts,
+  changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts,
   failedEditLines, filesChanged, gitLines, installLines, lastAgentLine, laterRequests, openTodoLines, pendingCallLines, readLines,
   renderSections, taskLine, testLines, type Facts, type Section,
 } from '../extract';
+import { errorLinesKeepingLast, must, outcomeLines } from '../facts/render';
+import { SUMMARY_MAX_CHARS, summaryMaxChars } from './summaryBudget';
 import type { ForcedTrigger, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
 
 export const CHAT_SUMMARY_START = '[CONVERSATION SUMMARY]';
@@ -73,19 +75,19 @@ ${conversation}
 Reply with the summary only, with no comments before or after it.`;
 }
 
-function extractiveSummary(facts: Facts): string {
+function extractiveSummary(facts: Facts, budget: number): string {
   const changed = filesChanged(facts);
   const dirs = [...new Set([...changed.map((c) => c.file), ...readLines(facts)].map((f) => (f.includes('/') ? f.slice(0, f.lastIndexOf('/')) : '.')))];
   const sections: Section[] = [
-    { heading: '1. Original request:', inline: taskLine(facts) ?? '(none in the log)', lines: [...laterRequests(facts).map((r) => `then: ${r}`), ...constraintLines(facts).map((c) => `constraint: ${c}`)], priority: 5 },
+    { heading: '1. Original request:', inline: taskLine(facts) ?? '(none in the log)', lines: [...must(laterRequests(facts).map((r) => `then: ${r}`)), ...constraintLines(facts).map((c) => `constraint: ${c}`)], priority: 5 },
     { heading: '2. Project structure (folders touched):', lines: dirs, empty: '(no file touched in these steps)', priority: 1 },
-    { heading: '3. Completed tasks:', lines: [...changeLines(facts), ...doneTodoLines(facts)], empty: '(nothing finished in these steps)', priority: 4 },
-    { heading: '4. Current project state:', lines: [...testLines(facts), ...errorLines(facts), ...commandLines(facts, 15), ...readLines(facts).map((f) => `read ${f}`)], empty: '(no command or test in these steps)', priority: 2 },
-    { heading: '5. Not yet done:', lines: [...openTodoLines(facts), ...failedEditLines(facts), ...pendingCallLines(facts)], empty: '(not stated in these steps)', priority: 4 },
+    { heading: '3. Completed tasks:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts))], empty: '(nothing finished in these steps)', priority: 4 },
+    { heading: '4. Current project state:', lines: [...testLines(facts), ...errorLinesKeepingLast(facts), ...commandLines(facts, 15), ...outcomeLines(facts), ...readLines(facts).map((f) => `read ${f}`)], empty: '(no command or test in these steps)', priority: 2 },
+    { heading: '5. Not yet done:', lines: [...must(openTodoLines(facts)), ...failedEditLines(facts), ...pendingCallLines(facts)], empty: '(not stated in these steps)', priority: 4 },
     { heading: '6. Technical setup:', lines: [...installLines(facts), ...gitLines(facts)], empty: '(no setup change in these steps)', priority: 1 },
     { heading: '7. Next task context:', inline: lastAgentLine(facts, 300) ?? '(none)', lines: [...decisionLines(facts, 3), ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`)], priority: 3 },
   ];
-  return renderSections(sections, { header: [EXTRACTIVE_NOTE] });
+  return renderSections(sections, { header: [EXTRACTIVE_NOTE], budget });
 }
 
 async function run(trajectory: Trajectory, range: StepRange, ctx: StrategyContext): Promise<StrategyOutput> {
@@ -98,7 +100,8 @@ async function run(trajectory: Trajectory, range: StepRange, ctx: StrategyContex
     text = (await ctx.llm.complete({ messages, temperature: 0.3 })).text;
     mode = 'llm';
   } else {
-    text = extractiveSummary(extractFacts(trajectory, summarized.map((s) => s.index)));
+    // The summary's wrappers count against its size.
+    text = extractiveSummary(extractFacts(trajectory, summarized.map((s) => s.index)), summaryMaxChars(ctx.options) - CHAT_SUMMARY_START.length - CHAT_SUMMARY_END.length - 2);
   }
   const summary = `${CHAT_SUMMARY_START}\n${text}\n${CHAT_SUMMARY_END}`;
   const { steps, fates } = replaceRange(trajectory, range, [summaryStep(summary, summarized, 'assistant', 'katalyst chat history')], {
@@ -115,8 +118,10 @@ export const katalystChatStrategy: Strategy = {
   options: [
     { name: 'trigger', type: 'integer', default: 50, min: 1, max: 100_000, help: 'Summarize when there are more messages than this, system messages included (KATALYST_CHAT_SUMMARY_TRIGGER).' },
     { name: 'keep_last', type: 'integer', default: 10, min: 0, max: 10_000, help: 'Recent non-system messages kept verbatim (KATALYST_CHAT_SUMMARY_KEEP_LAST_N).' },
+    SUMMARY_MAX_CHARS,
   ],
   policy,
+  summaryBudget: (o) => ({ chars: summaryMaxChars(o) }),
   requestsPerFiring: () => 1,
   run,
   // Katalyst returns the conversation unchanged when the summary fails.

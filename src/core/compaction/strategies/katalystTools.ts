@@ -144,7 +144,8 @@ export function groupDigest(trajectory: Trajectory, actions: readonly Action[]):
     const head = calls.length === 1 ? `${name}:` : `${name} (${calls.length} calls):`;
     const facts = extractFacts(trajectory, calls.flatMap((a) => (a.result ? [a.call.index, a.result.index] : [a.call.index])));
     const body = joinItems(fitItems(groupItems(facts, calls.length), Math.max(40, budget - head.length - 1)));
-    lines.push(`${head} ${body || 'no result recorded'}`);
+    // "no result recorded" only when no call of the group has one in the log.
+    lines.push(`${head} ${body || (calls.some((a) => a.result) ? 'returned nothing' : 'no result recorded')}`);
   }
   return tidy(lines.join('\n'));
 }
@@ -175,9 +176,19 @@ function groupItems(facts: Facts, calls: number): DigestItem[] {
   }
   for (const { text, n, step } of seen.values()) add(`error ${text}${n > 1 ? ` ×${n}` : ''}`, 4 + Math.min(0.9, (n - 1) / 10), step);
   if (facts.plan) add(`tasks: ${facts.plan.items.map((t) => `${t.text} [${t.status}]`).join(', ')}`, 4.5);
-  const failed = facts.commands.filter((c) => c.ok === false).length;
-  const ok = facts.commands.filter((c) => c.ok === true).length;
-  if (ok + failed > 1) add(`${ok} ok, ${failed} failed${facts.commands.length - ok - failed ? `, ${facts.commands.length - ok - failed} without an exit status` : ''}`, 3);
+  // Every call with a result says how it ended, whatever the tool: its verdict, then what it returned.
+  // Reads return source code and are listed as files read; they count only when they failed.
+  const counted = facts.outcomes.filter((o) => o.kind !== 'read' || o.failed);
+  const failed = counted.filter((o) => o.failed === true).length;
+  const ok = counted.filter((o) => o.failed === false).length;
+  const unsaid = counted.length - ok - failed;
+  if (ok + failed > 1) add(`${ok} ok, ${failed} failed${unsaid ? `, ${unsaid} without a status` : ''}`, 3);
+  const errorTexts = new Set(facts.errors.map((e) => e.text));
+  for (const o of facts.outcomes) {
+    if (o.kind === 'shell' || o.kind === 'edit' || o.kind === 'todo' || (o.kind === 'read' && !o.failed)) continue; // told above
+    if (o.failed) { if (!o.said || !errorTexts.has(o.said)) add(`failed${o.said ? `: ${o.said}` : ''}`, 4, o.step); }
+    else if (o.said) add(`→ ${o.said}`, calls === 1 ? 3 : 2, o.step);
+  }
   // In a group, failures and telling output first, then what changed files.
   // Errors are listed above and test runs said: a failure names its exit status only, a test is not told twice.
   const tests = new Set(facts.tests.map((t) => t.step));
@@ -285,6 +296,12 @@ export const katalystToolsStrategy: Strategy = {
     { name: 'min_reduction', type: 'number', default: 0.1, min: 0, max: 1, help: 'The compressed trace must be at least this much shorter than the full one, else it falls back to truncation.' },
   ],
   policy,
+  // Offline, each tool's group takes the room its listing (its last calls) took, at least a short line.
+  summaryBudget: (o, trajectory, range) => {
+    const actions = actionsOf(trajectory.steps).filter((a) => a.call.index >= range[0] && a.call.index <= range[1]);
+    const groups = new Set(actions.map((a) => a.call.tool!.name)).size;
+    return { chars: SUMMARY_START.length + SUMMARY_END.length + 2 + groupByTool(actions).length + groups * 60 };
+  },
   // Katalyst rebuilds the trace summary from every action before each model request.
   recomputes: true,
   incrementalPolicy,

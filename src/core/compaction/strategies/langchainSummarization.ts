@@ -9,9 +9,11 @@ import type { Step, Trajectory } from '../../model';
 import { charEstimateCounter, type TokenCounter } from '../../tokens/counter';
 import { replaceRange, summaryStep } from '../assemble';
 import {
-  changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, earlierSummaryText, errorLines, EXTRACTIVE_NOTE, extractFacts, failedEditLines,
+  changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts, failedEditLines,
   lastAgentLine, laterRequests, openTodoLines, pendingCallLines, readLines, renderSections, taskLine, testLines, tidy, userRefLines, type Facts,
 } from '../extract';
+import { errorLinesKeepingLast, must, outcomeLines } from '../facts/render';
+import { SUMMARY_MAX_CHARS, summaryMaxChars } from './summaryBudget';
 import { contextTextOf } from '../text';
 import type { ForcedTrigger, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
 import { sessionSnippets } from './agentsSdk';
@@ -90,15 +92,15 @@ export function trimForSummary(steps: readonly Step[], maxTokens: number, counte
   return { text: kept.join('\n'), unseen: steps.slice(0, firstSeen) };
 }
 
-function extractiveContext(facts: Facts): string {
+function extractiveContext(facts: Facts, budget: number): string {
   return renderSections([
-    { heading: 'Task:', inline: taskLine(facts) ?? '(no user request in the log)', lines: [...laterRequests(facts).map((r) => `then: ${r}`), ...constraintLines(facts).map((c) => `constraint: ${c}`), ...userRefLines(facts).map((r) => `given: ${r}`)] },
-    { heading: 'Done:', lines: [...changeLines(facts), ...doneTodoLines(facts), ...testLines(facts), ...commandLines(facts, 15)], empty: '(nothing done in these messages)' },
-    { heading: 'Failed:', lines: [...failedEditLines(facts), ...errorLines(facts)], empty: '(nothing failed in these messages)' },
-    { heading: 'Found:', lines: [...decisionLines(facts, 4), ...readLines(facts).map((f) => `read ${f}`)], empty: '(nothing stated)' },
-    { heading: 'Open:', lines: [...openTodoLines(facts), ...pendingCallLines(facts), ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`)], empty: '(not stated)' },
+    { heading: 'Task:', inline: taskLine(facts) ?? '(no user request in the log)', lines: [...must(laterRequests(facts).map((r) => `then: ${r}`)), ...constraintLines(facts).map((c) => `constraint: ${c}`), ...userRefLines(facts).map((r) => `given: ${r}`)] },
+    { heading: 'Done:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts)), ...testLines(facts), ...commandLines(facts, 15)], empty: '(nothing done in these messages)' },
+    { heading: 'Failed:', lines: [...failedEditLines(facts), ...errorLinesKeepingLast(facts)], empty: '(nothing failed in these messages)' },
+    { heading: 'Found:', lines: [...decisionLines(facts, 4), ...outcomeLines(facts), ...readLines(facts).map((f) => `read ${f}`)], empty: '(nothing stated)' },
+    { heading: 'Open:', lines: [...must(openTodoLines(facts)), ...pendingCallLines(facts), ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`)], empty: '(not stated)' },
     { heading: 'Last message:', inline: lastAgentLine(facts, 300) ?? '(none)', lines: [] },
-  ], { header: [EXTRACTIVE_NOTE] });
+  ], { header: [EXTRACTIVE_NOTE], budget });
 }
 
 async function run(trajectory: Trajectory, range: StepRange, ctx: StrategyContext): Promise<StrategyOutput> {
@@ -115,7 +117,7 @@ async function run(trajectory: Trajectory, range: StepRange, ctx: StrategyContex
     body = (await ctx.llm.complete({ messages })).text.trim();
     mode = 'llm';
   } else {
-    body = extractiveContext(extractFacts(trajectory, summarized.map((s) => s.index)));
+    body = extractiveContext(extractFacts(trajectory, summarized.map((s) => s.index)), summaryMaxChars(ctx.options) - SUMMARY_OPENING.length - 2);
   }
   const summary = tidy(`${SUMMARY_OPENING}\n\n${body}`);
   const { steps, fates } = replaceRange(trajectory, range, [summaryStep(summary, summarized, 'user', 'langchain summarization')], { survives: (s) => s.kind === 'system' });
@@ -134,8 +136,10 @@ export const langchainSummarizationStrategy: Strategy = {
     { name: 'context_window', type: 'integer', default: 128_000, min: 1_000, max: 10_000_000, help: "The model's input window, for trigger_fraction (LangChain reads it from the model's profile)." },
     { name: 'keep_messages', type: 'integer', default: 20, min: 0, max: 1_000_000, help: 'Recent messages kept as they are (keep, default 20 messages).' },
     { name: 'trim_tokens_to_summarize', type: 'integer', default: 4000, min: 0, max: 10_000_000, help: 'The summariser sees at most the last this-many tokens of what it replaces (default 4,000); 0 sends everything.' },
+    SUMMARY_MAX_CHARS,
   ],
   policy,
+  summaryBudget: (o) => ({ chars: summaryMaxChars(o) }),
   // One request: the summariser's.
   requestsPerFiring: () => 1,
   run,

@@ -6,12 +6,43 @@ import type { ToolSpec } from '../../llm/provider';
 import type { Trajectory } from '../../model';
 import { replaceRange, summaryStep } from '../assemble';
 import {
-  changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, earlierSummaryText, errorLines, EXTRACTIVE_NOTE, extractFacts,
+  changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts,
   failedEditLines, failingTestIds, filesChanged, installLines, lastAgentLine, laterRequests, openTodoLines, pendingCallLines, planLines,
-  readLines, taskLine, testLines, tidy, type Facts,
+  bounded, readLines, taskLine, testLines, tidy, type Facts,
 } from '../extract';
+import { errorLinesKeepingLast, outcomeLines } from '../facts/render';
 import type { StepRange, Strategy, StrategyContext, StrategyOutput } from '../types';
 import { eventBlocks, forgottenEvents, OPENHANDS_OPTIONS, openHandsPolicy, openHandsSurvivor } from './openhandsCommon';
+import { DEFAULT_SUMMARY_CHARS, SUMMARY_MAX_CHARS, summaryMaxChars } from './summaryBudget';
+
+/**
+ * Fields filled offline shrink to fit the summary's size: the lowest-ranked item of any field
+ * goes first (then the oldest of its field); an item of rank 9 (the task, later requests, files
+ * changed, the plan, the last error) goes last.
+ */
+function fitFields(fields: Record<string, { text: string; rank: number }[]>, joiners: Record<string, string>, budget: number): Record<string, string> {
+  let cut = 0;
+  const render = () => {
+    const out: Record<string, string> = Object.fromEntries(Object.entries(fields).map(([k, items]) => [k, items.map((i) => i.text).join(joiners[k] ?? '; ')]));
+    if (cut) out.other_relevant_context = `${out.other_relevant_context ?? ''}\n(${cut} more items not shown, to keep the summary within ${budget} characters)`.trim();
+    return out;
+  };
+  while (renderStateSummary(render()).length > budget) {
+    let victim: { k: string; i: number; rank: number } | undefined;
+    for (const [k, items] of Object.entries(fields)) items.forEach((it, i) => { if (it.rank < 10 && (!victim || it.rank < victim.rank)) victim = { k, i, rank: it.rank }; });
+    if (!victim) {
+      // Only the fixed fields are left: the longest of them (the task) is shortened at a word end.
+      const longest = Object.values(fields).flat().sort((a, b) => b.text.length - a.text.length)[0];
+      const shorter = longest && longest.text.length > 120 ? bounded(longest.text, Math.max(120, Math.floor(longest.text.length * 0.7))) : undefined;
+      if (!shorter || shorter.length >= longest.text.length) break;
+      longest.text = shorter;
+      continue;
+    }
+    fields[victim.k].splice(victim.i, 1);
+    cut++;
+  }
+  return render();
+}
 
 type Field = [name: string, label: string, description: string];
 
@@ -93,39 +124,43 @@ function stringValue(v: unknown): string {
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
-/** The schema's fields, filled from the trajectory itself. */
-export function extractiveStateSummary(facts: Facts): Record<string, string> {
-  const list = (items: string[]) => items.join('; ');
+/** The schema's fields, filled from the trajectory itself, within `budget` characters. */
+export function extractiveStateSummary(facts: Facts, budget = DEFAULT_SUMMARY_CHARS): Record<string, string> {
   const gitText = facts.commands.map((c) => c.command).join('\n');
   const branch = /git (?:checkout -b|switch -c|branch)\s+([\w./-]+)/.exec(gitText)?.[1];
   const lastTest = facts.tests[facts.tests.length - 1];
   const changed = changeLines(facts);
   const task = taskLine(facts, 1200);
-  return {
-    user_context: [task ?? '(no user request in the log)', ...laterRequests(facts).map((r) => `Later request: ${r}`), ...constraintLines(facts).map((c) => `Constraint: ${c}`)].join(' | '),
-    completed_tasks: list([...changed, ...doneTodoLines(facts), ...commandLines(facts, 12).filter((c) => !/\(exit [1-9]|failed/.test(c))]) || `(nothing finished in these ${facts.stepCount} steps)`,
-    pending_tasks: list([...openTodoLines(facts), ...failedEditLines(facts), ...pendingCallLines(facts)]) || '(not stated in these steps)',
-    current_state: [lastAgentLine(facts) ?? '', ...decisionLines(facts, 3)].filter(Boolean).join(' | '),
-    files_modified: list(filesChanged(facts).map((c) => c.file)),
-    function_changes: '',
-    data_structures: '',
-    dependencies: list(installLines(facts)),
-    tests_written: filesChanged(facts).some((c) => /(^|\/)(test_[^/]*|[^/]*_test\.\w+|[^/]*\.(test|spec)\.\w+)$/.test(c.file)) ? 'true' : 'unknown',
-    tests_passing: lastTest?.ok === undefined ? 'unknown' : String(lastTest.ok),
-    failing_tests: list([...failingTestIds(facts), ...testLines(facts).filter((t) => /fail|error/i.test(t))]),
-    error_messages: list([...errorLines(facts), ...failedEditLines(facts)]),
-    branch_created: branch ? 'true' : 'unknown',
-    branch_name: branch ?? '',
-    commits_made: /git commit\b/.test(gitText) ? 'true' : 'unknown',
-    pr_created: 'unknown',
-    pr_status: 'unknown',
-    other_relevant_context: tidy([
-      EXTRACTIVE_NOTE,
-      ...(facts.plan ? [`Task list: ${list(planLines(facts))}`] : []),
-      ...(readLines(facts).length ? [`Files read: ${list(readLines(facts))}`] : []),
-      ...earlierSummaryText(facts).map((p) => `Earlier summary ${p}`),
-    ].join('\n')),
+  const r = (lines: string[], rank: number) => lines.map((text) => ({ text, rank }));
+  const fixed = (text: string) => [{ text, rank: 10 }];
+  const fields: Record<string, { text: string; rank: number }[]> = {
+    user_context: [...fixed(task ?? '(no user request in the log)'), ...r(laterRequests(facts).map((q) => `Later request: ${q}`), 9), ...r(constraintLines(facts).map((c) => `Constraint: ${c}`), 5)],
+    completed_tasks: changed.length + doneTodoLines(facts).length ? [...r(changed, 9), ...r(doneTodoLines(facts), 9), ...r(commandLines(facts, 12, ['change', 'run']).filter((c) => !/\(exit [1-9]|failed/.test(c)), 2)] : fixed(`(nothing finished in these ${facts.stepCount} steps)`),
+    pending_tasks: openTodoLines(facts).length + failedEditLines(facts).length + pendingCallLines(facts).length ? [...r(openTodoLines(facts), 9), ...r(failedEditLines(facts), 4), ...r(pendingCallLines(facts), 3)] : fixed('(not stated in these steps)'),
+    current_state: [...r([lastAgentLine(facts) ?? '', ...decisionLines(facts, 3)].filter(Boolean), 2), ...r(commandLines(facts, 8, ['read']).map((c) => `checked: ${c}`), 1), ...outcomeLines(facts)],
+    files_modified: r(filesChanged(facts).map((c) => c.file), 9),
+    function_changes: [],
+    data_structures: [],
+    dependencies: r(installLines(facts), 3),
+    tests_written: fixed(filesChanged(facts).some((c) => /(^|\/)(test_[^/]*|[^/]*_test\.\w+|[^/]*\.(test|spec)\.\w+)$/.test(c.file)) ? 'true' : 'unknown'),
+    tests_passing: fixed(lastTest?.ok === undefined ? 'unknown' : String(lastTest.ok)),
+    failing_tests: [...r(failingTestIds(facts), 6), ...r(testLines(facts).filter((t) => /fail|error/i.test(t)), 4)],
+    error_messages: [...errorLinesKeepingLast(facts), ...r(failedEditLines(facts), 4)],
+    branch_created: fixed(branch ? 'true' : 'unknown'),
+    branch_name: branch ? fixed(branch) : [],
+    commits_made: fixed(/git commit\b/.test(gitText) ? 'true' : 'unknown'),
+    pr_created: fixed('unknown'),
+    pr_status: fixed('unknown'),
+    other_relevant_context: [
+      ...fixed(EXTRACTIVE_NOTE),
+      ...(facts.plan ? [{ text: `Task list: ${planLines(facts).join('; ')}`, rank: 9 }] : []),
+      ...(readLines(facts).length ? r([`Files read: ${readLines(facts).join('; ')}`], 1) : []),
+      ...r(earlierSummaryText(facts).map((p) => `Earlier summary ${p}`), 8),
+    ],
   };
+  const out = fitFields(fields, { user_context: ' | ', current_state: ' | ', other_relevant_context: '\n' }, budget);
+  out.other_relevant_context = tidy(out.other_relevant_context);
+  return out;
 }
 
 export const openHandsStructuredStrategy: Strategy = {
@@ -133,9 +168,10 @@ export const openHandsStructuredStrategy: Strategy = {
   label: 'OpenHands structured-summary condenser',
   kind: 'llm',
   description: 'Like openhands-summary, but the model fills a fixed state-summary schema through a forced function call; the result is shown as a readable summary.',
-  options: OPENHANDS_OPTIONS,
+  options: [...OPENHANDS_OPTIONS, SUMMARY_MAX_CHARS],
   policy: openHandsPolicy,
   requestsPerFiring: () => 1,
+  summaryBudget: (o) => ({ chars: summaryMaxChars(o) }),
   async run(trajectory, range, ctx) {
     return runStructured(trajectory, range, ctx);
   },
@@ -158,7 +194,7 @@ async function runStructured(trajectory: Trajectory, range: StepRange, ctx: Stra
       values = {};
     }
   } else {
-    values = extractiveStateSummary(extractFacts(trajectory, f.removed.map((s) => s.index)));
+    values = extractiveStateSummary(extractFacts(trajectory, f.removed.map((s) => s.index)), summaryMaxChars(ctx.options));
   }
   const summary = renderStateSummary(values);
   const { steps, fates } = replaceRange(trajectory, range, [summaryStep(summary, f.removed, 'user')], { survives: openHandsSurvivor(trajectory) });

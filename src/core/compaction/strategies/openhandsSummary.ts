@@ -4,10 +4,12 @@
 import type { Trajectory } from '../../model';
 import { replaceRange, summaryStep } from '../assemble';
 import {
-  changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, earlierSummaryText, errorLines, EXTRACTIVE_NOTE, extractFacts,
+  changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts,
   failedEditLines, filesChanged, gitLines, installLines, lastAgentLine, laterRequests, openTodoLines, pendingCallLines, readLines, renderSections,
   taskLine, taskTrackingLines, testLines, userRefLines, type Facts, type Section,
 } from '../extract';
+import { errorLinesKeepingLast, must, outcomeLines } from '../facts/render';
+import { charsBudget, DEFAULT_SUMMARY_CHARS, SUMMARY_MAX_CHARS, summaryMaxChars } from './summaryBudget';
 import type { StepRange, Strategy, StrategyContext, StrategyOutput } from '../types';
 import { eventBlocks, forgottenEvents, OPENHANDS_OPTIONS, openHandsPolicy, openHandsSurvivor } from './openhandsCommon';
 
@@ -66,26 +68,28 @@ export function openHandsPrompt(trajectory: Trajectory, range: StepRange, maxEve
 }
 
 /** The OpenHands sections, filled from the trajectory itself. */
-export function extractiveOpenHandsSummary(facts: Facts): string {
+export function extractiveOpenHandsSummary(facts: Facts, budget = DEFAULT_SUMMARY_CHARS): string {
   const task = taskLine(facts);
   const later = laterRequests(facts).map((r) => `later request: ${r}`);
   const constraints = constraintLines(facts).map((c) => `constraint: ${c}`);
   const refs = userRefLines(facts);
   const sections: Section[] = [
-    { heading: 'USER_CONTEXT:', inline: task ?? '(no user request in the log)', lines: [...later, ...constraints, ...(refs.length ? [`given: ${refs.join(', ')}`] : [])], priority: 5 },
-    { heading: 'TASK_TRACKING:', lines: taskTrackingLines(facts), empty: '(no task list in these steps)', priority: 5 },
-    { heading: 'COMPLETED:', lines: [...changeLines(facts), ...doneTodoLines(facts).map((t) => `task ${t}`)], empty: `(nothing finished in these ${facts.stepCount} steps)`, priority: 4 },
+    { heading: 'USER_CONTEXT:', inline: task ?? '(no user request in the log)', lines: [...must(later), ...constraints, ...(refs.length ? [`given: ${refs.join(', ')}`] : [])], priority: 5 },
+    { heading: 'TASK_TRACKING:', lines: must(taskTrackingLines(facts)), empty: '(no task list in these steps)', priority: 5 },
+    { heading: 'COMPLETED:', lines: [...must(changeLines(facts)), ...doneTodoLines(facts).map((t) => `task ${t}`)], empty: `(nothing finished in these ${facts.stepCount} steps)`, priority: 4 },
     { heading: 'PENDING:', lines: [...openTodoLines(facts), ...failedEditLines(facts), ...pendingCallLines(facts)], empty: '(not stated in these steps)', priority: 4 },
-    { heading: 'CURRENT_STATE:', inline: lastAgentLine(facts) ?? '(no agent message in these steps)', lines: decisionLines(facts, 4), priority: 2 },
+    // What the commands that did not change anything showed: the state the agent relies on.
+    { heading: 'CURRENT_STATE:', inline: lastAgentLine(facts) ?? '(no agent message in these steps)', lines: [...decisionLines(facts, 4), ...commandLines(facts, 15, ['read', 'run']).map((c) => `checked: ${c}`), ...outcomeLines(facts)], priority: 2 },
     { heading: 'CODE_STATE:', lines: [...filesChanged(facts).map((c) => `${c.file} (${c.action})`), ...readLines(facts).map((f) => `${f} (read)`)], empty: '(no file touched in these steps)', priority: 1 },
-    { heading: 'TESTS:', lines: [...testLines(facts), ...errorLines(facts)], empty: '(no test or error in these steps)', priority: 3 },
-    { heading: 'CHANGES:', lines: [...changeLines(facts), ...failedEditLines(facts), ...commandLines(facts, 25)], empty: '(no change in these steps)', priority: 2 },
+    { heading: 'TESTS:', lines: [...testLines(facts), ...errorLinesKeepingLast(facts)], empty: '(no test or error in these steps)', priority: 3 },
+    // Only what changed files, the repository or the environment; reads and searches are not changes.
+    { heading: 'CHANGES:', lines: [...changeLines(facts), ...failedEditLines(facts), ...commandLines(facts, 25, ['change'])], empty: '(no change in these steps)', priority: 2 },
     { heading: 'DEPS:', lines: installLines(facts), empty: '(no dependency change in these steps)', priority: 1 },
     { heading: 'VERSION_CONTROL_STATUS:', lines: gitLines(facts), empty: '(no version control in these steps)', priority: 1 },
   ];
   const previous = earlierSummaryText(facts);
   if (previous.length) sections.unshift({ heading: 'PREVIOUS SUMMARY (carried forward):', lines: [], inline: `\n${previous.join('\n\n')}\n`, priority: 6 });
-  return renderSections(sections, { header: [EXTRACTIVE_NOTE] });
+  return renderSections(sections, { header: [EXTRACTIVE_NOTE], budget });
 }
 
 export const openHandsSummaryStrategy: Strategy = {
@@ -93,9 +97,10 @@ export const openHandsSummaryStrategy: Strategy = {
   label: 'OpenHands LLM summarizing condenser',
   kind: 'llm',
   description: 'Keeps the first events and a recent tail, and replaces the middle with a summary in the OpenHands sections (USER_CONTEXT, COMPLETED, PENDING, CODE_STATE, …).',
-  options: OPENHANDS_OPTIONS,
+  options: [...OPENHANDS_OPTIONS, SUMMARY_MAX_CHARS],
   policy: openHandsPolicy,
   requestsPerFiring: () => 1,
+  summaryBudget: charsBudget,
   async run(trajectory, range, ctx) {
     return runOpenHandsSummary(trajectory, range, ctx);
   },
@@ -112,7 +117,7 @@ async function runOpenHandsSummary(trajectory: Trajectory, range: StepRange, ctx
     summary = reply.text;
     mode = 'llm';
   } else {
-    summary = extractiveOpenHandsSummary(extractFacts(trajectory, f.removed.map((s) => s.index)));
+    summary = extractiveOpenHandsSummary(extractFacts(trajectory, f.removed.map((s) => s.index)), summaryMaxChars(ctx.options));
   }
   const { steps, fates } = replaceRange(trajectory, range, [summaryStep(summary, f.removed, 'user')], { survives: openHandsSurvivor(trajectory) });
   return { mode, steps, fates, summary, prompt, warnings: [] };

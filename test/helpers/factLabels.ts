@@ -1,0 +1,68 @@
+// Facts picked by hand (test/fixtures/facts, in-sample; test/fixtures/facts-heldout, runs the
+// fact layer was not developed on) and how much of them each summarising strategy keeps offline.
+// Shared by the unit tests and `npm run bench`.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { findStrategy, runCompaction } from '../../src/core/compaction';
+import { loadTrajectory } from '../../src/core/io/load';
+import { runsOf } from '../../src/core/stats';
+import { charEstimateCounter } from '../../src/core/tokens/counter';
+import { labelSourcePath, type LabelSource } from './labelSources';
+import { REPO_ROOT } from './paths';
+
+export const SUMMARISING = [
+  'openhands-summary', 'openhands-structured', 'katalyst-tools', 'katalyst-chat', 'summarizing-session', 'rolling-summary',
+  'hierarchical-summary', 'budget-schema', 'claude-code-compact', 'codex-compact', 'langchain-summarization',
+];
+
+export const FACTS_DIR = path.join(REPO_ROOT, 'test', 'fixtures', 'facts');
+export const FACTS_HELDOUT_DIR = path.join(REPO_ROOT, 'test', 'fixtures', 'facts-heldout');
+
+export interface FactFile extends LabelSource { name: string; run: number; range: string; format: string; facts: { step: number; text: string }[] }
+
+export function factFiles(dir: string): { present: FactFile[]; absent: string[] } {
+  const all = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()
+    .map((f) => ({ name: f, ...(JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as Omit<FactFile, 'name'>) }));
+  return { present: all.filter((f) => labelSourcePath(f) !== undefined), absent: all.filter((f) => labelSourcePath(f) === undefined).map((f) => f.name) };
+}
+
+const norm = (s: string) => s.toLowerCase().replace(/\s+/g, ' ');
+export const factKept = (summary: string, fact: string) => fact.split('|').some((alt) => norm(summary).includes(norm(alt)));
+
+export interface StrategyFacts { id: string; facts: number; kept: number; median: number; misses: string[]; taskLost: string[] }
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? 0 : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+/** Per strategy: the facts of the forgotten steps its offline summary keeps, the median reduction, and runs whose task it dropped. */
+export async function measureFacts(files: readonly FactFile[]): Promise<StrategyFacts[]> {
+  const out: StrategyFacts[] = [];
+  for (const id of SUMMARISING) {
+    const row: StrategyFacts = { id, facts: 0, kept: 0, median: 0, misses: [], taskLost: [] };
+    const reductions: number[] = [];
+    for (const f of files) {
+      const t = runsOf(await loadTrajectory(labelSourcePath(f)!))[f.run];
+      const r = await runCompaction(t, { strategy: findStrategy(id)!, range: f.range }, { counter: charEstimateCounter });
+      reductions.push(r.reduction);
+      for (const fact of f.facts) {
+        if ((r.fates[fact.step] ?? 'kept') === 'kept') continue;
+        row.facts++;
+        if (factKept(r.summary ?? '', fact.text)) row.kept++;
+        else {
+          row.misses.push(`${f.name} step ${fact.step} "${fact.text}"`);
+          if (t.steps[fact.step]?.kind === 'user' && fact === f.facts[0]) row.taskLost.push(f.name);
+        }
+      }
+    }
+    row.median = median(reductions);
+    out.push(row);
+  }
+  return out;
+}
+
+export function factsReport(rows: readonly StrategyFacts[]): string {
+  return rows.map((r) => `${r.id.padEnd(24)} ${r.kept}/${r.facts} facts (${((r.kept / Math.max(1, r.facts)) * 100).toFixed(0)}%), median reduction ${(r.median * 100).toFixed(0)}%${r.misses.length ? `\n    missed: ${r.misses.join('; ')}` : ''}`).join('\n');
+}

@@ -1,0 +1,111 @@
+import { strict as assert } from 'node:assert';
+import { test } from 'node:test';
+import { findStrategy, runCompaction } from '../../src/core/compaction';
+import { commandEffect } from '../../src/core/compaction/facts/calls';
+import { extractFacts } from '../../src/core/compaction/extract';
+import { loadTrajectory } from '../../src/core/io/load';
+import type { Trajectory } from '../../src/core/model';
+import { runsOf } from '../../src/core/stats';
+import { StepBuilder } from '../../src/core/steps';
+import { charEstimateCounter } from '../../src/core/tokens/counter';
+import { fixture } from '../helpers/paths';
+
+// What a summary keeps of the person and the plan: answers to the agent's questions are requests,
+// injected notifications are not; Claude Code 2.1's task tools make a plan; reads are not changes;
+// CURRENT_STATE is what the agent said, never its thinking or a JSON payload.
+
+function trajectory(build: (b: StepBuilder) => void): Trajectory {
+  const b = new StepBuilder();
+  build(b);
+  const steps = b.finish();
+  return { format: 'claude-code', title: 't', source: { path: '/tmp/t.jsonl', size: 0 }, steps, meta: {}, warnings: [], records: steps.length };
+}
+
+let n = 0;
+function call(b: StepBuilder, name: string, args: object, output?: string): void {
+  const id = `c${++n}`;
+  b.add({ kind: 'tool_call', text: JSON.stringify(args), tool: { name, args: JSON.stringify(args), callId: id } });
+  if (output !== undefined) b.add({ kind: 'tool_result', text: output, tool: { name: '', args: '', callId: id } });
+}
+
+test("OpenCode's question: the person's answer is a later request every summary keeps", async () => {
+  const t = runsOf(await loadTrajectory(fixture('opencode/all-tools.json')))[0];
+  const facts = extractFacts(t, t.steps.map((s) => s.index));
+  assert.ok(facts.requests.some((r) => /^answered: figure it out sir/.test(r.text)), JSON.stringify(facts.requests));
+  const r = await runCompaction(t, { strategy: findStrategy('openhands-summary')!, range: '1:-2' }, { counter: charEstimateCounter });
+  assert.match(r.summary!, /later request: answered: figure it out sir/);
+});
+
+test('Codex request_user_input answers and Cline follow-up answers are requests; injected notifications are not', () => {
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Build the quarterly dashboard.' });
+    call(b, 'request_user_input', { questions: [{ id: 'deadline', question: 'When is it due?' }] }, '{"answers":{"deadline":{"answers":["Friday 5pm"]},"kpis":{"answers":["churn, MRR"]}}}');
+    call(b, 'ask_followup_question', { question: 'Which chart library?' }, '<answer>\nUse Vega-Lite\n</answer>');
+    b.add({ kind: 'user', text: '<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n</task-notification>' });
+    b.add({ kind: 'user', text: '<system-reminder>The TodoWrite tool has not been used recently.</system-reminder>' });
+    b.add({ kind: 'user', text: 'Also add a CSV export.' });
+  });
+  const facts = extractFacts(t, t.steps.map((s) => s.index));
+  const texts = facts.requests.map((r) => r.text);
+  assert.ok(texts.some((x) => x.includes('Friday 5pm') && x.includes('MRR')), texts.join('\n'));
+  assert.ok(texts.includes('answered: Use Vega-Lite'), texts.join('\n'));
+  assert.ok(texts.includes('Also add a CSV export.'));
+  assert.ok(!texts.some((x) => /task-notification|system-reminder|TodoWrite/.test(x)), 'a notification is not a request');
+});
+
+test("Claude Code 2.1's TaskCreate, TaskUpdate and TaskList make the plan, with ids and statuses", async () => {
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Port the parser to Rust.' });
+    call(b, 'TaskCreate', { subject: 'Write the lexer', description: 'tokens', activeForm: 'Writing the lexer' }, 'Task #1 created successfully: Write the lexer');
+    call(b, 'TaskCreate', { subject: 'Write the parser', description: 'AST' }, 'Task #2 created successfully: Write the parser');
+    call(b, 'TaskCreate', { subject: 'Delete the old code', description: '' }, 'Task #3 created successfully: Delete the old code');
+    call(b, 'TaskUpdate', { taskId: '1', status: 'completed' }, 'Updated task #1 status');
+    call(b, 'TaskUpdate', { taskId: '2', status: 'in_progress' }, 'Updated task #2 status');
+    call(b, 'TaskUpdate', { taskId: '3', status: 'deleted' }, 'Updated task #3 deleted');
+    b.add({ kind: 'assistant', text: 'The lexer is done.' });
+  });
+  const facts = extractFacts(t, t.steps.map((s) => s.index));
+  assert.deepEqual(facts.plan?.items.map((i) => `${i.id} ${i.text} ${i.status}`), ['1 Write the lexer completed', '2 Write the parser in_progress']);
+  const r = await runCompaction(t, { strategy: findStrategy('openhands-summary')!, range: '1:-2' }, { counter: charEstimateCounter });
+  assert.match(r.summary!, /TASK_TRACKING:\n {2}- 1\. Write the lexer \[completed\]\n {2}- 2\. Write the parser \[in_progress\]/);
+});
+
+test('commands are classed by effect: reads and searches are not CHANGES', async () => {
+  for (const c of ['cat a.py', "sed -n '1,20p' a.py", 'rg -n foo src', 'grep -r foo .', 'ls -la', 'git show HEAD', 'git diff', 'head -5 a.py', 'find . -name "*.py"', 'cd /repo && git status && git log --oneline | head']) {
+    assert.equal(commandEffect(c), 'read', c);
+  }
+  for (const c of ["sed -i 's/a/b/' a.py", 'echo x > a.txt', 'git commit -m fix', 'pip install requests', 'rm -rf build', 'mkdir -p out', 'npm install', 'git checkout -b fix', 'python -m pip install -e .', 'find . -name "*.pyc" -delete']) {
+    assert.equal(commandEffect(c), 'change', c);
+  }
+  for (const c of ['pytest -x', 'python reproduce.py', 'make', 'npm test']) assert.equal(commandEffect(c), 'run', c);
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Fix the float parser.' });
+    call(b, 'Bash', { command: "sed -n '1,40p' src/card.py" }, 'def parse(s):\n    return float(s)');
+    call(b, 'Bash', { command: 'rg -n "float(" src' }, 'src/card.py:2:    return float(s)');
+    call(b, 'Bash', { command: "sed -i 's/float(s)/float(s.replace(\",\", \".\"))/' src/card.py" }, '');
+    call(b, 'Bash', { command: 'git commit -am "parse commas"' }, '[main 1a2b3c4] parse commas');
+    b.add({ kind: 'assistant', text: 'Done.' });
+  });
+  const r = await runCompaction(t, { strategy: findStrategy('openhands-summary')!, range: '1:-2' }, { counter: charEstimateCounter });
+  const changes = /CHANGES:[^\n]*\n((?: {2}- .*\n?)*)/.exec(r.summary!)![1];
+  assert.match(changes, /sed -i/);
+  assert.match(changes, /git commit/);
+  assert.doesNotMatch(changes, /sed -n|rg -n/, changes);
+});
+
+test('CURRENT_STATE is what the agent said: never its raw thinking, never a JSON payload; PENDING holds no call whose result is in the log', async () => {
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Tidy the config loader.' });
+    b.add({ kind: 'assistant', text: 'I moved the defaults into config/defaults.py.' });
+    call(b, 'Bash', { command: 'pytest -q' }, '3 passed in 0.2s');
+    b.add({ kind: 'thought', text: 'Hmm, maybe the env override is read twice? Let me think about it step by step...' });
+    b.add({ kind: 'assistant', text: '{"type":"status","state":"running","progress":0.5}' });
+    // A call whose result the reader could not pair (no call id on it): not pending.
+    b.add({ kind: 'tool_call', text: '{"command":"ls"}', tool: { name: 'Bash', args: '{"command":"ls"}' } });
+    b.add({ kind: 'tool_result', text: 'config\nREADME.md', tool: { name: '', args: '' } });
+    b.add({ kind: 'assistant', text: 'All set.' });
+  });
+  const r = await runCompaction(t, { strategy: findStrategy('openhands-summary')!, range: '1:-2' }, { counter: charEstimateCounter });
+  assert.match(r.summary!, /CURRENT_STATE: I moved the defaults into config\/defaults\.py\./, r.summary!);
+  assert.doesNotMatch(r.summary!, /PENDING:[^\n]*\n(?: {2}- .*\n)*? {2}- no result yet/, 'the ls call has its result');
+});
