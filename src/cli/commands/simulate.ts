@@ -16,13 +16,33 @@ import { grid } from '../../core/view/textTable';
 import { parseOptionPairs, pickRun, requireStrategy, stringMeta } from './common';
 import { maxBytesOption } from './stats';
 import { checkTargets, writeSafely } from '../../core/output/safeWrite';
-import { isSurveyRequest, runSurveyCommand, SURVEY_USAGE } from './surveyCli';
+import { isSurveyRequest, runSurveyCommand, SURVEY_OPTIONS_HELP, SURVEY_USAGE } from './surveyCli';
+import { EXIT } from '../exitCodes';
 
 // `simulate`: the whole run replayed under a strategy's trigger, without any model. The summary
 // size comes from one offline (extractive) run of the strategy, or from --ratio.
 
 export const simulateCommand: CliCommand = {
   name: 'simulate',
+  summary: 'replay a run (or every run under a FOLDER) as if a strategy had compacted it, and bill both',
+  options: [
+    ['--strategy ID|all|ID,ID…', 'the strategy to replay (several are ranked by cost); compact --strategy list names them'],
+    ['--option NAME=VALUE', 'a strategy option (repeatable; one strategy only)'],
+    ['--ratio R', 'summary size ÷ forgotten size (default: measured on an offline run)'],
+    ['--budget TOKENS', 'compact when the context reaches TOKENS instead of the strategy\'s own trigger'],
+    ['--cache BEHAVIOUR', 'prompt cache: openai, anthropic, gemini or none (default: from the model)'],
+    ['--model-failures', 'count the re-asks a strategy makes when a reply fails its checks'],
+    ['--model M', 'tokenizer and prices of M instead of the log\'s model'],
+    ['--run N', 'run N of a file of many runs (from 0)'],
+    ['--json', 'the result as JSON (a FOLDER: JSON Lines, then {"total": …})'],
+    ['--html REPORT.html', 'also write the before/after report (one strategy)'],
+    ['--no-redact', 'keep secrets in the --html report'],
+    ['--force', 'replace an existing --html file'],
+    ['--max-size-mb N', 'refuse files larger than N MB (default 512)'],
+    ...SURVEY_OPTIONS_HELP,
+  ],
+  example: 'agent-trace-lens simulate samples/demo-trajectory.json --strategy all',
+  exitCodes: [EXIT.input, EXIT.writeRefused],
   usage: `simulate FILE|FOLDER --strategy ID|all|ID,ID… [--option NAME=VALUE]... [--ratio R] [--budget TOKENS] [--cache openai|anthropic|gemini|none]
                   [--model-failures] [--model M] [--run N] [--json] [--html REPORT.html] [--no-redact] [--force]
     Replays the run as if the agent had compacted with the strategy whenever its trigger fired,
