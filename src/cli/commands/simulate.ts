@@ -175,7 +175,7 @@ function renderReplay(r: ReplayResult, counter: TokenCounter): string {
     ['output', n(raw.output), n(comp.output)],
     ['cost', usdOrUnknown(raw.cost), usdOrUnknown(comp.cost)],
   ]);
-  if (r.cost) text += r.cost.saved >= 0 ? `  saves ${usd(r.cost.saved)} over the run\n` : `  costs ${usd(-r.cost.saved)} more over the run\n`;
+  if (r.cost) text += `  ${savingText(r.cost.saved, 'saves')} over the run\n`;
   if (r.recorded) {
     const rec = r.recorded;
     text += `\nAgainst what the log recorded (${rec.calls} calls)\n`;
@@ -195,9 +195,9 @@ function renderRanking(results: readonly ReplayResult[], counter: TokenCounter):
   const n = (x: number) => Math.round(x).toLocaleString('en-US');
   let text = `Strategies on this run, ranked by ${RANKED_BY}\n`;
   text += grid([
-    ['strategy', 'cost', 'saved', 'requests', 'input', 'cache reads', 'cache writes', 'compactions'],
+    ['strategy', 'cost', 'against no compaction', 'requests', 'input', 'cache reads', 'cache writes', 'compactions'],
     ...results.map((r) => [
-      r.strategy, usdOrUnknown(r.totals.compacted.cost), r.cost ? usd(r.cost.saved) : '—', String(r.totals.compacted.requests),
+      r.strategy, usdOrUnknown(r.totals.compacted.cost), r.cost ? savingText(r.cost.saved, 'saves') : '—', String(r.totals.compacted.requests),
       n(r.totals.compacted.input), n(r.totals.compacted.cachedInput), n(r.totals.compacted.cacheWrite), String(r.events.length),
     ] as string[]),
   ]);
@@ -205,6 +205,12 @@ function renderRanking(results: readonly ReplayResult[], counter: TokenCounter):
   if (first) text += `\nWithout compaction: ${usdOrUnknown(first.totals.raw.cost)}, ${n(first.totals.raw.input)} input tokens (${counter.tokenizer}).\n`;
   if (first) text += `\nHow these numbers are modelled\n${first.notes.filter((line) => !/^(Summaries|Effect):/.test(line)).map((line) => `  - ${line}`).join('\n')}\n`;
   return text;
+}
+
+/** A saving in words: a negative one is extra cost ("costs $0.11 more"), never "saved $-0.11". */
+export function savingText(saved: number, verb: 'saves' | 'saved'): string {
+  if (saved === 0) return 'same cost';
+  return saved > 0 ? `${verb} ${usd(saved)}` : `${verb === 'saves' ? 'costs' : 'cost'} ${usd(-saved)} more`;
 }
 
 function usd(x: number): string {
