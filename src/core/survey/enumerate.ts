@@ -87,11 +87,21 @@ async function kindOf(full: string, d: import('node:fs').Dirent, realBase: strin
     return { kind: 'skip', reason: 'a symbolic link to nothing (its target is missing)' };
   }
   const rel = path.relative(realBase, real);
-  if (rel.startsWith('..') || path.isAbsolute(rel)) return { kind: 'skip', reason: `a symbolic link out of the surveyed folder (to ${real}); not followed` };
+  if (rel.startsWith('..') || path.isAbsolute(rel)) {
+    const both = commonFolder(realBase, real);
+    return { kind: 'skip', reason: `a symbolic link out of the surveyed folder (to ${real}); not followed${both !== path.parse(both).root ? ` (survey ${both}, which holds both, to follow it)` : ''}` };
+  }
   const stat = await fs.stat(real).catch(() => undefined);
   if (stat?.isFile()) return { kind: 'file', real };
   if (stat?.isDirectory()) return { kind: 'dir', real };
   return { kind: 'skip', reason: 'a symbolic link to something that is not a regular file; not read' };
+}
+
+function commonFolder(a: string, b: string): string {
+  const x = a.split(path.sep), y = b.split(path.sep);
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  return x.slice(0, i).join(path.sep) || path.sep;
 }
 
 function relative(base: string, full: string): string {
