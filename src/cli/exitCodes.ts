@@ -17,7 +17,7 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 const MEANING: Record<ExitCode, string> = {
   0: 'success',
   1: 'wrong usage (the usage text is printed)',
-  2: 'an input could not be read: a trajectory, a --resume file or a survey output (the message names it)',
+  2: 'the file could not be read: a trajectory, a --resume file or a survey output (the message names it)',
   3: 'a model was asked for, and the result is the strategy\'s fall-back',
   4: 'an output was refused or could not be written (it would replace the trajectory, an existing\n     file without --force, or write into a trajectory folder; a missing folder; a folder, device or\n     kernel file as target)',
   70: 'an unexpected error (one line; ATL_DEBUG=1 prints the stack)',
