@@ -17,11 +17,17 @@ const COMMANDS: readonly CliCommand[] = [statsCommand, compactCommand, simulateC
   diffCommand, searchCommand, surveyCommand];
 
 function usage(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  // Each command with its operands (the synopsis up to the first option), then what it does.
+  const heads = COMMANDS.map((c) => {
+    const words = c.usage.split('\n')[0].split(' ');
+    const end = words.findIndex((w, i) => i > 0 && /^(\[|--)/.test(w));
+    return words.slice(0, end < 0 ? undefined : end).join(' ');
+  });
+  const width = Math.max(...heads.map((h) => h.length));
   return `Usage: agent-trace-lens <command> [options]
 
 Commands:
-${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
+${COMMANDS.map((c, i) => `  ${heads[i].padEnd(width)}  ${c.summary}`).join('\n')}
 
 Run \`agent-trace-lens <command> --help\` for a command's usage, options, an example and its exit codes.
 

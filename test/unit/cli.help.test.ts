@@ -35,7 +35,9 @@ test('cli help: every command answers --help and -h with its usage, options, an 
 test('cli help: the top-level --help lists every command with one line and the exit codes', async () => {
   const r = await runCli('--help');
   assert.equal(r.code, 0);
-  for (const name of COMMANDS) assert.match(r.out, new RegExp(`\\n {2}${name} +\\S`), name);
+  for (const name of COMMANDS) assert.match(r.out, new RegExp(`\\n {2}${name} \\S`), name);
+  assert.match(r.out, /\n {2}stats FILE\|FOLDER +format/);
+  assert.match(r.out, /\n {2}diff A B +compare two runs/);
   assert.match(r.out, /<command> --help/);
   for (const code of Object.values(EXIT)) assert.match(r.out, new RegExp(`\\n {2}${code} +\\S`), `exit code ${code}`);
 });

@@ -120,7 +120,8 @@ export async function runSurveyCommand(command: 'stats' | 'simulate', args: stri
   const total = await survey(root, job, {
     shard, resume, jobs,
     onListing: (l) => { listing = l; },
-    onBadResume: (message) => { bad++; io.err(`agent-trace-lens: --resume ${safeName(v.resume as string)} ${message}\n`); },
+    // The first few by name; an output from an older version (no stamps) would otherwise print a line per run.
+    onBadResume: (message) => { if (++bad <= 10) io.err(`agent-trace-lens: --resume ${safeName(v.resume as string)} ${message}\n`); },
     onPlan: (entries, resumed) => {
       if (!json || io.interactive) io.err(`Surveying ${entries.length} file${entries.length === 1 ? '' : 's'}${resumed ? ` (${resumed} already done)` : ''}${shard ? `, shard ${shard.index}/${shard.count}` : ''}…\n`);
     },
@@ -130,7 +131,7 @@ export async function runSurveyCommand(command: 'stats' | 'simulate', args: stri
       else if (!isSkipped(line)) io.out(textLine(line) + '\n');
     },
   });
-  if (bad > 0) io.err(`agent-trace-lens: ${bad} line${bad === 1 ? '' : 's'} of --resume ${safeName(v.resume as string)} not counted (see above); their files were measured again.\n`);
+  if (bad > 0) io.err(`agent-trace-lens: ${bad} line${bad === 1 ? '' : 's'} of --resume ${safeName(v.resume as string)} not counted${bad > 10 ? ' (the first 10 above)' : ' (see above)'}; their files were measured again.\n`);
   if (total.runs === 0 && total.skipped === 0) io.err(`agent-trace-lens: no trajectory found under ${safeName(root)} (files named *.json, *.jsonl, *.ndjson, *.traj, *.eval, *.aider.chat.history.md, and event folders).\n`);
   const identity = surveyIdentity(command, job, shard, listing!);
   if (json) io.out(JSON.stringify({ total, survey: identity }) + '\n');
