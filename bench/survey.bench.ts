@@ -3,6 +3,7 @@
 // machine; peak memory bounded by the runs in flight, shown by 100 runs beside 500.
 // Each run is a real mini-swe-agent trajectory of the corpus, its agent loop repeated to ~1 MB,
 // every message salted with the run and its position so that no count is reused (no cache helps).
+// "runs/s per core" (runs over CPU seconds) says when a survey is worth sharding over machines.
 // Sizes: ATL_BENCH_SURVEY_RUNS (comma-separated, default 100,500); ATL_BENCH_SURVEY_MB per run (default 1).
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -74,7 +75,7 @@ function main(): void {
         const verdict = count >= 500 ? `  ${r.ms <= target ? 'meets' : 'MISSES'} the target (${(r.ms / target).toFixed(2)}× of it)` : '';
         // CPU time over the cores: what the same work takes on this machine when nobody else is using it.
         const idle = r.cpuMs / CORES;
-        console.log(`  ${mode.padEnd(8)} ${String(count).padStart(4)} runs (${(bytes / 1024 / 1024).toFixed(0)} MB)  ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${(bytes / 1024 / 1024 / (r.ms / 1000)).toFixed(1)} MB/s  CPU ${(r.cpuMs / 1000).toFixed(1)} s (${(idle / 1000).toFixed(1)} s over ${CORES} idle cores${count >= 500 ? `, ${(idle / target).toFixed(2)}× of the target` : ''})  peak RSS ${(r.peakRssBytes / 1024 / 1024).toFixed(0)} MB  load average ${load.toFixed(1)} → ${after.toFixed(1)}  ${r.total.tokens.toLocaleString('en-US')} tokens${verdict}`);
+        console.log(`  ${mode.padEnd(8)} ${String(count).padStart(4)} runs (${(bytes / 1024 / 1024).toFixed(0)} MB)  ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${(bytes / 1024 / 1024 / (r.ms / 1000)).toFixed(1)} MB/s  CPU ${(r.cpuMs / 1000).toFixed(1)} s (${(idle / 1000).toFixed(1)} s over ${CORES} idle cores${count >= 500 ? `, ${(idle / target).toFixed(2)}× of the target` : ''})  ${(count / (r.cpuMs / 1000)).toFixed(1)} runs/s per core  peak RSS ${(r.peakRssBytes / 1024 / 1024).toFixed(0)} MB  load average ${load.toFixed(1)} → ${after.toFixed(1)}  ${r.total.tokens.toLocaleString('en-US')} tokens${verdict}`);
       }
     }
     if (COUNTS.length >= 2) {

@@ -6,6 +6,9 @@ cd "$(dirname "$0")/.."
 npm run build
 npm run lint
 npm run test:unit
+# Shards on a real batch engine: a one-node Slurm cluster from Debian's packages (says SKIPPED, with
+# the reason, where it cannot start).
+bash test/slurm/run.sh
 if [ "${ATL_SKIP_E2E:-}" = "1" ]; then
   echo "ATL_SKIP_E2E=1: the real-VS-Code suite was NOT run."
 else

@@ -1,7 +1,11 @@
+import type { ExitCode } from './exitCodes';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 /** Wrong usage of the command line: exit code 1 and the usage text. */
 export class UsageError extends Error {}
+
+/** An input the command reads (not a trajectory: a --resume file, a survey output) is unusable: exit 2, the message names it. */
+export class InputError extends Error {}
 
 export function parseCommandArgs<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
   try {
@@ -20,7 +24,15 @@ export interface CliIO {
 
 export interface CliCommand {
   name: string;
-  /** One or more lines for the usage text. */
+  /** One line for the list of commands. */
+  summary: string;
+  /** The synopsis and what the command does, for its --help. */
   usage: string;
+  /** Each option and what it does (a description may span lines). */
+  options: readonly (readonly [string, string])[];
+  /** One command line that works, shown under "Example". */
+  example: string;
+  /** The exit codes it can give besides 0, 1 and 70 (all in exitCodes.ts). */
+  exitCodes: readonly ExitCode[];
   run(args: string[], io: CliIO): Promise<number>;
 }

@@ -1,40 +1,74 @@
 import { TrajectoryLoadError } from '../core/io/errors';
 import { forTerminal } from '../core/output/terminal';
 import { WRITE_REFUSED_EXIT, WriteRefused } from '../core/output/safeWrite';
+import { EXIT, exitCodesText } from './exitCodes';
 import { installGarbageCollector } from './garbage';
-import { UsageError, type CliCommand, type CliIO } from './args';
+import { InputError, UsageError, type CliCommand, type CliIO } from './args';
 import { statsCommand } from './commands/stats';
 import { compactCommand } from './commands/compact';
 import { simulateCommand } from './commands/simulate';
 import { convertCommand } from './commands/convert';
 import { diffCommand } from './commands/diff';
 import { searchCommand } from './commands/search';
+import { surveyCommand } from './commands/survey';
 
 // One entry per command; a new command is a file in commands/ and a line here.
 const COMMANDS: readonly CliCommand[] = [statsCommand, compactCommand, simulateCommand, convertCommand,
-  diffCommand, searchCommand];
+  diffCommand, searchCommand, surveyCommand];
 
 function usage(): string {
+  // Each command with its operands (the synopsis up to the first option), then what it does.
+  const heads = COMMANDS.map((c) => {
+    const words = c.usage.split('\n')[0].split(' ');
+    const end = words.findIndex((w, i) => i > 0 && /^(\[|--)/.test(w));
+    return words.slice(0, end < 0 ? undefined : end).join(' ');
+  });
+  const width = Math.max(...heads.map((h) => h.length));
   return `Usage: agent-trace-lens <command> [options]
 
 Commands:
-${COMMANDS.map((c) => '  ' + c.usage.split('\n').join('\n  ')).join('\n')}
+${COMMANDS.map((c, i) => `  ${heads[i].padEnd(width)}  ${c.summary}`).join('\n')}
+
+Run \`agent-trace-lens <command> --help\` for a command's usage, options, an example and its exit codes.
 
 ${EXIT_CODES}`;
 }
 
-/** Documented in the usage text and the README. */
-export const EXIT_CODES = `Exit codes:
-  0  success
-  1  wrong usage (the usage text is printed)
-  2  the file could not be read as a trajectory
-  3  a model was asked for, and the result is the strategy's fall-back
-  4  an output was refused or could not be written (it would replace the trajectory, an existing
-     file without --force, or write into a trajectory folder; a missing folder; a folder as target)
-  70 an unexpected error (one line; ATL_DEBUG=1 prints the stack)`;
+/** Documented in the usage text, each command's --help and the README (wording in exitCodes.ts). */
+export const EXIT_CODES = exitCodesText();
 
 /** Unexpected errors print one line; the stack only with ATL_DEBUG=1. */
-export const UNEXPECTED_EXIT = 70;
+export const UNEXPECTED_EXIT = EXIT.unexpected;
+
+/** A command's own help: usage, options, one example and the exit codes it can give. */
+export function commandHelp(c: CliCommand): string {
+  const width = Math.min(28, Math.max(...c.options.map(([flag]) => flag.length)));
+  const options = c.options.map(([flag, what]) => {
+    const lines = what.split('\n');
+    const head = flag.length > width ? `  ${flag}\n  ${''.padEnd(width)}  ${lines[0]}` : `  ${flag.padEnd(width)}  ${lines[0]}`;
+    return [head, ...lines.slice(1).map((l) => `  ${''.padEnd(width)}  ${l}`)].join('\n');
+  });
+  return `Usage: agent-trace-lens ${c.usage.trimEnd()}
+
+Options:
+${options.join('\n')}
+  ${'-h, --help'.padEnd(width)}  this text
+
+Example:
+  ${c.example}
+
+${exitCodesText([EXIT.ok, EXIT.usage, ...c.exitCodes, EXIT.unexpected])}
+`;
+}
+
+/** `--help` or `-h` anywhere before a `--`. */
+function wantsHelp(args: readonly string[]): boolean {
+  for (const a of args) {
+    if (a === '--') return false;
+    if (a === '--help' || a === '-h') return true;
+  }
+  return false;
+}
 
 export function describeUnexpected(e: unknown): string {
   const debug = process.env.ATL_DEBUG === '1';
@@ -53,24 +87,33 @@ export async function main(argv: string[], rawIO: CliIO = processIO): Promise<nu
   const io: CliIO = { out: (s) => rawIO.out(forTerminal(s)), err: (s) => rawIO.err(forTerminal(s)), interactive: rawIO.interactive };
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
-    io.out(usage() + '\n');
-    return name ? 0 : 1;
+    const asked = name === 'help' ? COMMANDS.find((c) => c.name === rest[0]) : undefined;
+    io.out((asked ? commandHelp(asked) : usage()) + '\n');
+    return name ? EXIT.ok : EXIT.usage;
   }
   const command = COMMANDS.find((c) => c.name === name);
   if (!command) {
     io.err(`Unknown command "${name}".\n\n${usage()}\n`);
-    return 1;
+    return EXIT.usage;
+  }
+  if (wantsHelp(rest)) {
+    io.out(commandHelp(command));
+    return EXIT.ok;
   }
   try {
     return await command.run(rest, io);
   } catch (e) {
     if (e instanceof TrajectoryLoadError) {
       io.err(`agent-trace-lens: ${e.message}\n`);
-      return 2;
+      return EXIT.input;
+    }
+    if (e instanceof InputError) {
+      io.err(`agent-trace-lens: ${e.message}\n`);
+      return EXIT.input;
     }
     if (e instanceof UsageError) {
-      io.err(`agent-trace-lens: ${e.message}\n\n${usage()}\n`);
-      return 1;
+      io.err(`agent-trace-lens: ${e.message}\n\n${commandHelp(command)}`);
+      return EXIT.usage;
     }
     if (e instanceof WriteRefused) {
       io.err(`agent-trace-lens: ${e.message}\n`);

@@ -17,27 +17,46 @@ import { memoizedCounter, tiktokenCounter } from '../../core/tokens/tiktokenCoun
 import { tokenizerFor } from '../../core/tokens/models';
 import { parseCommandArgs, UsageError, type CliCommand, type CliIO } from '../args';
 import { table } from '../render';
-import { parseOptionPairs, pickRun, requireStrategy, stringMeta } from './common';
-import { maxBytesOption } from './stats';
+import { maxBytesOption, parseOptionPairs, pickRun, requireStrategy, stringMeta } from './common';
 import { forgottenEntities } from '../../core/report/entities';
 import { writeHtmlReport } from './simulate';
 import { checkTargets } from '../../core/output/safeWrite';
+import { EXIT } from '../exitCodes';
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 const DEFAULT_MODEL = 'gpt-4o-mini';
 
 export const compactCommand: CliCommand = {
   name: 'compact',
+  summary: 'compact a run with one strategy (offline, or with a model you name); write the result and a report',
   usage: `compact FILE --strategy ID [--range A:B] [--option NAME=VALUE]... [--model M] [--base-url URL] [--yes]
         [--json] [--out FILE] [--export chat|openhands|atif] [--run N] [--show-prompt] [--html REPORT.html] [--force]
         [--no-redact] [--allow-http]
-                                             Compact a trajectory with one strategy; --strategy list shows them.
-                                             --out and --html write new files (--force replaces existing ones;
-                                             the trajectory and its folder never); both are checked before any work.
-                                             The key comes from OPENAI_API_KEY; with no key and no --base-url it runs extractive (offline).
-                                             Secrets are redacted in what is sent and in --out/--html files (--no-redact: not in the files).
-                                             The key goes only to https or this machine unless --allow-http. Exit 3: a model was asked
-                                             for but failed, and the result is the strategy's fall-back.`,
+    Compact a trajectory with one strategy; --strategy list shows them. --out and --html write new
+    files (--force replaces existing ones; the trajectory and its folder never); both are checked
+    before any work. The key comes from OPENAI_API_KEY; with no key and no --base-url it runs
+    extractive (offline). Secrets are redacted in what is sent and in --out/--html files
+    (--no-redact: not in the files). The key goes only to https or this machine unless --allow-http.`,
+  options: [
+    ['--strategy ID|list', 'the strategy; list prints every strategy and its options'],
+    ['--range A:B', 'the steps to compact (default: the strategy\'s own choice)'],
+    ['--option NAME=VALUE', 'a strategy option (repeatable)'],
+    ['--model M', 'the model to ask (default gpt-4o-mini); also its tokenizer'],
+    ['--base-url URL', 'an OpenAI-compatible endpoint (default https://api.openai.com/v1 when a key is set)'],
+    ['--yes', 'send without asking (needed when there is no terminal)'],
+    ['--json', 'the result as one JSON object'],
+    ['--out FILE', 'write the compacted trajectory'],
+    ['--export KIND', 'the --out format: chat, openhands or atif'],
+    ['--run N', 'run N of a file of many runs (from 0)'],
+    ['--show-prompt', 'print the prompt that was (or would be) sent'],
+    ['--html REPORT.html', 'write the before/after report'],
+    ['--force', 'replace existing --out/--html files'],
+    ['--no-redact', 'keep secrets in --out and --html (never in what is sent)'],
+    ['--allow-http', 'let the key go to a plain-http endpoint on another machine'],
+    ['--max-size-mb N', 'refuse files larger than N MB (default 512)'],
+  ],
+  example: 'agent-trace-lens compact samples/demo-trajectory.json --strategy openhands-summary --html report.html',
+  exitCodes: [EXIT.input, EXIT.modelFallback, EXIT.writeRefused],
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, {
       strategy: { type: 'string' },
@@ -130,7 +149,7 @@ export const compactCommand: CliCommand = {
 
 
 /** Exit code when a model was asked for and the result is the strategy's fall-back (README: Command line). */
-export const EXIT_MODEL_FALLBACK = 3;
+export const EXIT_MODEL_FALLBACK = EXIT.modelFallback;
 
 /** Secrets kept out of the outputs (null when outputs are not redacted). */
 function secretsRemovedFromOutputs(result: CompactionResult, onWrite: number, redact: boolean): number | null {

@@ -4,17 +4,26 @@ import { checkTargets } from '../../core/output/safeWrite';
 import { loadTrajectory } from '../../core/io/load';
 import { runsOf } from '../../core/stats';
 import { parseCommandArgs, UsageError, type CliCommand } from '../args';
-import { pickRun } from './common';
-import { maxBytesOption } from './stats';
+import { maxBytesOption, pickRun } from './common';
+import { EXIT } from '../exitCodes';
 
 export const convertCommand: CliCommand = {
   name: 'convert',
+  summary: 'write any run we read as ATIF (Harbor\'s trajectory format)',
   usage: `convert FILE --to atif [--out FILE] [--force] [--run N] [--max-size-mb N] [--no-redact]
-                                             Write any trajectory we read as ATIF (Harbor's trajectory format),
-                                             to --out or standard output. A file of many runs becomes one ATIF
-                                             document per line unless --run picks one. Never overwrites FILE;
-                                             --force replaces an existing --out file. Secrets are redacted
-                                             unless --no-redact.`,
+    Write any trajectory we read as ATIF, to --out or standard output. A file of many runs becomes
+    one ATIF document per line unless --run picks one. Never overwrites FILE; --force replaces an
+    existing --out file. Secrets are redacted unless --no-redact.`,
+  options: [
+    ['--to atif', 'the format to write (ATIF is the one there is)'],
+    ['--out FILE', 'write to FILE instead of standard output'],
+    ['--force', 'replace an existing --out file'],
+    ['--run N', 'only run N of a file of many runs (from 0)'],
+    ['--no-redact', 'keep secrets'],
+    ['--max-size-mb N', 'refuse files larger than N MB (default 512)'],
+  ],
+  example: 'agent-trace-lens convert samples/demo-trajectory.json --to atif --out demo.atif.json',
+  exitCodes: [EXIT.input, EXIT.writeRefused],
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, {
       to: { type: 'string' },

@@ -6,14 +6,26 @@ import type { Trajectory } from '../../core/model';
 import { runsOf } from '../../core/stats';
 import { TokenService } from '../../core/tokens/tokenService';
 import { parseCommandArgs, UsageError, type CliCommand } from '../args';
-import { maxBytesOption } from './stats';
+import { maxBytesOption } from './common';
+import { EXIT } from '../exitCodes';
 
 export const diffCommand: CliCommand = {
   name: 'diff',
+  summary: 'compare two runs step by step: where they diverge, and their tokens, cost, errors and outcome',
+  options: [
+    ['--json', 'the comparison as one JSON object'],
+    ['--run-a N', 'run N of A, a file of many runs (from 0; same as A#N)'],
+    ['--run-b N', 'run N of B (from 0; same as B#N)'],
+    ['--model MODEL', 'count tokens and price with this model instead of each log\'s own'],
+    ['--max-size-mb N', 'refuse files larger than N MB (default 512)'],
+  ],
+  example: 'agent-trace-lens diff evals/output.jsonl#0 evals/output.jsonl#3',
+  exitCodes: [EXIT.input],
   usage: `diff A B [--json] [--run-a N] [--run-b N] [--model MODEL] [--max-size-mb N]
     Compare two runs step by step: the steps aligned (same, changed, one side only), where
     they first diverge, and each run's steps, tokens, requests, cost (recorded or modelled),
-    errors, tools and outcome. A or B may be FILE#N to pick run N of a file of many runs.`,
+    errors, tools and outcome. A or B may be FILE#N to pick run N of a file of many runs; runs
+    and steps are numbered from 0, as in stats --json, search and the extension.`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, {
       json: { type: 'boolean' },

@@ -5,7 +5,8 @@ import { runsOf } from '../../core/stats';
 import { stepTotal, TokenService } from '../../core/tokens';
 import { stepLabel } from '../../core/view/stepPresentation';
 import { parseCommandArgs, UsageError, type CliCommand } from '../args';
-import { maxBytesOption } from './stats';
+import { maxBytesOption } from './common';
+import { EXIT } from '../exitCodes';
 
 /** One match in `--json`: `run` only for files of many runs. */
 export interface SearchMatch {
@@ -18,6 +19,18 @@ export interface SearchMatch {
 
 export const searchCommand: CliCommand = {
   name: 'search',
+  summary: 'the steps of a run whose text holds a pattern, or that match filter words',
+  options: [
+    ['--regex', 'PATTERN is a regular expression'],
+    ['--kind K', 'only steps of kind K (repeatable: any of them)'],
+    ['--tool T', 'only steps of tool T (repeatable)'],
+    ['--errors', 'only failed steps'],
+    ['--json', '{"matches": [{run?, step, kind, tool, text}], "total": N}; run and step from 0'],
+    ['--model M', 'the tokenizer for tokens>N and tokens<N'],
+    ['--max-size-mb N', 'refuse files larger than N MB (default 512)'],
+  ],
+  example: "agent-trace-lens search samples/demo-trajectory.json 'kind:tool_result is:error pytest'",
+  exitCodes: [EXIT.input],
   usage: `search FILE [PATTERN] [--regex] [--kind K] [--tool T] [--errors] [--json] [--model M] [--max-size-mb N]
     Steps whose text holds PATTERN (case-insensitive), or matches it with --regex. Without --regex
     PATTERN may hold filter words: kind:K tool:NAME is:error tokens>N tokens<N, /regex/flags.

@@ -13,16 +13,35 @@ import { memoizedCounter, tiktokenCounter } from '../../core/tokens/tiktokenCoun
 import { parseCommandArgs, UsageError, type CliCommand, type CliIO } from '../args';
 import { table } from '../render';
 import { grid } from '../../core/view/textTable';
-import { parseOptionPairs, pickRun, requireStrategy, stringMeta } from './common';
-import { maxBytesOption } from './stats';
+import { maxBytesOption, parseOptionPairs, pickRun, requireStrategy, stringMeta } from './common';
 import { checkTargets, writeSafely } from '../../core/output/safeWrite';
-import { isSurveyRequest, runSurveyCommand, SURVEY_USAGE } from './surveyCli';
+import { isSurveyRequest, runSurveyCommand, SURVEY_OPTIONS_HELP, SURVEY_USAGE } from './surveyCli';
+import { EXIT } from '../exitCodes';
 
 // `simulate`: the whole run replayed under a strategy's trigger, without any model. The summary
 // size comes from one offline (extractive) run of the strategy, or from --ratio.
 
 export const simulateCommand: CliCommand = {
   name: 'simulate',
+  summary: 'replay a run (or every run under a FOLDER) as if a strategy had compacted it, and bill both',
+  options: [
+    ['--strategy ID|all|ID,ID…', 'the strategy to replay (several are ranked by cost); compact --strategy list names them'],
+    ['--option NAME=VALUE', 'a strategy option (repeatable; one strategy only)'],
+    ['--ratio R', 'summary size ÷ forgotten size (default: measured on an offline run)'],
+    ['--budget TOKENS', 'compact when the context reaches TOKENS instead of the strategy\'s own trigger'],
+    ['--cache BEHAVIOUR', 'prompt cache: openai, anthropic, gemini or none (default: from the model)'],
+    ['--model-failures', 'count the re-asks a strategy makes when a reply fails its checks'],
+    ['--model M', 'tokenizer and prices of M instead of the log\'s model'],
+    ['--run N', 'run N of a file of many runs (from 0)'],
+    ['--json', 'the result as JSON (a FOLDER: JSON Lines, then {"total": …})'],
+    ['--html REPORT.html', 'also write the before/after report (one strategy)'],
+    ['--no-redact', 'keep secrets in the --html report'],
+    ['--force', 'replace an existing --html file'],
+    ['--max-size-mb N', 'refuse files larger than N MB (default 512)'],
+    ...SURVEY_OPTIONS_HELP,
+  ],
+  example: 'agent-trace-lens simulate samples/demo-trajectory.json --strategy all',
+  exitCodes: [EXIT.input, EXIT.writeRefused],
   usage: `simulate FILE|FOLDER --strategy ID|all|ID,ID… [--option NAME=VALUE]... [--ratio R] [--budget TOKENS] [--cache openai|anthropic|gemini|none]
                   [--model-failures] [--model M] [--run N] [--json] [--html REPORT.html] [--no-redact] [--force]
     Replays the run as if the agent had compacted with the strategy whenever its trigger fired,
@@ -155,7 +174,7 @@ function renderReplay(r: ReplayResult, counter: TokenCounter): string {
     ['output', n(raw.output), n(comp.output)],
     ['cost', usdOrUnknown(raw.cost), usdOrUnknown(comp.cost)],
   ]);
-  if (r.cost) text += r.cost.saved >= 0 ? `  saves ${usd(r.cost.saved)} over the run\n` : `  costs ${usd(-r.cost.saved)} more over the run\n`;
+  if (r.cost) text += `  ${savingText(r.cost.saved, 'saves')} over the run\n`;
   if (r.recorded) {
     const rec = r.recorded;
     text += `\nAgainst what the log recorded (${rec.calls} calls)\n`;
@@ -175,9 +194,9 @@ function renderRanking(results: readonly ReplayResult[], counter: TokenCounter):
   const n = (x: number) => Math.round(x).toLocaleString('en-US');
   let text = `Strategies on this run, ranked by ${RANKED_BY}\n`;
   text += grid([
-    ['strategy', 'cost', 'saved', 'requests', 'input', 'cache reads', 'cache writes', 'compactions'],
+    ['strategy', 'cost', 'against no compaction', 'requests', 'input', 'cache reads', 'cache writes', 'compactions'],
     ...results.map((r) => [
-      r.strategy, usdOrUnknown(r.totals.compacted.cost), r.cost ? usd(r.cost.saved) : '—', String(r.totals.compacted.requests),
+      r.strategy, usdOrUnknown(r.totals.compacted.cost), r.cost ? savingText(r.cost.saved, 'saves') : '—', String(r.totals.compacted.requests),
       n(r.totals.compacted.input), n(r.totals.compacted.cachedInput), n(r.totals.compacted.cacheWrite), String(r.events.length),
     ] as string[]),
   ]);
@@ -185,6 +204,12 @@ function renderRanking(results: readonly ReplayResult[], counter: TokenCounter):
   if (first) text += `\nWithout compaction: ${usdOrUnknown(first.totals.raw.cost)}, ${n(first.totals.raw.input)} input tokens (${counter.tokenizer}).\n`;
   if (first) text += `\nHow these numbers are modelled\n${first.notes.filter((line) => !/^(Summaries|Effect):/.test(line)).map((line) => `  - ${line}`).join('\n')}\n`;
   return text;
+}
+
+/** A saving in words: a negative one is extra cost ("costs $0.11 more"), never "saved $-0.11". */
+export function savingText(saved: number, verb: 'saves' | 'saved'): string {
+  if (saved === 0) return 'same cost';
+  return saved > 0 ? `${verb} ${usd(saved)}` : `${verb === 'saves' ? 'costs' : 'cost'} ${usd(-saved)} more`;
 }
 
 function usd(x: number): string {

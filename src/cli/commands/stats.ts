@@ -7,13 +7,25 @@ import { TokenService } from '../../core/tokens/tokenService';
 import { parseCommandArgs, UsageError, type CliCommand } from '../args';
 import { renderStats } from '../render';
 import { maxBytesOption } from './common';
-import { isSurveyRequest, runSurveyCommand, SURVEY_USAGE } from './surveyCli';
+import { isSurveyRequest, runSurveyCommand, SURVEY_OPTIONS_HELP, SURVEY_USAGE } from './surveyCli';
+import { EXIT } from '../exitCodes';
 
 export const statsCommand: CliCommand = {
   name: 'stats',
+  summary: 'format, steps, turns, kinds, tools and tokens of a run; of every run under a FOLDER',
   usage: `stats FILE|FOLDER [--json] [--max-size-mb N] [--model MODEL | --tokens] [--no-token-cache] [--per-run] [--shard I/N] [--resume OUT.jsonl] [--jobs N]
     Format, steps, turns, kinds and tools of a trajectory. --model (or --tokens, which uses the
     log's own model) adds token counts by kind and tool, recorded usage and cost.` + SURVEY_USAGE,
+  options: [
+    ['--json', 'one JSON object (a FOLDER: JSON Lines, one per run, then {"total": …})'],
+    ['--model MODEL', 'count tokens and price with this model\'s tokenizer and prices'],
+    ['--tokens', 'count tokens with the log\'s own model'],
+    ['--no-token-cache', 'do not keep token counts on disk between runs'],
+    ['--max-size-mb N', 'refuse files larger than N MB (default 512)'],
+    ...SURVEY_OPTIONS_HELP,
+  ],
+  example: 'agent-trace-lens stats runs/ --json --shard 2/4 --resume shard2.jsonl >> shard2.jsonl',
+  exitCodes: [EXIT.input],
   async run(args, io) {
     if (await isSurveyRequest(args)) return runSurveyCommand('stats', args, io);
     const { values, positionals } = parseCommandArgs(args, {
@@ -51,4 +63,3 @@ async function countTokens(t: Trajectory, model: string | undefined, noCache: bo
 }
 
 
-export { maxBytesOption };

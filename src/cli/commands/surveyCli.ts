@@ -2,8 +2,9 @@ import { promises as fs } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { STRATEGIES } from '../../core/compaction';
 import { CACHE_BEHAVIOURS, type CacheBehaviour } from '../../core/pricing/promptCache';
-import { isOneRunFolder, isSkipped, parseShard, readResumed, survey, type SurveyJob, type SurveyLine, type SurveyTotal } from '../../core/survey';
-import { parseCommandArgs, UsageError, type CliIO } from '../args';
+import * as os from 'node:os';
+import { defaultParallelism, isOneRunFolder, isSkipped, parseShard, readResumed, ResumeFileError, survey, type SurveyJob, type SurveyLine, type SurveyListing, type SurveyTotal } from '../../core/survey';
+import { InputError, parseCommandArgs, UsageError, type CliIO } from '../args';
 import { grid } from '../../core/view/textTable';
 import { maxBytesOption, requireStrategy } from './common';
 
@@ -15,6 +16,14 @@ export const SURVEY_USAGE = `
     per run as it finishes and a total (--json: JSON Lines ending with {"total": …}).
     --shard I/N takes the I-th of N deterministic parts (for job arrays); --resume OUT.jsonl skips the
     runs an earlier output already holds; --jobs N sets the worker threads (default: one per core).`;
+
+/** The survey's options in each command's --help. */
+export const SURVEY_OPTIONS_HELP: readonly (readonly [string, string])[] = [
+  ['--per-run', 'a file of many runs: one line per run, as for a folder'],
+  ['--shard I/N', 'only the I-th of N parts (1 ≤ I ≤ N; for job arrays); `survey merge` adds the parts up'],
+  ['--resume OUT.jsonl', 'skip the runs an earlier --json output holds (each line checked against its file)'],
+  ['--jobs N', 'worker threads (default: one per core; at most the cores and memory allow)'],
+];
 
 /** The options of stats and simulate that take a value, so that the value is not taken for the FILE. */
 const STRING_OPTIONS = ['strategy', 'option', 'ratio', 'budget', 'cache', 'model', 'run', 'max-size-mb', 'html', 'shard', 'resume', 'jobs'];
@@ -92,25 +101,78 @@ export async function runSurveyCommand(command: 'stats' | 'simulate', args: stri
       throw new UsageError((e as Error).message);
     }
   }
-  const jobs = numberOption('--jobs', v.jobs as string | undefined, 1);
-  if (jobs !== undefined && !Number.isInteger(jobs)) throw new UsageError('--jobs takes a whole number.');
-  const resume = typeof v.resume === 'string' ? await readResumed(v.resume) : undefined;
+  const jobs = jobsOption(v.jobs as string | undefined, io);
+  let resume: Awaited<ReturnType<typeof readResumed>> | undefined;
+  if (typeof v.resume === 'string') {
+    try {
+      resume = await readResumed(v.resume);
+    } catch (e) {
+      if (e instanceof ResumeFileError) throw new InputError(e.message);
+      throw e;
+    }
+  }
   const json = v.json === true;
-  const rows: SurveyLine[] = [];
+  // Appended to a file a killed survey left without its last newline: start on a line of our own.
+  if (json && resume && !resume.endsWithNewline) io.out('\n');
+  let listing: SurveyListing | undefined;
+  let bad = 0;
   const total = await survey(root, job, {
     shard, resume, jobs,
+    onListing: (l) => { listing = l; },
+    // The first few by name; an output from an older version (no stamps) would otherwise print a line per run.
+    onBadResume: (message) => { if (++bad <= 10) io.err(`agent-trace-lens: --resume ${safeName(v.resume as string)} ${message}\n`); },
     onPlan: (entries, resumed) => {
       if (!json || io.interactive) io.err(`Surveying ${entries.length} file${entries.length === 1 ? '' : 's'}${resumed ? ` (${resumed} already done)` : ''}${shard ? `, shard ${shard.index}/${shard.count}` : ''}…\n`);
     },
     onLine: (line) => {
-      if (isSkipped(line)) io.err(`agent-trace-lens: skipped ${line.file}: ${line.skipped}\n`);
+      if (isSkipped(line)) io.err(`agent-trace-lens: skipped ${safeName(line.file)}: ${line.skipped}\n`);
       if (json) io.out(JSON.stringify(line) + '\n');
-      else if (!isSkipped(line)) { rows.push(line); io.out(textLine(line) + '\n'); }
+      else if (!isSkipped(line)) io.out(textLine(line) + '\n');
     },
   });
-  if (json) io.out(JSON.stringify({ total }) + '\n');
+  if (bad > 0) io.err(`agent-trace-lens: ${bad} line${bad === 1 ? '' : 's'} of --resume ${safeName(v.resume as string)} not counted${bad > 10 ? ' (the first 10 above)' : ' (see above)'}; their files were measured again.\n`);
+  if (total.runs === 0 && total.skipped === 0) io.err(`agent-trace-lens: no trajectory found under ${safeName(root)} (files named *.json, *.jsonl, *.ndjson, *.traj, *.eval, *.aider.chat.history.md, and event folders).\n`);
+  const identity = surveyIdentity(command, job, shard, listing!);
+  if (json) io.out(JSON.stringify({ total, survey: identity }) + '\n');
   else io.out(renderTotal(total));
   return 0;
+}
+
+/** A file name on one line: a newline or other control character in it is shown escaped, so it cannot forge a line. */
+export function safeName(name: string): string {
+  // eslint-disable-next-line no-control-regex
+  return /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(name) ? JSON.stringify(name) : name;
+}
+
+/**
+ * Workers for --jobs: a whole number from 1, at most one per core and one per 256 MB of memory
+ * (a worker holds one run while it measures it); more is clamped, with a message.
+ */
+export function jobsOption(value: string | undefined, io: CliIO): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--jobs takes a whole number of at least 1, not "${value}".`);
+  const cores = defaultParallelism();
+  const byMemory = Math.max(1, Math.floor(os.totalmem() / (256 * 1024 * 1024)));
+  const max = Math.min(cores, byMemory);
+  if (n <= max) return n;
+  io.err(`agent-trace-lens: --jobs ${value} is more than this machine can use; using ${max} (${cores} core${cores === 1 ? '' : 's'}, ${Math.round(os.totalmem() / 2 ** 30)} GB of memory).\n`);
+  return max;
+}
+
+/** What a shard's total line records, so `survey merge` can check that its inputs belong together. */
+export interface SurveyIdentity {
+  command: 'stats' | 'simulate';
+  /** This part's I/N; null for an unsharded survey. */
+  shard: { index: number; count: number } | null;
+  /** The options that change the numbers. */
+  job: Record<string, unknown>;
+  listing: SurveyListing;
+}
+
+function surveyIdentity(command: 'stats' | 'simulate', job: SurveyJob, shard: { index: number; count: number } | undefined, listing: SurveyListing): SurveyIdentity {
+  const { mode: _mode, runShard: _runShard, ...rest } = job;
+  return { command, shard: shard ?? null, job: JSON.parse(JSON.stringify(rest)), listing };
 }
 
 function numberOption(name: string, value: string | undefined, min: number): number | undefined {
@@ -125,7 +187,7 @@ function usd(x: number | null): string {
 }
 
 function textLine(row: Exclude<SurveyLine, { skipped: string }>): string {
-  const who = row.runsInFile > 1 ? `${row.file}#${row.run}` : row.file;
+  const who = safeName(row.runsInFile > 1 ? `${row.file}#${row.run}` : row.file);
   const outcome = [
     row.outcome.resolved === undefined ? '' : row.outcome.resolved ? 'resolved' : 'not resolved',
     row.outcome.reward !== undefined ? `reward ${row.outcome.reward}` : '',
@@ -139,7 +201,7 @@ function textLine(row: Exclude<SurveyLine, { skipped: string }>): string {
   return line;
 }
 
-function renderTotal(t: SurveyTotal): string {
+export function renderTotal(t: SurveyTotal): string {
   let text = `\nTotal: ${t.runs} runs in ${t.files} files${t.skipped ? `, ${t.skipped} skipped` : ''}\n`;
   text += grid([
     ['steps', t.steps.toLocaleString('en-US')],

@@ -20,6 +20,22 @@ export interface Divergence {
   row: number;
   a: number | null;
   b: number | null;
+  /**
+   * When both sides have a step there (of the same kind and tool): where their texts, as compared
+   * (ids, times and white space set aside), first differ, and each side's text from a little before it.
+   */
+  difference?: TextDifference;
+}
+
+export interface TextDifference {
+  /** Character offset of the first difference in the compared text. */
+  offset: number;
+  /** Lengths of the two compared texts. */
+  lengthA: number;
+  lengthB: number;
+  /** Each side from a few characters before the offset, on one line (`…` where cut). */
+  a: string;
+  b: string;
 }
 
 export interface Alignment {

@@ -1,14 +1,16 @@
-import type { Trajectory } from '../model';
 import type { PriceOverrides } from '../pricing/prices';
 import type { TokenCounts, TokenService } from '../tokens/tokenService';
-import { alignSteps, alignStepsSliced, type AlignedRow, type Alignment, type Divergence } from './align';
+import type { Step, Trajectory } from '../model';
+import { oneLine } from '../view/stepPresentation';
+import { alignSteps, alignStepsSliced, type AlignedRow, type Alignment, type Divergence, type TextDifference } from './align';
+import { bodyOf, kindKey, normalizeArgs } from './normalize';
 import type { LcsOptions } from './myers';
 import { runTotals, type RunTotals } from './totals';
 
 // Compare two runs: the aligned steps, where they part, and each run's totals. Pure once the
 // token counts are there; `countRun` gets them from the project's token service.
 
-export { alignSteps, alignStepsSliced, type AlignedRow, type Alignment, type Divergence } from './align';
+export { alignSteps, alignStepsSliced, type AlignedRow, type Alignment, type Divergence, type TextDifference } from './align';
 export { commonSubsequence, type Matches } from './myers';
 export { canonicalJson, comparisonKey, normalizeArgs, normalizeText, stepKey, kindKey } from './normalize';
 export { runTotals, outcomeOf, isErrorStep, type RunTotals, type RunOutcome, type Provenance } from './totals';
@@ -57,12 +59,35 @@ export async function compareRunsSliced(a: CompareSideInput | (() => CompareSide
 function comparisonOf(alignment: Alignment, alignMs: number, a: CompareSideInput, b: CompareSideInput, options: CompareOptions): Comparison {
   return {
     aligned: alignment.rows,
-    divergesAt: alignment.divergesAt,
+    divergesAt: alignment.divergesAt && withDifference(alignment.divergesAt, a.run.steps, b.run.steps),
     rows: { same: alignment.same, changed: alignment.changed, onlyA: alignment.onlyA, onlyB: alignment.onlyB },
     a: runTotals(a.run, a.counts, { prices: options.prices, run: a.runIndex ?? null }),
     b: runTotals(b.run, b.counts, { prices: options.prices, run: b.runIndex ?? null }),
     alignMs,
   };
+}
+
+/** The divergence with where the two steps' texts part, so a preview shows the difference, not two equal openings. */
+function withDifference(d: Divergence, a: readonly Step[], b: readonly Step[]): Divergence {
+  if (d.a === null || d.b === null) return d;
+  const difference = textDifference(a[d.a], b[d.b]);
+  return difference ? { ...d, difference } : d;
+}
+
+/** Compared texts are cut here: a difference further in is reported at this offset. */
+const DIFF_CHARS = 1_000_000;
+const BEFORE = 24;
+const WIDTH = 90;
+
+export function textDifference(a: Step, b: Step): TextDifference | undefined {
+  if (kindKey(a) !== kindKey(b)) return undefined;
+  const x = normalizeArgs(bodyOf(a).slice(0, DIFF_CHARS)), y = normalizeArgs(bodyOf(b).slice(0, DIFF_CHARS));
+  let i = 0;
+  while (i < x.length && i < y.length && x.charCodeAt(i) === y.charCodeAt(i)) i++;
+  if (i === x.length && i === y.length) return undefined;
+  const from = Math.max(0, i - BEFORE);
+  const window = (t: string) => (from > 0 ? '…' : '') + (from < t.length ? oneLine(t.slice(from, from + WIDTH * 2), WIDTH) : '(ends here)');
+  return { offset: i, lengthA: x.length, lengthB: y.length, a: window(x), b: window(y) };
 }
 
 /** Exact token counts of one run's steps with the log's model (or `model`). */

@@ -61,6 +61,14 @@ export function renderComparison(c: Comparison, stepsA: readonly Step[], stepsB:
   out += `\nFirst divergence at row ${d.row} (after ${d.row} same step${d.row === 1 ? '' : 's'}):\n`;
   out += `  A: ${stepLine(d.a === null ? undefined : stepsA[d.a], d.a)}\n`;
   out += `  B: ${stepLine(d.b === null ? undefined : stepsB[d.b], d.b)}\n`;
+  const x = d.difference;
+  if (x) {
+    const n = (v: number) => v.toLocaleString('en-US');
+    // The openings above may be the same: show where the texts part (ids, times and spacing set aside).
+    out += `  They differ at character ${n(x.offset)} (of ${n(x.lengthA)} in A, ${n(x.lengthB)} in B):\n`;
+    out += `  A: ${x.a}\n`;
+    out += `  B: ${x.b}\n`;
+  }
   return out;
 }
 

@@ -43,6 +43,11 @@ export interface CheckedTarget {
   /** The path that will be written: the real path of its folder, joined with its name. */
   path: string;
   exists: boolean;
+  /**
+   * Written through, appended in place, never renamed over: a terminal or other character device,
+   * a pipe with a reader, or a file reached through /dev or /proc (`/dev/stdout` redirected to a file).
+   */
+  through?: boolean;
 }
 
 interface Identity { dev: number; ino: number }
@@ -96,6 +101,18 @@ export async function checkTarget(target: string, guard: WriteGuard): Promise<Ch
 export async function writeSafely(target: string, content: string | Iterable<string> | AsyncIterable<string>, guard: WriteGuard): Promise<string> {
   const inputs = await describeInputs(guard.inputs);
   const { target: checked } = await checkOne(target, guard, inputs);
+  if (checked.through) {
+    let handle: fs.FileHandle | undefined;
+    try {
+      handle = await fs.open(checked.requested, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_NOCTTY);
+      await writePieces(handle, content);
+    } catch (e) {
+      throw new WriteRefused(checked.requested, `could not be written: ${describeFsError(e)}`);
+    } finally {
+      await handle?.close().catch(() => undefined);
+    }
+    return checked.requested;
+  }
   const dir = path.dirname(checked.path);
   const temp = path.join(dir, `.${path.basename(checked.path)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
   let handle: fs.FileHandle | undefined;
@@ -189,7 +206,24 @@ async function checkOne(requestedPath: string, guard: WriteGuard, inputs: InputI
     }
   }
   if (stat?.isDirectory()) throw new WriteRefused(requested, 'is a folder; name a file to write.');
-  if (stat && !stat.isFile()) throw new WriteRefused(requested, 'is not a regular file (a device, pipe or socket); name a file to write.');
+  // Nothing is ever renamed over a device, a pipe or a kernel file: such a target is written
+  // through (a terminal, /dev/null, a pipe someone reads, /dev/stdout redirected to a file) or refused.
+  const kernelPath = (p: string) => /^\/(dev|proc|sys)(\/|$)/.test(p);
+  const viaKernel = kernelPath(requested) || kernelPath(realParent) || (await linkChain(final)).some(kernelPath);
+  if (stat?.isCharacterDevice()) return { target: { requested, path: final, exists: true, through: true }, id };
+  if (stat?.isFIFO()) {
+    // Opening a pipe nobody reads would wait forever; without blocking it fails at once (ENXIO).
+    const probe = await fs.open(requested, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK).catch((e: NodeJS.ErrnoException) => e);
+    if (probe instanceof Error) throw new WriteRefused(requested, probe.code === 'ENXIO' ? 'is a named pipe that nothing reads; start its reader first, or name a file to write.' : `is a named pipe that cannot be opened: ${describeFsError(probe)}`);
+    await probe.close();
+    return { target: { requested, path: final, exists: true, through: true }, id };
+  }
+  if (stat && !stat.isFile()) throw new WriteRefused(requested, 'is not a regular file (a block device or socket); name a file to write.');
+  if (stat && viaKernel) {
+    if (kernelPath(realTarget)) throw new WriteRefused(requested, `is a kernel file (${realTarget}); name a file to write.`);
+    return { target: { requested, path: realTarget, exists: true, through: true }, id };
+  }
+  if (!stat && viaKernel) throw new WriteRefused(requested, `is in ${realParent}, a folder of devices or kernel files; name a file elsewhere.`);
   if (link && !guard.overwrite) {
     throw new WriteRefused(requested, `already exists; ${guard.overwriteHint ?? 'pass --force to replace it'}.`);
   }
@@ -219,6 +253,23 @@ async function describeInputs(given: readonly string[]): Promise<InputInfo[]> {
     out.push({ given: input, real, folder: true, files });
   }
   return out;
+}
+
+/** The paths a chain of symbolic links passes through, from `p` (at most 16 hops). */
+async function linkChain(p: string): Promise<string[]> {
+  const chain: string[] = [];
+  let at = p;
+  for (let hop = 0; hop < 16; hop++) {
+    let target: string;
+    try {
+      target = await fs.readlink(at);
+    } catch {
+      break; // not a link (or gone): the chain ends here
+    }
+    at = path.resolve(path.dirname(at), target);
+    chain.push(at);
+  }
+  return chain;
 }
 
 function isInside(child: string, folder: string): boolean {

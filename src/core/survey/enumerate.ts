@@ -10,6 +10,8 @@ export interface SurveyEntry {
   path: string;
   /** Relative to the surveyed folder, `/`-separated: the row's `file` and the shard key. */
   rel: string;
+  /** Set when the entry is reported rather than read (a link out of the folder, a pipe): the reason. */
+  skip?: string;
 }
 
 const TRAJECTORY_FILE = /\.(json|jsonl|ndjson|traj|eval)$|\.aider\.chat\.history\.md$/i;
@@ -42,25 +44,64 @@ export async function enumerateTrajectories(root: string): Promise<SurveyEntry[]
   if (!stat.isDirectory()) return [{ path: path.resolve(root), rel: path.basename(root) }];
   const out: SurveyEntry[] = [];
   const base = path.resolve(root);
+  const realBase = await fs.realpath(base);
+  // Links are followed when they stay inside the surveyed folder (Hugging Face caches, DVC and
+  // git-annex keep runs as links to blobs elsewhere in the tree); a link out of it is reported.
+  const visited = new Set<string>([realBase]);
   const walk = async (dir: string): Promise<void> => {
     const dirents = await fs.readdir(dir, { withFileTypes: true });
-    const names = dirents.filter((d) => d.isFile()).map((d) => d.name);
+    const kinds = await Promise.all(dirents.map((d) => kindOf(path.join(dir, d.name), d, realBase)));
+    const names = dirents.filter((_, i) => kinds[i].kind === 'file').map((d) => d.name);
     if (dir !== base && isEventFolder(names)) {
       out.push({ path: dir, rel: relative(base, dir) });
       return;
     }
-    for (const d of dirents) {
+    for (const [i, d] of dirents.entries()) {
       const full = path.join(dir, d.name);
-      if (d.isDirectory()) {
-        if (!SKIPPED_DIRS.has(d.name)) await walk(full);
-      } else if (d.isFile() && isTrajectoryFileName(d.name)) {
-        out.push({ path: full, rel: relative(base, full) });
+      const k = kinds[i];
+      if (k.kind === 'dir') {
+        if (SKIPPED_DIRS.has(d.name) || visited.has(k.real)) continue;
+        visited.add(k.real);
+        await walk(full);
+      } else if (isTrajectoryFileName(d.name)) {
+        if (k.kind === 'file') out.push({ path: full, rel: relative(base, full) });
+        else if (k.kind === 'skip') out.push({ path: full, rel: relative(base, full), skip: k.reason });
       }
     }
   };
   if (await isOneRunFolder(base)) return [{ path: base, rel: path.basename(base) }];
   await walk(base);
   return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+}
+
+type Kind = { kind: 'file' | 'dir'; real: string } | { kind: 'skip'; reason: string } | { kind: 'other' };
+
+async function kindOf(full: string, d: import('node:fs').Dirent, realBase: string): Promise<Kind> {
+  if (d.isFile()) return { kind: 'file', real: full };
+  if (d.isDirectory()) return { kind: 'dir', real: await fs.realpath(full).catch(() => full) };
+  if (!d.isSymbolicLink()) return { kind: 'skip', reason: 'not a regular file (a named pipe, device or socket); not read' };
+  let real: string;
+  try {
+    real = await fs.realpath(full);
+  } catch {
+    return { kind: 'skip', reason: 'a symbolic link to nothing (its target is missing)' };
+  }
+  const rel = path.relative(realBase, real);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) {
+    const both = commonFolder(realBase, real);
+    return { kind: 'skip', reason: `a symbolic link out of the surveyed folder (to ${real}); not followed${both !== path.parse(both).root ? ` (survey ${both}, which holds both, to follow it)` : ''}` };
+  }
+  const stat = await fs.stat(real).catch(() => undefined);
+  if (stat?.isFile()) return { kind: 'file', real };
+  if (stat?.isDirectory()) return { kind: 'dir', real };
+  return { kind: 'skip', reason: 'a symbolic link to something that is not a regular file; not read' };
+}
+
+function commonFolder(a: string, b: string): string {
+  const x = a.split(path.sep), y = b.split(path.sep);
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  return x.slice(0, i).join(path.sep) || path.sep;
 }
 
 function relative(base: string, full: string): string {

@@ -1,20 +1,35 @@
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
+import { sameStamp, stampOf, type SourceStamp } from './fingerprint';
 import { enumerateTrajectories, inShard, type SurveyEntry } from './enumerate';
 import type { SurveyJob } from './measure';
 import { measureAll, type PoolOptions } from './pool';
-import { runKey, type Resumed } from './resume';
+import { indexLines, runKey, type Resumed } from './resume';
 import { SurveyTotals } from './totals';
 import { isSkipped, type SurveyLine, type SurveyTotal } from './types';
 
 export * from './types';
 export { enumerateTrajectories, parseShard, shardOf, inShard, isEventFolder, isOneRunFolder, type SurveyEntry } from './enumerate';
 import { shardOf } from './enumerate';
+export { stampOf, type SourceStamp } from './fingerprint';
+export { readSurveyOutput, ResumeFileError } from './resume';
 export { surveyEntry, type SurveyJob } from './measure';
 export { parseResumed, readResumed, type Resumed } from './resume';
 export { SurveyTotals } from './totals';
 export { defaultParallelism } from './pool';
 
+/** The folder's full listing before sharding: the same on every shard of one survey. */
+export interface SurveyListing {
+  entries: number;
+  /** SHA-256 of the relative paths, one a line. */
+  sha256: string;
+}
+
 export interface SurveyOptions extends PoolOptions {
+  /** The listing, before anything is measured (for the shard's identity in its total line). */
+  onListing?: (listing: SurveyListing) => void;
+  /** A resumed line that is not summed (and its file measured again), with the reason. */
+  onBadResume?: (message: string) => void;
   shard?: { index: number; count: number };
   resume?: Resumed;
   /** Each new line (a run, or a file that could not be read), as soon as its file is measured. */
@@ -35,17 +50,12 @@ export async function survey(root: string, job: SurveyJob, options: SurveyOption
   const byRun = options.shard !== undefined && !(await fs.stat(root)).isDirectory();
   if (byRun) job = { ...job, runShard: options.shard };
   const all = byRun ? found : inShard(found, options.shard);
-  const resume = options.resume;
+  options.onListing?.({ entries: found.length, sha256: createHash('sha256').update(found.map((e) => e.rel).join('\n')).digest('hex') });
+  const resume = options.resume ? await checkResumed(options.resume, found, all, byRun ? options.shard : undefined, options.onBadResume) : undefined;
   const todo = resume ? all.filter((e) => !resume.done.has(e.rel)) : all;
   options.onPlan?.(todo, all.length - todo.length);
   const totals = new SurveyTotals();
-  const wanted = new Set(all.map((e) => e.rel));
-  // Only the earlier lines of this shard count (an earlier output of another shard is not ours).
-  for (const line of resume?.lines ?? []) {
-    if (!wanted.has(line.file) && !wanted.has(line.file.replace(/#\d+$/, ''))) continue;
-    if (byRun && !isSkipped(line) && shardOf(`${line.file}#${line.run}`, options.shard!.count) !== options.shard!.index) continue;
-    totals.add(line);
-  }
+  for (const line of resume?.lines ?? []) totals.add(line);
   let done = 0;
   await measureAll(todo, job, (entry, lines) => {
     for (const line of lines) {
@@ -57,3 +67,44 @@ export async function survey(root: string, job: SurveyJob, options: SurveyOption
   }, options);
   return totals.result();
 }
+
+/**
+ * The resumed lines this survey may sum: those of its shard whose file is still the one measured
+ * (size, mtime, SHA-256 recorded in the line). Every other line of a file of this folder is
+ * reported through `onBad` and its file measured again; lines of another shard are left out quietly.
+ */
+async function checkResumed(resume: Resumed, found: readonly SurveyEntry[], all: readonly SurveyEntry[], runShard: { index: number; count: number } | undefined,
+  onBad: ((message: string) => void) | undefined): Promise<Resumed> {
+  const where = (line: SurveyLine) => `line ${resume.lineNo?.get(line) ?? '?'}`;
+  for (const b of resume.bad ?? []) onBad?.(`line ${b.line}: ${b.reason}; ignored`);
+  const everywhere = new Map(found.map((e) => [e.rel, e]));
+  const ours = new Set(all.map((e) => e.rel));
+  const stamps = new Map<string, Promise<SourceStamp | undefined>>();
+  const kept: SurveyLine[] = [];
+  const stale = new Set<string>();
+  for (const line of resume.lines) {
+    const rel = everywhere.has(line.file) ? line.file : line.file.replace(/#\d+$/, '');
+    const entry = everywhere.get(rel);
+    if (!entry) { onBad?.(`${where(line)}: names ${JSON.stringify(line.file)}, which is not in the surveyed folder; not counted`); continue; }
+    if (!ours.has(rel)) continue; // another shard's line
+    if (runShard && !isSkipped(line) && shardOf(`${line.file}#${line.run}`, runShard.count) !== runShard.index) continue;
+    if (!line.source || typeof line.source !== 'object') {
+      onBad?.(`${where(line)} (${JSON.stringify(line.file)}): records no size, mtime and hash of its file; measured again`);
+      stale.add(rel);
+      continue;
+    }
+    if (!stamps.has(rel)) stamps.set(rel, stampOf(entry.path));
+    const now = await stamps.get(rel);
+    const differs = now ? sameStamp(line.source, now) : 'it cannot be read now';
+    if (differs) {
+      onBad?.(`${where(line)} (${JSON.stringify(line.file)}): does not match the file: ${differs}; measured again`);
+      stale.add(rel);
+      continue;
+    }
+    kept.push(line);
+  }
+  // A file with one bad line is measured again whole: none of its earlier lines count.
+  const usable = kept.filter((l) => !stale.has(everywhere.has(l.file) ? l.file : l.file.replace(/#\d+$/, '')));
+  return { ...indexLines(usable), lineNo: resume.lineNo };
+}
+export { mergeShards, parseShardOutput, MergeRefused, type ShardIdentity, type ShardOutput } from './merge';

@@ -14,6 +14,7 @@ import { summarizeTokens } from '../tokens/summary';
 import { memoizedCounter, tiktokenCounter } from '../tokens/tiktokenCounter';
 import type { RunOutcome, StrategyRow, SurveyLine, SurveyRow } from './types';
 import { shardOf, type SurveyEntry } from './enumerate';
+import { stampOf } from './fingerprint';
 
 // One file (or event folder) of the survey: load it, and for each of its runs the summary numbers
 // only. Runs in a worker thread; what it returns is small whatever the size of the run.
@@ -36,6 +37,14 @@ export interface SurveyJob {
 const BILLING_ONLY = 'observation-masking';
 
 export async function surveyEntry(entry: SurveyEntry, job: SurveyJob): Promise<SurveyLine[]> {
+  // Taken before the load: a file that changes while it is measured no longer matches its lines.
+  const source = await stampOf(entry.path);
+  const lines = await measureEntry(entry, job);
+  return source ? lines.map((line) => ({ ...line, source })) : lines;
+}
+
+async function measureEntry(entry: SurveyEntry, job: SurveyJob): Promise<SurveyLine[]> {
+  if (entry.skip) return [{ file: entry.rel, skipped: entry.skip }];
   let loaded: Trajectory;
   try {
     loaded = await loadTrajectory(entry.path, { maxBytes: job.maxBytes });

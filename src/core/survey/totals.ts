@@ -1,7 +1,9 @@
 import { isSkipped, type StrategyTotal, type SurveyLine, type SurveyRow, type SurveyTotal } from './types';
 
 // The `{"total": …}` line: summed over the lines themselves, so a resumed survey's total covers the
-// lines of the earlier output and the new ones alike.
+// lines of the earlier output and the new ones alike. Dollars are summed as whole units of 1e-8
+// (each line's cost rounded once), so the total does not depend on the order the lines arrive in:
+// shards merged by `survey merge` give the very total of one unsharded run.
 
 export class SurveyTotals {
   private readonly total: SurveyTotal = {
@@ -28,9 +30,9 @@ export class SurveyTotals {
     t.inputTokens += line.inputTokens;
     t.outputTokens += line.outputTokens;
     if (line.costModelled === null) t.unpriced++;
-    else t.costModelled += line.costModelled;
+    else t.costModelled += units(line.costModelled);
     if (line.costRecorded !== null) {
-      t.costRecorded += line.costRecorded;
+      t.costRecorded += units(line.costRecorded);
       t.withRecordedCost++;
     }
     if (line.outcome.resolved === true) t.resolved++;
@@ -56,16 +58,16 @@ export class SurveyTotals {
     st.inputCompacted += s.inputCompacted;
     if (s.costRaw === null || s.costCompacted === null) st.unpriced++;
     else {
-      st.costRaw += s.costRaw;
-      st.costCompacted += s.costCompacted;
+      st.costRaw += units(s.costRaw);
+      st.costCompacted += units(s.costCompacted);
     }
     st.entitiesLost += s.entitiesLost;
     st.entitiesLostNeededLater += s.entitiesLostNeededLater;
   }
 
   result(): SurveyTotal {
-    const out: SurveyTotal = { ...this.total, formats: { ...this.total.formats }, costModelled: round6(this.total.costModelled), costRecorded: round6(this.total.costRecorded) };
-    if (this.strategies.size > 0) out.strategies = [...this.strategies.values()].map((s) => ({ ...s, costRaw: round6(s.costRaw), costCompacted: round6(s.costCompacted) }));
+    const out: SurveyTotal = { ...this.total, formats: sortedKeys(this.total.formats), costModelled: dollars(this.total.costModelled), costRecorded: dollars(this.total.costRecorded) };
+    if (this.strategies.size > 0) out.strategies = [...this.strategies.values()].map((s) => ({ ...s, costRaw: dollars(s.costRaw), costCompacted: dollars(s.costCompacted) }));
     return out;
   }
 }
@@ -73,4 +75,16 @@ export class SurveyTotals {
 /** Dollars to a millionth of a cent: sums of many floats print without noise. */
 export function round6(x: number): number {
   return Math.round(x * 1e8) / 1e8;
+}
+
+function units(x: number): number {
+  return Math.round(x * 1e8);
+}
+
+function dollars(u: number): number {
+  return u / 1e8;
+}
+
+function sortedKeys(o: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

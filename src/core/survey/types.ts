@@ -2,6 +2,7 @@
 // and print as JSON Lines unchanged. `stats DIR` and `simulate DIR` print them; the Survey panel shows them.
 
 import type { TrajectoryStats } from '../stats';
+import type { SourceStamp } from './fingerprint';
 
 /** What the log records about how the run went (undefined where it records nothing). */
 export interface RunOutcome {
@@ -71,12 +72,15 @@ export interface SurveyRow extends RunStatsFields {
   outcome: RunOutcome;
   /** Per strategy, for `simulate DIR`. */
   strategies?: StrategyRow[];
+  /** The measured file as it was (size, mtime, SHA-256), so `--resume` can check the line against it. */
+  source?: SourceStamp;
 }
 
 /** A file the survey could not read (no adapter claims it, broken JSON…): reported, never fatal. */
 export interface SkippedEntry {
   file: string;
   skipped: string;
+  source?: SourceStamp;
 }
 
 export type SurveyLine = SurveyRow | SkippedEntry;
