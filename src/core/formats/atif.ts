@@ -76,11 +76,32 @@ export function addAtifSteps(b: StepBuilder, doc: Doc, walk: Walk): void {
     const message = atifContentText(raw.message);
     const copied = raw.is_copied_context === true ? ' (copied context)' : '';
     switch (raw.source) {
-      case 'user':
+      case 'user': {
+        // Steps this tool wrote from other kinds say so in `extra.atl_kind`, so they read back as they were.
+        const written = writtenKind(raw);
+        if (written === 'environment') {
+          b.add({ ...base, kind: 'environment', text: message, label: writtenLabel(raw) ?? 'environment' });
+          break;
+        }
         b.closeOpenCalls();
         b.add({ ...base, kind: 'user', text: message, label: `user${copied}` });
         break;
+      }
       case 'system':
+        if (writtenKind(raw) === 'other' && observationResults(raw).length === 0) {
+          b.add({ ...base, kind: 'other', text: message, label: writtenLabel(raw) ?? 'other', ...(obj(raw, 'extra').atl_error === true ? { isError: true } : {}) });
+          break;
+        }
+        if (writtenKind(raw) === 'tool_result') {
+          // A result whose call was not in the log it was converted from.
+          const failed = obj(raw, 'extra').error_results;
+          observationResults(raw).forEach((r, k) => {
+            const isError = Array.isArray(failed) && failed.includes(k) ? true : undefined;
+            const callId = stringOrUndefined(r.source_call_id);
+            b.add({ ...base, kind: 'tool_result', text: resultText(r), label: 'observation', isError, ...(callId ? { tool: { name: '', args: '', callId } } : {}) });
+          });
+          break;
+        }
         addSystemStep(b, raw, base, message, copied);
         break;
       case 'agent':
@@ -121,8 +142,16 @@ function addAgentStep(b: StepBuilder, raw: Doc, base: Base, message: string, cop
   const calls = Array.isArray(raw.tool_calls) ? raw.tool_calls.filter(isRecord) : [];
   const reasoning = typeof raw.reasoning_content === 'string' ? raw.reasoning_content : '';
   const outputs: Step[] = [];
-  if (reasoning) outputs.push(b.add({ ...base, kind: 'thought', text: reasoning, label: `reasoning${copied}` }));
-  if (message || (calls.length === 0 && !reasoning)) {
+  const extra = obj(raw, 'extra');
+  // A document this tool wrote says where it joined several steps into one reasoning or message.
+  for (const part of splitParts(reasoning, extra.atl_reasoning_parts, () => 'thought')) {
+    outputs.push(b.add({ ...base, kind: 'thought', text: part.text, label: `reasoning${copied}` }));
+  }
+  const messageParts = splitParts(message, extra.atl_message_parts,
+    (k) => (Array.isArray(extra.atl_message_parts) && (extra.atl_message_parts[k] as Doc)?.kind === 'thought' ? 'thought' : 'assistant'));
+  if (messageParts.length > 1 || (messageParts.length === 1 && Array.isArray(extra.atl_message_parts))) {
+    for (const part of messageParts) outputs.push(b.add({ ...base, kind: part.kind, text: part.text, label: `message${copied}` }));
+  } else if (message || (calls.length === 0 && !reasoning)) {
     outputs.push(b.add({ ...base, kind: calls.length > 0 ? 'thought' : 'assistant', text: message, label: `message${copied}` }));
   }
   const callIds: string[] = [];
@@ -169,6 +198,32 @@ function addEmbeddedSubagents(b: StepBuilder, raw: Doc, embedded: Map<string, { 
       addAtifSteps(b, sub.doc, { ...walk, depth: walk.depth + 1, branch: id, pointer: [...walk.pointer, 'subagent_trajectories', sub.index] });
     }
   }
+}
+
+/**
+ * `text` cut at the lengths `parts` gives (pieces were joined with a blank line), or the whole
+ * text as one piece when the lengths do not add up (a document edited by hand).
+ */
+function splitParts(text: string, parts: unknown, kindOf: (k: number) => 'thought' | 'assistant'): { text: string; kind: 'thought' | 'assistant' }[] {
+  if (text === '') return [];
+  const lengths = Array.isArray(parts) ? parts.map((p) => (typeof p === 'number' ? p : isRecord(p) && typeof p.chars === 'number' ? p.chars : -1)) : [];
+  const fits = lengths.length > 0 && lengths.every((n) => n >= 0) && lengths.reduce((a, n) => a + n, 0) + 2 * (lengths.length - 1) === text.length;
+  if (!fits) return [{ text, kind: kindOf(0) }];
+  const out: { text: string; kind: 'thought' | 'assistant' }[] = [];
+  let at = 0;
+  lengths.forEach((n, k) => {
+    out.push({ text: text.slice(at, at + n), kind: kindOf(k) });
+    at += n + 2;
+  });
+  return out;
+}
+
+function writtenKind(raw: Doc): string | undefined {
+  return stringOrUndefined(obj(raw, 'extra').atl_kind);
+}
+
+function writtenLabel(raw: Doc): string | undefined {
+  return stringOrUndefined(obj(raw, 'extra').label);
 }
 
 function observationResults(raw: Doc): Doc[] {

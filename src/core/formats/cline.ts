@@ -195,7 +195,8 @@ function addUiMessages(b: StepBuilder, ui: unknown[]): RecordedUsage[] {
       case 'api_req_failed':
       case 'diff_error':
       case 'mistake_limit_reached':
-        b.add({ ...base, kind: 'other', text });
+        // The UI shows these as errors (a failed API request, a rejected diff): they stay marked as such.
+        b.add({ ...base, kind: 'other', text, isError: true });
         break;
       default:
         break; // checkpoints, progress lists, resume prompts: the UI's bookkeeping

@@ -13,6 +13,7 @@ const KIND_LABELS: Record<StepKind, string> = {
   tool_call: 'tool call',
   tool_result: 'observation',
   compaction: 'compaction',
+  environment: 'environment',
   other: 'other',
 };
 
@@ -26,7 +27,7 @@ export function stepLabel(step: Step): string {
   // Names come from the log: colour codes, controls and bidi marks are dropped.
   if (step.kind === 'tool_call' && step.tool) return `${base} · ${plainLabel(step.tool.name)}`;
   if (step.kind === 'tool_result' && step.toolName) return `${base} · ${plainLabel(step.toolName)}`;
-  if (step.kind === 'other' && step.label) return `${base} · ${plainLabel(step.label)}`;
+  if ((step.kind === 'other' || step.kind === 'environment') && step.label) return `${base} · ${plainLabel(step.label)}`;
   return base;
 }
 
