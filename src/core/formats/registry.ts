@@ -19,6 +19,7 @@ import { opencodeAdapter } from './opencode';
 import { clineAdapter } from './cline';
 import { aiderAdapter } from './aider';
 import { otelAdapter } from './otel';
+import { piAdapter } from './pi';
 import { runsAdapter } from './runs';
 
 export const FORMAT_ADAPTERS: readonly FormatAdapter[] = [
@@ -41,5 +42,6 @@ export const FORMAT_ADAPTERS: readonly FormatAdapter[] = [
   clineAdapter,
   aiderAdapter,
   otelAdapter,
+  piAdapter,
   runsAdapter,
 ];
