@@ -134,7 +134,8 @@ export class TurnCounter {
     if (step.kind === 'user' && this.agentActedInTurn) {
       this.turn++;
       this.agentActedInTurn = false;
-    } else if (step.kind !== 'user' && step.kind !== 'system' && step.kind !== 'other' && step.kind !== 'environment') {
+    } else if (step.kind !== 'user' && step.kind !== 'system' && step.kind !== 'other' && step.kind !== 'environment' && !step.branch) {
+      // A subagent's steps (a branch) are not the main agent acting: they open no turn of their own.
       this.agentActedInTurn = true;
     }
     return this.turn;

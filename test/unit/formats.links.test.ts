@@ -3,6 +3,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { loadTrajectory } from '../../src/core/io/load';
 import { CLAUDE_CODE_INJECTED } from '../../src/core/formats/claudeCode';
+import { toAtif } from '../../src/core/formats/atifExport';
+import { checkAtif } from '../../src/core/formats/atifRules';
 import { injectedLabel } from '../../src/core/formats/injected';
 import { requestStarts } from '../../src/core/report/replayRaw';
 import { turnsOf } from '../../src/core/steps';
@@ -143,4 +145,48 @@ test('pi: entries left on an abandoned fork of the tree are a branch, not the co
   const onFork = t.steps.filter((s) => s.branch !== undefined);
   assert.ok(onFork.some((s) => s.text === 'List filenames only.'), 'the abandoned request is on a branch');
   assert.ok(t.steps.some((s) => s.branch === undefined && s.text === 'Instead, count the lines.'));
+});
+
+// ---- ATIF --------------------------------------------------------------------------------------
+
+test('atif: subagent steps Harbor writes inline (extra.is_sidechain) are a branch, and the task is the first turn', async () => {
+  // Harbor's Claude Code converter: the session's warm-up subagent lines come first, marked as sidechain.
+  const doc = {
+    schema_version: 'ATIF-v1.5', session_id: 'cc-1', agent: { name: 'claude-code', version: '2.1.3', model_name: 'claude-opus-4-6' },
+    steps: [
+      { step_id: 1, source: 'user', message: 'Warmup', extra: { is_sidechain: true, source_uuids: ['w-1'] } },
+      { step_id: 2, source: 'agent', model_name: 'claude-haiku-4-5-20251001', message: 'Ready to search the codebase.', tool_calls: [{ tool_call_id: 'toolu_w1', function_name: 'Glob', arguments: { pattern: '**/*.py' } }],
+        observation: { results: [{ source_call_id: 'toolu_w1', content: 'main.py' }] }, extra: { is_sidechain: true } },
+      { step_id: 3, source: 'user', message: 'Find every caller of frobnicate().', extra: { is_sidechain: false } },
+      { step_id: 4, source: 'agent', message: 'Two callers: main.py and cli.py.', extra: { is_sidechain: false } },
+    ],
+  };
+  const t = await loadTrajectory(writeTemp('harbor-cc.trajectory.json', JSON.stringify(doc)));
+  assert.equal(t.format, 'atif');
+  assert.equal(t.title, 'Find every caller of frobnicate().');
+  assert.deepEqual(t.steps.filter((s) => s.branch).map((s) => s.kind), ['other', 'thought', 'tool_call', 'tool_result']);
+  assert.equal(t.steps.find((s) => s.kind === 'tool_call')?.model, 'claude-haiku-4-5-20251001');
+  assert.equal(unpairedCalls(t), 0);
+  assert.equal(turnsOf(t.steps).length, 1, 'the subagent\'s warm-up is not a turn before the task');
+  assert.equal(t.steps.filter((s) => s.kind === 'user').length, 1);
+});
+
+test('atif: a variant (bare version, {id, name} calls, results as system steps) reads its links and converts to valid ATIF', async () => {
+  const doc = {
+    schema_version: '1.4', session_id: 'v-1', agent: { name: 'my-agent', version: '0.3', model_name: 'gpt-4.1' },
+    steps: [
+      { step_id: 1, source: 'user', message: 'List the files.' },
+      { step_id: 2, source: 'agent', message: 'Listing.', tool_calls: [{ id: 'c1', name: 'bash', arguments: '{"command":"ls"}' }] },
+      { step_id: 3, source: 'system', message: '', observation: { results: [{ source_call_id: 'c1', content: 'a.py\nb.py' }] } },
+      { step_id: 4, source: 'agent', message: 'Two files.' },
+    ],
+  };
+  const t = await loadTrajectory(writeTemp('variant.trajectory.json', JSON.stringify(doc)));
+  assert.equal(t.format, 'atif');
+  const call = t.steps.find((s) => s.kind === 'tool_call')!;
+  assert.equal(call.tool?.name, 'bash');
+  assert.equal(t.steps.find((s) => s.answers === call.index)?.text, 'a.py\nb.py');
+  const out = toAtif(t);
+  assert.deepEqual(checkAtif(out), []);
+  assert.equal(out.schema_version, 'ATIF-v1.5');
 });

@@ -36,7 +36,8 @@ export function toAtif(t: Trajectory): Json {
   if (t.steps.length === 0) throw new AtifExportError(`"${t.title}" has no steps to write as ATIF.`);
   const original = isRecord(t.meta.atif) ? t.meta.atif : undefined;
   const stash = (isRecord(t.meta.atifSteps) ? t.meta.atifSteps : {}) as Record<string, AtifStepStash>;
-  const fromAtif = t.format === 'atif' && original !== undefined;
+  // A variant of ATIF (another version string, `{id, name}` calls) is written fresh, as valid ATIF.
+  const fromAtif = t.format === 'atif' && original !== undefined && t.meta.atifVariant !== true;
   const writer = new StepWriter(fromAtif ? stash : undefined, stringMeta(t.meta.model));
   for (const step of t.steps) {
     // Embedded subagents of an ATIF document go back to `subagent_trajectories`, not inline.
