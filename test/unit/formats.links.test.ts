@@ -8,7 +8,7 @@ import { checkAtif } from '../../src/core/formats/atifRules';
 import { injectedLabel } from '../../src/core/formats/injected';
 import { requestStarts } from '../../src/core/report/replayRaw';
 import { turnsOf } from '../../src/core/steps';
-import { stepLabel } from '../../src/core/view/stepPresentation';
+import { stepLabel, stepPreview } from '../../src/core/view/stepPresentation';
 import { fixture, writeTemp } from '../helpers/paths';
 
 // Structure from the log's own links: calls and results pair by id, whatever the file order;
@@ -189,4 +189,17 @@ test('atif: a variant (bare version, {id, name} calls, results as system steps) 
   const out = toAtif(t);
   assert.deepEqual(checkAtif(out), []);
   assert.equal(out.schema_version, 'ATIF-v1.5');
+});
+
+// ---- markup in labels --------------------------------------------------------------------------
+
+test('previews and titles show what wrapper tags wrap, never the tags (mini-swe-agent, a real run)', async () => {
+  const t = await loadTrajectory(fixture('mini-swe-agent/django__django-11163.traj.json'));
+  const user = t.steps.find((s) => s.kind === 'user')!;
+  assert.match(user.text, /^<pr_description>/, 'the step keeps the text the model saw');
+  assert.equal(stepPreview(user, 60), 'Consider the following PR description: model_to_dict() shou…');
+  const observation = t.steps.find((s) => s.kind === 'tool_result')!;
+  assert.match(observation.text, /^<returncode>0<\/returncode>\n<output>/);
+  assert.match(stepPreview(observation, 70), /^exit 0 · \.: \.\/Django\.egg-info/);
+  for (const s of t.steps) assert.doesNotMatch(stepPreview(s, 200), /<\/?(pr_description|returncode|output)>/, `step ${s.index}`);
 });

@@ -82,6 +82,7 @@ export function stringOrUndefined(v: unknown): string | undefined {
 export function titleFromSteps(steps: readonly { kind: StepKind; text: string }[], fallback: string): string {
   const first = steps.find((s) => s.kind === 'user' && s.text.trim() !== '');
   if (!first) return fallback;
-  const line = first.text.trim().split('\n')[0];
+  // A task wrapped in tags (`<pr_description>`, `<task>`) is titled by its first line of text.
+  const line = first.text.replace(/<\/?[a-z][a-z0-9_-]{0,40}>/gi, '\n').split('\n').map((l) => l.trim()).find((l) => l !== '') ?? first.text.trim().split('\n')[0];
   return line.length > 80 ? line.slice(0, 79) + '…' : line;
 }

@@ -59,9 +59,21 @@ export function argsPreview(args: string): string {
   }
 }
 
-/** The text on one line of at most `max` characters, without colour codes, controls or bidi marks. */
+/**
+ * Tags agents and harnesses wrap text in (`<pr_description>`, `<returncode>0</returncode> <output>`,
+ * `<system-reminder>`): a one-line view shows what they wrap, never the tags. Hyphenated and
+ * underscored tag names are never HTML; the plain names are the ones agents are known to use.
+ */
+const WRAPPER_TAG = /<\/?(?:[a-z]+[_-][a-z0-9_-]+|output|task|issue|thinking|think|reasoning|returncode|warning|instructions|example|answer|problem_statement)>/gi;
+
+/** Text without wrapper tags; a recorded exit status reads `exit 0 ·`. */
+export function withoutWrapperTags(text: string): string {
+  return text.replace(/<returncode>\s*(-?\d+)\s*<\/returncode>/gi, 'exit $1 ·').replace(WRAPPER_TAG, ' ');
+}
+
+/** The text on one line of at most `max` characters, without colour codes, controls, bidi marks or wrapper tags. */
 export function oneLine(text: string, max: number): string {
-  const { head: flat } = transformedHead(text, max, (t) => plainLabel(t).replace(/\s+/g, ' ').trim());
+  const { head: flat } = transformedHead(text, max, (t) => plainLabel(withoutWrapperTags(t)).replace(/\s+/g, ' ').trim());
   return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
 }
 
