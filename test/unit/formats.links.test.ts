@@ -203,3 +203,32 @@ test('previews and titles show what wrapper tags wrap, never the tags (mini-swe-
   assert.match(stepPreview(observation, 70), /^exit 0 · \.: \.\/Django\.egg-info/);
   for (const s of t.steps) assert.doesNotMatch(stepPreview(s, 200), /<\/?(pr_description|returncode|output)>/, `step ${s.index}`);
 });
+
+// ---- Gemini CLI stream-json --------------------------------------------------------------------
+
+test('gemini-cli stream-json: events read as steps, chunks of a reply join, tool results pair by tool_id', async () => {
+  // Events as `gemini -p … --output-format stream-json` prints them (shapes from the CLI's headless docs and real captures).
+  const events = [
+    { type: 'init', timestamp: '2026-02-13T19:00:05.416Z', session_id: '730077db-5d0a-4f1e-9a8b-0c3a2b1d4e5f', model: 'auto-gemini-3' },
+    { type: 'message', timestamp: '2026-02-13T19:00:05.420Z', role: 'user', content: 'Read package.json and tell me the package name.' },
+    { type: 'tool_use', timestamp: '2026-02-13T19:00:07.100Z', tool_name: 'read_file', tool_id: 'read_file-1771009207100-533c7505fb7fc', parameters: { file_path: 'package.json' } },
+    { type: 'tool_use', timestamp: '2026-02-13T19:00:07.101Z', tool_name: 'run_shell_command', tool_id: 'run_shell_command-1771009207101-9f1e', parameters: { command: 'ls' } },
+    { type: 'tool_result', timestamp: '2026-02-13T19:00:07.300Z', tool_id: 'run_shell_command-1771009207101-9f1e', status: 'error', error: { type: 'execution_failed', message: 'Command was cancelled.' } },
+    { type: 'tool_result', timestamp: '2026-02-13T19:00:07.200Z', tool_id: 'read_file-1771009207100-533c7505fb7fc', status: 'success', output: '' },
+    { type: 'message', timestamp: '2026-02-13T19:00:08.000Z', role: 'assistant', content: 'The package is', delta: true },
+    { type: 'message', timestamp: '2026-02-13T19:00:08.100Z', role: 'assistant', content: ' called "demo".', delta: true },
+    { type: 'result', timestamp: '2026-02-13T19:00:08.200Z', status: 'success', stats: { total_tokens: 13, input_tokens: 10, output_tokens: 3, cached: 2, duration_ms: 1200, tool_calls: 2 } },
+  ];
+  const t = await loadTrajectory(writeTemp('gemini-stream.jsonl', events.map((e) => JSON.stringify(e)).join('\n') + '\n'));
+  assert.equal(t.format, 'gemini-cli');
+  assert.equal(t.title, 'Read package.json and tell me the package name.');
+  assert.deepEqual(t.steps.map((s) => s.kind), ['user', 'tool_call', 'tool_call', 'tool_result', 'tool_result', 'assistant']);
+  assert.equal(unpairedCalls(t), 0);
+  const shell = t.steps.find((s) => s.tool?.name === 'run_shell_command')!;
+  const failed = t.steps.find((s) => s.answers === shell.index)!;
+  assert.equal(failed.isError, true);
+  assert.equal(failed.text, 'Command was cancelled.');
+  assert.equal(t.steps[5].text, 'The package is called "demo".');
+  assert.equal(t.meta.model, 'auto-gemini-3');
+  assert.deepEqual(t.meta.recorded, { model: 'auto-gemini-3', inputTokens: 10, outputTokens: 3, cachedInputTokens: 2 });
+});
