@@ -8,7 +8,7 @@ import { checkAtif } from '../../src/core/formats/atifRules';
 import { injectedLabel } from '../../src/core/formats/injected';
 import { requestStarts } from '../../src/core/report/replayRaw';
 import { turnsOf } from '../../src/core/steps';
-import { stepLabel, stepPreview } from '../../src/core/view/stepPresentation';
+import { stepDocument, stepLabel, stepPreview } from '../../src/core/view/stepPresentation';
 import { fixture, writeTemp } from '../helpers/paths';
 
 // Structure from the log's own links: calls and results pair by id, whatever the file order;
@@ -231,4 +231,29 @@ test('gemini-cli stream-json: events read as steps, chunks of a reply join, tool
   assert.equal(t.steps[5].text, 'The package is called "demo".');
   assert.equal(t.meta.model, 'auto-gemini-3');
   assert.deepEqual(t.meta.recorded, { model: 'auto-gemini-3', inputTokens: 10, outputTokens: 3, cachedInputTokens: 2 });
+});
+
+// ---- OpenTelemetry JSON Lines of ResourceSpans (Copilot CLI) -----------------------------------
+
+test('otel: JSON Lines with one ResourceSpans per line (Copilot CLI export) open, and a call without content says so', async () => {
+  const kv = (key: string, value: string | number) => ({ key, value: typeof value === 'number' ? { intValue: String(value) } : { stringValue: value } });
+  const trace = '5b8aa5a2d2c872e987626f4d7f1a1e2c';
+  const line = (spans: object[]) => ({ resource: { attributes: [kv('service.name', 'github-copilot'), kv('service.version', '1.0.64')] }, scopeSpans: [{ scope: { name: 'github.copilot' }, spans }], schemaUrl: 'https://opentelemetry.io/schemas/1.34.0' });
+  const lines = [
+    line([{ traceId: trace, spanId: 'b2c3d4e5f6071829', parentSpanId: 'a1b2c3d4e5f60718', name: 'chat gpt-5.2', kind: 3, startTimeUnixNano: '1787300001000000000', endTimeUnixNano: '1787300005000000000',
+      attributes: [kv('gen_ai.operation.name', 'chat'), kv('gen_ai.request.model', 'gpt-5.2'), kv('gen_ai.response.model', 'gpt-5.2'), kv('gen_ai.usage.input_tokens', 60), kv('gen_ai.usage.output_tokens', 30)] }]),
+    line([{ traceId: trace, spanId: 'c3d4e5f60718293a', parentSpanId: 'a1b2c3d4e5f60718', name: 'execute_tool run_commands', kind: 1, startTimeUnixNano: '1787300006000000000', endTimeUnixNano: '1787300007000000000',
+      attributes: [kv('gen_ai.operation.name', 'execute_tool'), kv('gen_ai.tool.name', 'run_commands'), kv('gen_ai.tool.call.id', 'call-9'), kv('gen_ai.tool.call.arguments', '{"cmd":"ls"}')] }]),
+    line([{ traceId: trace, spanId: 'a1b2c3d4e5f60718', name: 'invoke_agent', kind: 1, startTimeUnixNano: '1787300000000000000', endTimeUnixNano: '1787300010000000000',
+      attributes: [kv('gen_ai.operation.name', 'invoke_agent'), kv('gen_ai.agent.name', 'copilot-cli'), kv('gen_ai.request.model', 'gpt-5.2')] }]),
+  ];
+  const t = await loadTrajectory(writeTemp('copilot-otel.jsonl', lines.map((l) => JSON.stringify(l)).join('\n') + '\n'));
+  assert.equal(t.format, 'otel');
+  assert.equal(t.meta.agent, 'copilot-cli');
+  const chat = t.steps.find((s) => s.usage)!;
+  assert.equal(chat.text, '');
+  assert.equal(stepPreview(chat), 'content not recorded');
+  assert.match(stepDocument(chat).content, /^Content not recorded/);
+  assert.deepEqual(t.steps.filter((s) => s.kind === 'tool_call').map((s) => s.tool?.name), ['run_commands']);
+  assert.equal(unpairedCalls(t), 0);
 });

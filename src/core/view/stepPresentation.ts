@@ -38,6 +38,7 @@ const TELLING_ARGS = ['command', 'cmd', 'path', 'file_path', 'file', 'url', 'que
 export function stepPreview(step: Step, max = 80): string {
   let text = step.text;
   if (step.kind === 'tool_call' && step.tool) text = argsPreview(step.tool.args);
+  else if (step.text === '' && contentNotRecorded(step)) text = 'content not recorded';
   else if (step.kind === 'compaction' && step.compaction?.summary) text = step.compaction.summary;
   return oneLine(text, max);
 }
@@ -107,10 +108,18 @@ export function stepDocument(step: Step): StepDocument {
     if (c?.summary && c.summary !== step.text) lines.push('', c.summary);
     return { extension: 'md', content: lines.filter((l, i) => l !== '' || i > 0).join('\n') };
   }
+  if (step.text === '' && contentNotRecorded(step)) {
+    return { extension: 'md', content: `Content not recorded: the log kept this call (${step.label ?? step.kind}) and its token counts, but not its messages.\n` };
+  }
   const pretty = step.text.trimStart().startsWith('{') || step.text.trimStart().startsWith('[') ? prettyJson(step.text) : undefined;
   if (pretty !== undefined) return { extension: 'json', content: pretty };
   if (looksLikeDiff(step.text)) return { extension: 'diff', content: step.text };
   return { extension: step.kind === 'tool_result' ? 'txt' : 'md', content: step.text };
+}
+
+/** A step the log kept without its content (an OpenTelemetry span without message capture). */
+function contentNotRecorded(step: Step): boolean {
+  return step.label !== undefined && step.label.endsWith('content not recorded');
 }
 
 function prettyJson(text: string): string | undefined {
