@@ -257,3 +257,30 @@ test('otel: JSON Lines with one ResourceSpans per line (Copilot CLI export) open
   assert.deepEqual(t.steps.filter((s) => s.kind === 'tool_call').map((s) => s.tool?.name), ['run_commands']);
   assert.equal(unpairedCalls(t), 0);
 });
+
+// ---- Claude Managed Agents session events ------------------------------------------------------
+
+test('anthropic-managed-agents: session events read as steps, results pair by the ids they name, usage from model request spans', async () => {
+  // Event shapes from the Managed Agents events reference (managed-agents-2026-04-01).
+  const events = [
+    { id: 'sevt_01', type: 'user.message', processed_at: '2026-05-02T10:00:00Z', content: [{ type: 'text', text: 'Analyze the performance of the sort function in utils.py' }] },
+    { id: 'sevt_02', type: 'session.status_running', processed_at: '2026-05-02T10:00:00Z' },
+    { id: 'sevt_03', type: 'span.model_request_start', processed_at: '2026-05-02T10:00:01Z' },
+    { id: 'sevt_04', type: 'agent.thinking', processed_at: '2026-05-02T10:00:02Z', content: [{ type: 'text', text: 'Read the file first.' }] },
+    { id: 'sevt_05', type: 'agent.tool_use', processed_at: '2026-05-02T10:00:02Z', name: 'read', input: { file_path: 'utils.py' } },
+    { id: 'sevt_06', type: 'agent.custom_tool_use', processed_at: '2026-05-02T10:00:02Z', name: 'benchmark', input: { fn: 'sort' } },
+    { id: 'sevt_07', type: 'span.model_request_end', processed_at: '2026-05-02T10:00:03Z', model_usage: { input_tokens: 1200, output_tokens: 80, cache_read_input_tokens: 3000, cache_creation_input_tokens: 0 } },
+    { id: 'sevt_08', type: 'user.custom_tool_result', processed_at: '2026-05-02T10:00:05Z', custom_tool_use_id: 'sevt_06', content: [{ type: 'text', text: '1.2 ms per 1k items' }] },
+    { id: 'sevt_09', type: 'agent.tool_result', processed_at: '2026-05-02T10:00:04Z', tool_use_id: 'sevt_05', content: [{ type: 'text', text: 'def sort(xs): ...' }], is_error: false },
+    { id: 'sevt_10', type: 'agent.message', processed_at: '2026-05-02T10:00:07Z', content: [{ type: 'text', text: 'sort() is O(n log n); 1.2 ms per 1k items.' }] },
+    { id: 'sevt_11', type: 'session.status_idle', processed_at: '2026-05-02T10:00:08Z', stop_reason: { type: 'end_turn' } },
+  ];
+  const t = await loadTrajectory(writeTemp('sesn_01.events.jsonl', events.map((e) => JSON.stringify(e)).join('\n') + '\n'));
+  assert.equal(t.format, 'anthropic-managed-agents');
+  assert.equal(t.title, 'Analyze the performance of the sort function in utils.py');
+  assert.deepEqual(t.steps.map((s) => s.kind), ['user', 'thought', 'tool_call', 'tool_call', 'tool_result', 'tool_result', 'assistant']);
+  assert.equal(unpairedCalls(t), 0);
+  const bench = t.steps.find((s) => s.tool?.name === 'benchmark')!;
+  assert.equal(t.steps.find((s) => s.answers === bench.index)?.text, '1.2 ms per 1k items');
+  assert.deepEqual(t.meta.recorded, { inputTokens: 4200, outputTokens: 80, cachedInputTokens: 3000, cacheWriteTokens: 0 });
+});

@@ -20,6 +20,7 @@ import { clineAdapter } from './cline';
 import { aiderAdapter } from './aider';
 import { otelAdapter } from './otel';
 import { piAdapter } from './pi';
+import { anthropicManagedAgentsAdapter } from './anthropicManagedAgents';
 import { runsAdapter } from './runs';
 
 export const FORMAT_ADAPTERS: readonly FormatAdapter[] = [
@@ -43,5 +44,6 @@ export const FORMAT_ADAPTERS: readonly FormatAdapter[] = [
   aiderAdapter,
   otelAdapter,
   piAdapter,
+  anthropicManagedAgentsAdapter,
   runsAdapter,
 ];
