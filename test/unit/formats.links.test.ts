@@ -9,7 +9,7 @@ import { injectedLabel } from '../../src/core/formats/injected';
 import { requestStarts } from '../../src/core/report/replayRaw';
 import { turnsOf } from '../../src/core/steps';
 import { stepDocument, stepLabel, stepPreview } from '../../src/core/view/stepPresentation';
-import { fixture, writeTemp } from '../helpers/paths';
+import { corpus, fixture, writeTemp } from '../helpers/paths';
 
 // Structure from the log's own links: calls and results pair by id, whatever the file order;
 // subagents are branches; messages the client injects with the user role are not turns.
@@ -283,4 +283,25 @@ test('anthropic-managed-agents: session events read as steps, results pair by th
   const bench = t.steps.find((s) => s.tool?.name === 'benchmark')!;
   assert.equal(t.steps.find((s) => s.answers === bench.index)?.text, '1.2 ms per 1k items');
   assert.deepEqual(t.meta.recorded, { inputTokens: 4200, outputTokens: 80, cachedInputTokens: 3000, cacheWriteTokens: 0 });
+});
+
+// ---- OpenHands resolver output -----------------------------------------------------------------
+
+test('openhands-eval: the resolver\'s output.jsonl (issue, instruction, git_patch, history, success) opens as runs', async () => {
+  // The resolver's record layout around a real OpenHands event history from the corpus.
+  const real = JSON.parse(fs.readFileSync(corpus('openhands-eval/output.jsonl'), 'utf8').split('\n')[0]) as Record<string, unknown>;
+  const record = {
+    issue: { owner: 'ponylang', repo: 'ponyc', number: 4595, title: 'ponyc segfaults when a let binding is wrapped in parentheses', body: '…' },
+    issue_type: 'issue', instruction: real.instruction, base_commit: 'f00f2c3', git_patch: (real.test_result as Record<string, unknown>).git_patch,
+    history: real.history, metrics: real.metrics, success: true, comment_success: null, result_explanation: 'The patch sets the flag.', error: null,
+  };
+  const t = await loadTrajectory(writeTemp('output.jsonl', JSON.stringify(record) + '\n' + JSON.stringify({ ...record, success: false, issue: { ...record.issue, number: 4596 } }) + '\n'));
+  assert.equal(t.format, 'openhands-eval');
+  assert.equal(t.runs?.length, 2);
+  const run = t.runs![0];
+  assert.equal(run.meta.instanceId, 'ponylang/ponyc#4595');
+  assert.equal(run.title, 'ponylang/ponyc#4595: ponyc segfaults when a let binding is wrapped in parentheses');
+  assert.equal(run.meta.resolved, true);
+  assert.equal(t.runs![1].meta.resolved, false);
+  assert.ok(run.steps.filter((s) => s.kind === 'tool_call').length > 10);
 });

@@ -15,8 +15,19 @@ interface EvalRecord {
   line?: number;
 }
 
+/** The OpenHands resolver's `output.jsonl` names its instance by the issue it resolved. */
+function isResolverRecord(value: Record<string, unknown>): boolean {
+  return isRecord(value.issue) && typeof value.instruction === 'string' && 'git_patch' in value;
+}
+
+function instanceIdOf(r: Record<string, unknown>): string {
+  if (typeof r.instance_id === 'string' || typeof r.instance_id === 'number') return String(r.instance_id);
+  const issue = isRecord(r.issue) ? r.issue : {};
+  return `${String(issue.owner ?? '?')}/${String(issue.repo ?? '?')}#${String(issue.number ?? '?')}`;
+}
+
 function isEvalRecord(value: unknown): value is Record<string, unknown> {
-  if (!isRecord(value) || (typeof value.instance_id !== 'string' && typeof value.instance_id !== 'number')) return false;
+  if (!isRecord(value) || (typeof value.instance_id !== 'string' && typeof value.instance_id !== 'number' && !isResolverRecord(value))) return false;
   if (!Array.isArray(value.history)) return false;
   return value.history.length === 0 ? isRecord(value.metadata) : v0EventShare(value.history) >= 0.8 || v1EventShare(value.history) >= 0.8;
 }
@@ -76,7 +87,7 @@ function parseRun({ value: r, line }: EvalRecord): ParsedTrajectory {
   const meta: TrajectoryMeta = {
     agent: typeof metadata.agent_class === 'string' ? metadata.agent_class : fromEvents.agent,
     model,
-    instanceId: String(r.instance_id),
+    instanceId: instanceIdOf(r),
     recorded,
     error,
   };
@@ -86,7 +97,9 @@ function parseRun({ value: r, line }: EvalRecord): ParsedTrajectory {
   for (const key of ['resolved', 'reward', 'score'] as const) if (outcome[key] !== undefined) meta[key] = outcome[key];
   const report = isRecord(r.test_result) && isRecord(r.test_result.report) ? r.test_result.report : undefined;
   if (typeof report?.resolved === 'boolean') meta.resolved = report.resolved;
-  return { title: `${String(r.instance_id)}: ${describe(r, error)}`, steps, meta };
+  // The resolver says whether its patch resolved the issue.
+  if (isResolverRecord(r) && typeof r.success === 'boolean') meta.resolved = r.success;
+  return { title: `${instanceIdOf(r)}: ${describe(r, error)}`, steps, meta };
 }
 
 /** SDK (V1) events: the same steps the openhands-v1 adapter makes, totals from the last stats update. */
@@ -103,7 +116,8 @@ function addV1History(b: StepBuilder, history: unknown[], locate: (i: number) =>
 /** The first line of the task, or how the run ended when it failed. */
 function describe(r: Record<string, unknown>, error: string | undefined): string {
   const instance = isRecord(r.instance) ? r.instance : {};
-  const task = typeof instance.problem_statement === 'string' ? instance.problem_statement : '';
+  const issue = isRecord(r.issue) ? r.issue : {};
+  const task = typeof instance.problem_statement === 'string' ? instance.problem_statement : typeof issue.title === 'string' ? issue.title : '';
   let text = task.trim().split('\n')[0] || `${(r.history as unknown[]).length} events`;
   if (text.length > 70) text = text.slice(0, 69) + '…';
   return error ? `${text} (failed: ${error.split('\n')[0].slice(0, 60)})` : text;
