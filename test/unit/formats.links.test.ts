@@ -305,3 +305,52 @@ test('openhands-eval: the resolver\'s output.jsonl (issue, instruction, git_patc
   assert.equal(t.runs![1].meta.resolved, false);
   assert.ok(run.steps.filter((s) => s.kind === 'tool_call').length > 10);
 });
+
+// ---- chat messages: harness feedback, inline thinking, parts, IDE context ----------------------
+
+test('openai-chat: harness feedback sent as user is an environment step; inline <thinking> is a thought', async () => {
+  // AutoCodeRover's feedback text, as its harness sends it after a malformed search call.
+  const messages = [
+    { role: 'system', content: 'You are a software developer maintaining a large project.' },
+    { role: 'user', content: 'Issue: sympy.Rational("0.5", "100") gives 1/100100.' },
+    { role: 'assistant', content: '<thinking>I should search for the Rational class first.</thinking>\nsearch_class("Rational")' },
+    { role: 'user', content: 'The search API calls seem not valid. Please check the arguments you give carefully and try again.' },
+    { role: 'assistant', content: 'search_class("Rational", "sympy/core/numbers.py")' },
+  ];
+  const t = await loadTrajectory(writeTemp('acr.json', JSON.stringify(messages)));
+  assert.deepEqual(t.steps.map((s) => s.kind), ['system', 'user', 'thought', 'assistant', 'environment', 'assistant']);
+  assert.equal(t.steps[2].text, 'I should search for the Rational class first.');
+  assert.equal(t.steps[3].text, 'search_class("Rational")');
+  assert.equal(t.steps[4].label, 'harness feedback: search calls not valid');
+  assert.equal(turnsOf(t.steps).length, 1, 'the feedback is not a turn of the person');
+});
+
+test('openai-chat: a Codex export whose content parts are tool_call/tool_output reads as calls and outputs', async () => {
+  const messages = [
+    { role: 'user', content: 'Run the tests.' },
+    { role: 'assistant', content: [{ type: 'text', text: 'Running them.' }, { type: 'tool_call', call_id: 'call_1', name: 'shell', arguments: '{"command":["pytest","-q"]}' }] },
+    { role: 'assistant', content: [{ type: 'tool_output', call_id: 'call_1', output: '3 passed' }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'All 3 pass.' }] },
+  ];
+  const t = await loadTrajectory(writeTemp('codex-chat.json', JSON.stringify(messages)));
+  assert.deepEqual(t.steps.map((s) => s.kind), ['user', 'thought', 'tool_call', 'tool_result', 'assistant']);
+  assert.equal(unpairedCalls(t), 0);
+  assert.ok(!t.steps.some((s) => s.text.startsWith('{"type":')), 'no part shows as raw JSON');
+});
+
+test('codex: an IDE session is titled and previewed by the request, not "# Context from my IDE setup:"; unknown items read by their type', async () => {
+  const ide = '# Context from my IDE setup:\n\n## Active file: src/app.ts\n\n## Open tabs:\n- app.ts: src/app.ts\n\n## My request for Codex:\nRename fetchUser to loadUser everywhere.\n';
+  const lines = [
+    { timestamp: '2026-06-01T10:00:00Z', type: 'session_meta', payload: { id: 's-ide', cwd: '/w', originator: 'codex_vscode', cli_version: '0.144.0' } },
+    { timestamp: '2026-06-01T10:00:01Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: ide }] } },
+    { timestamp: '2026-06-01T10:00:02Z', type: 'response_item', payload: { type: 'world_state', cwd: '/w', git: { branch: 'main', dirty: false } } },
+    { timestamp: '2026-06-01T10:00:03Z', type: 'response_item', payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Renamed in 4 files.' }] } },
+  ];
+  const t = await loadTrajectory(writeTemp('rollout-2026-06-01T10-00-00-s-ide.jsonl', lines.map((l) => JSON.stringify(l)).join('\n') + '\n'));
+  assert.equal(t.format, 'codex');
+  assert.equal(t.title, 'Rename fetchUser to loadUser everywhere.');
+  assert.equal(stepPreview(t.steps.find((s) => s.kind === 'user')!), 'Rename fetchUser to loadUser everywhere.');
+  const world = t.steps.find((s) => s.label === 'world_state')!;
+  assert.equal(stepLabel(world), 'other · world_state');
+  assert.equal(stepPreview(world), 'cwd: /w git: {"branch":"main","dirty":false}');
+});

@@ -1,6 +1,7 @@
 import type { Step, StepKind } from '../model';
 import { plainLabel } from '../output/terminal';
 import { transformedHead } from '../textHead';
+import { requestOf } from '../formats/chatMessages';
 
 // How a step reads in a one-line list: shared by the tree, the CLI and the report so that a step
 // is named the same way everywhere.
@@ -39,6 +40,7 @@ export function stepPreview(step: Step, max = 80): string {
   let text = step.text;
   if (step.kind === 'tool_call' && step.tool) text = argsPreview(step.tool.args);
   else if (step.text === '' && contentNotRecorded(step)) text = 'content not recorded';
+  else if (step.kind === 'user') text = requestOf(text);
   else if (step.kind === 'compaction' && step.compaction?.summary) text = step.compaction.summary;
   return oneLine(text, max);
 }
