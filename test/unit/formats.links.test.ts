@@ -354,3 +354,32 @@ test('codex: an IDE session is titled and previewed by the request, not "# Conte
   assert.equal(stepLabel(world), 'other · world_state');
   assert.equal(stepPreview(world), 'cwd: /w git: {"branch":"main","dirty":false}');
 });
+
+// ---- Aider -------------------------------------------------------------------------------------
+
+test('aider: a reasoning model\'s <thinking-content-…> block is a thought, and the reply is what follows', async () => {
+  const history = [
+    '# aider chat started at 2025-10-23 17:04:56', '',
+    '> Aider v0.86.1  ', '> Main model: gemini/gemini-2.5-pro-preview-06-05 with diff-fenced edit format, 32k think tokens  ', '',
+    '#### What does utils/token_utils.py do?  ', '',
+    '<thinking-content-7bbeb8e1441453ad999a0bbba8a46d4b>', '',
+    'The user asks about token_utils. It estimates token counts from character counts.', '',
+    '</thinking-content-7bbeb8e1441453ad999a0bbba8a46d4b>', '',
+    'It estimates how many tokens a text uses, at about four characters per token.', '',
+    '> Tokens: 9.9k sent, 120 received. Cost: $0.01 message, $0.01 session.  ', '',
+  ].join('\n');
+  const t = await loadTrajectory(writeTemp('chatlog.md', history));
+  assert.equal(t.format, 'aider', 'opened by its content under another name');
+  const thought = t.steps.find((s) => s.kind === 'thought')!;
+  assert.equal(thought.text, 'The user asks about token_utils. It estimates token counts from character counts.');
+  const reply = t.steps.find((s) => s.kind === 'assistant')!;
+  assert.equal(reply.text.trim(), 'It estimates how many tokens a text uses, at about four characters per token.');
+  for (const s of t.steps) assert.doesNotMatch(stepPreview(s, 200), /thinking-content/);
+});
+
+test('aider: injected-message rules on the text Aider writes', async () => {
+  const { AIDER_INJECTED } = await import('../../src/core/formats/aider');
+  assert.equal(injectedLabel(AIDER_INJECTED, 'Add src/app.py to the chat? (Y)es/(N)o/(A)ll/(S)kip all/(D)on\'t ask again [Yes]: s'), 'add-file confirmation: s');
+  assert.equal(injectedLabel(AIDER_INJECTED, 'Create new file? (Y)es/(N)o [Yes]: y'), 'create-file confirmation');
+  assert.equal(injectedLabel(AIDER_INJECTED, 'What does utils/token_utils.py do?'), undefined);
+});
