@@ -383,3 +383,25 @@ test('aider: injected-message rules on the text Aider writes', async () => {
   assert.equal(injectedLabel(AIDER_INJECTED, 'Create new file? (Y)es/(N)o [Yes]: y'), 'create-file confirmation');
   assert.equal(injectedLabel(AIDER_INJECTED, 'What does utils/token_utils.py do?'), undefined);
 });
+
+// ---- a file that names its format --------------------------------------------------------------
+
+test('a file that declares "format" and "model" at the top is read as it says, with its model and the usage under meta', async () => {
+  const doc = {
+    format: 'openai-chat', model: 'gpt-4.1-mini', created: '2026-04-10T09:00:00Z',
+    meta: { prompt_tokens: 1830, completion_tokens: 212, cost: 0.0011 },
+    messages: [
+      { role: 'system', content: 'You are a helpful assistant.' },
+      { role: 'user', content: 'Summarise the changelog in two lines.' },
+      { role: 'assistant', content: 'Faster startup; two crash fixes.' },
+    ],
+  };
+  const warnings: string[] = [];
+  const t = await loadTrajectory(writeTemp('conversation.json', JSON.stringify(doc)));
+  for (const w of t.warnings) warnings.push(w.message);
+  assert.equal(t.format, 'openai-chat');
+  assert.ok(!warnings.some((w) => /No format we know matches/.test(w)), warnings.join('; '));
+  assert.equal(t.meta.model, 'gpt-4.1-mini');
+  assert.deepEqual(t.meta.recorded, { model: 'gpt-4.1-mini', inputTokens: 1830, outputTokens: 212, cost: 0.0011 });
+  assert.equal(t.steps.length, 3);
+});
