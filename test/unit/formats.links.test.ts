@@ -405,3 +405,18 @@ test('a file that declares "format" and "model" at the top is read as it says, w
   assert.deepEqual(t.meta.recorded, { model: 'gpt-4.1-mini', inputTokens: 1830, outputTokens: 212, cost: 0.0011 });
   assert.equal(t.steps.length, 3);
 });
+
+test('otel: a LangChain ToolMessage output opens as its content, not the wrapper, and its artifact is not counted again', async () => {
+  const output = 'total 8\n-rw-r--r-- 1 user user 120 main.py';
+  const toolMessage = { lc: 1, type: 'constructor', id: ['langchain', 'schema', 'messages', 'ToolMessage'], kwargs: { content: output, type: 'tool', tool_call_id: 'call_7', artifact: { stdout: output }, status: 'success' } };
+  const span = (name: string, id: string, attributes: Record<string, unknown>) => ({ name, context: { trace_id: '0x5b8aa5a2d2c872e987626f4d7f1a1e2c', span_id: id }, parent: null, start_time: '2025-09-16T13:16:41.000000Z', attributes });
+  const spans = [
+    span('call_llm gpt-4o', '0x01', { 'gen_ai.operation.name': 'call_llm', 'gen_ai.request.model': 'gpt-4o', 'gen_ai.input.messages': JSON.stringify([{ role: 'user', content: 'List the files.' }]), 'gen_ai.output': JSON.stringify([{ 'tool.name': 'ls', 'tool.args': { path: '.' } }]), 'gen_ai.output.type': 'json' }),
+    span('execute_tool ls', '0x02', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'ls', 'gen_ai.tool.args': '{"path": "."}', 'gen_ai.output': JSON.stringify(toolMessage), 'gen_ai.output.type': 'json' }),
+  ];
+  const t = await loadTrajectory(writeTemp('langchain.trace.json', JSON.stringify({ spans })));
+  assert.equal(t.format, 'otel');
+  const result = t.steps.find((s) => s.kind === 'tool_result')!;
+  assert.equal(result.text, output);
+  assert.equal(stepDocument(result).content, output);
+});

@@ -37,3 +37,16 @@ export function labelWith(label: string, detail: string | undefined, max = 100):
   const full = `${label}: ${detail}`;
   return full.length > max ? full.slice(0, max - 1) + '…' : full;
 }
+
+/**
+ * Tags agents and harnesses wrap text in (`<pr_description>`, `<returncode>0</returncode> <output>`,
+ * `<system-reminder>`): a one-line view shows what they wrap, never the tags. Hyphenated and
+ * underscored tag names are never HTML; the plain names are the ones agents are known to use.
+ */
+const WRAPPER_TAG = /<\/?(?:[a-z]+[_-][a-z0-9_-]+|output|task|issue|thinking|think|reasoning|returncode|warning|instructions|example|answer|problem_statement)>/gi;
+
+/** Text without wrapper tags; a recorded exit status reads `exit 0 ·`. */
+export function withoutWrapperTags(text: string): string {
+  return text.replace(/<returncode>\s*(-?\d+)\s*<\/returncode>/gi, 'exit $1 ·').replace(WRAPPER_TAG, ' ');
+}
+

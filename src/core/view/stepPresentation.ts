@@ -2,6 +2,9 @@ import type { Step, StepKind } from '../model';
 import { plainLabel } from '../output/terminal';
 import { transformedHead } from '../textHead';
 import { requestOf } from '../formats/chatMessages';
+import { withoutWrapperTags } from '../formats/injected';
+
+export { withoutWrapperTags };
 
 // How a step reads in a one-line list: shared by the tree, the CLI and the report so that a step
 // is named the same way everywhere.
@@ -60,18 +63,6 @@ export function argsPreview(args: string): string {
   } catch {
     return trimmed;
   }
-}
-
-/**
- * Tags agents and harnesses wrap text in (`<pr_description>`, `<returncode>0</returncode> <output>`,
- * `<system-reminder>`): a one-line view shows what they wrap, never the tags. Hyphenated and
- * underscored tag names are never HTML; the plain names are the ones agents are known to use.
- */
-const WRAPPER_TAG = /<\/?(?:[a-z]+[_-][a-z0-9_-]+|output|task|issue|thinking|think|reasoning|returncode|warning|instructions|example|answer|problem_statement)>/gi;
-
-/** Text without wrapper tags; a recorded exit status reads `exit 0 ·`. */
-export function withoutWrapperTags(text: string): string {
-  return text.replace(/<returncode>\s*(-?\d+)\s*<\/returncode>/gi, 'exit $1 ·').replace(WRAPPER_TAG, ' ');
 }
 
 /** The text on one line of at most `max` characters, without colour codes, controls, bidi marks or wrapper tags. */
