@@ -27,7 +27,7 @@ export class StepBuilder {
       result.index = this.steps.length;
       result.turn = 0;
       const callId = tool?.callId;
-      if (callId !== undefined && !this.callsById.has(callId)) {
+      if (callId !== undefined && callId !== '' && !this.callsById.has(callId)) {
         result.tool = tool;
         const held = this.early.get(callId);
         const entry = { result, at: this.steps.length, seq: this.earlySeq++ };
@@ -48,7 +48,7 @@ export class StepBuilder {
       this.openCalls.push(full.index);
     }
     this.steps.push(full);
-    const held = full.kind === 'tool_call' && full.tool?.callId !== undefined ? this.early.get(full.tool.callId) : undefined;
+    const held = full.kind === 'tool_call' && full.tool?.callId ? this.early.get(full.tool.callId) : undefined;
     if (held) {
       this.early.delete(full.tool!.callId!);
       for (const { result } of held) {

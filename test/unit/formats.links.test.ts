@@ -420,3 +420,29 @@ test('otel: a LangChain ToolMessage output opens as its content, not the wrapper
   assert.equal(result.text, output);
   assert.equal(stepDocument(result).content, output);
 });
+
+// ---- real third-party files from the wild set --------------------------------------------------
+
+test('atif: a real third-party 1.4 variant (OpenAgents) pairs results written before their calls, and converts', async () => {
+  const t = await loadTrajectory(fixture('atif/openagents-regex-log.trajectory.json'));
+  assert.equal(t.format, 'atif');
+  assert.equal(t.steps.filter((s) => s.kind === 'tool_call').length, 5);
+  assert.equal(unpairedCalls(t), 0);
+  const failed = t.steps.find((s) => s.kind === 'tool_result' && /EACCES: permission denied, mkdir '\/app'/.test(s.text))!;
+  assert.equal(failed.isError, true);
+  assert.equal(t.steps[failed.answers!].tool?.name, 'Write');
+  assert.deepEqual(checkAtif(toAtif(t)), []);
+});
+
+test('openhands-eval: the real resolver output (flat 2024 events) opens with its task, calls paired to their output', async () => {
+  const t = await loadTrajectory(fixture('openhands-eval/resolver-output.jsonl'));
+  assert.equal(t.format, 'openhands-eval');
+  const run = t.runs![0];
+  assert.equal(run.title, 'neubig/pr-viewer#5: Add MIT license');
+  assert.equal(run.meta.resolved, true);
+  assert.equal(run.steps[0].kind, 'user');
+  assert.match(run.steps[0].text, /^Please fix the following issue/);
+  assert.deepEqual(run.steps.filter((s) => s.kind === 'tool_call').map((s) => s.tool?.name), ['run', 'run_ipython', 'run', 'finish']);
+  assert.equal(unpairedCalls(run), 1, 'only finish has no output');
+  assert.match(run.steps.find((s) => s.tool?.name === 'run_ipython')!.tool!.args, /mit_license = /);
+});

@@ -131,6 +131,16 @@ export function addAtifSteps(b: StepBuilder, doc: Doc, walk: Walk): void {
 }
 
 function addSystemStep(b: StepBuilder, raw: Doc, base: Base, message: string, copied: string, walk: Walk): void {
+  // A variant writes each result as a system step of its own (`observation: {type: 'tool_result',
+  // content}`, "Tool result for <call id>"), sometimes before the step with the call: paired by that id.
+  const single = obj(raw, 'observation');
+  if (single.type === 'tool_result' && !Array.isArray(single.results)) {
+    walk.seen.variant = true;
+    const callId = stringOrUndefined(single.source_call_id) ?? stringOrUndefined(single.tool_call_id) ?? /^Tool result for (\S+)/.exec(message)?.[1];
+    const failed = obj(single, 'result').success === false || single.is_error === true;
+    b.add({ ...base, kind: 'tool_result', text: atifContentText(single.content), label: `observation${copied}`, isError: failed ? true : undefined, ...(callId ? { tool: { name: '', args: '', callId } } : {}) });
+    return;
+  }
   const results = observationResults(raw);
   const management = obj(obj(raw, 'extra'), 'context_management');
   const refs = results.flatMap((r) => (Array.isArray(r.subagent_trajectory_ref) ? r.subagent_trajectory_ref.filter(isRecord) : []));

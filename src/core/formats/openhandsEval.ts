@@ -29,7 +29,39 @@ function instanceIdOf(r: Record<string, unknown>): string {
 function isEvalRecord(value: unknown): value is Record<string, unknown> {
   if (!isRecord(value) || (typeof value.instance_id !== 'string' && typeof value.instance_id !== 'number' && !isResolverRecord(value))) return false;
   if (!Array.isArray(value.history)) return false;
-  return value.history.length === 0 ? isRecord(value.metadata) : v0EventShare(value.history) >= 0.8 || v1EventShare(value.history) >= 0.8;
+  return value.history.length === 0 ? isRecord(value.metadata) : v0EventShare(value.history) >= 0.8 || v1EventShare(value.history) >= 0.8
+    || (isResolverRecord(value) && flatShare(value.history) >= 0.8);
+}
+
+/**
+ * The resolver's 2024 output writes V0 events flat: no `source` or `id`, the arguments beside
+ * `action` (`{action: 'run', command, thought}`), the extras beside `observation`.
+ */
+function isFlatEvent(v: unknown): boolean {
+  return isRecord(v) && v.source === undefined && (typeof v.action === 'string') !== (typeof v.observation === 'string');
+}
+
+function flatShare(items: readonly unknown[]): number {
+  const sample = items.slice(0, 20);
+  return sample.length === 0 ? 0 : sample.filter(isFlatEvent).length / sample.length;
+}
+
+/**
+ * Flat events as the V0 events they stand for: the first message is the task, later ones the
+ * agent's, and an observation answers the action just before it (the resolver ran one at a time).
+ */
+function fromFlatEvents(events: readonly unknown[]): unknown[] {
+  let lastAction: number | undefined;
+  return events.map((e, i) => {
+    if (!isFlatEvent(e)) return e;
+    const { action, observation, content, ...rest } = e as Record<string, unknown>;
+    if (typeof action === 'string') {
+      lastAction = i;
+      const source = action === 'message' && i === 0 ? 'user' : 'agent';
+      return { id: i, source, action, args: content === undefined ? rest : { content, ...rest } };
+    }
+    return { id: i, source: 'environment', observation, content, extras: rest, ...(lastAction !== undefined ? { cause: lastAction } : {}) };
+  });
 }
 
 function v1EventShare(items: readonly unknown[]): number {
@@ -73,7 +105,7 @@ export const openHandsEvalAdapter: FormatAdapter = {
 
 function parseRun({ value: r, line }: EvalRecord): ParsedTrajectory {
   const b = new StepBuilder();
-  const history = r.history as unknown[];
+  const history = flatShare(r.history as unknown[]) >= 0.8 ? fromFlatEvents(r.history as unknown[]) : r.history as unknown[];
   const locate = (i: number) => ({ line, pointer: pointerOf('history', i) });
   const fromEvents: TrajectoryMeta = v1EventShare(history) >= 0.8 ? addV1History(b, history, locate) : addV0Events(b, history, locate);
   const steps = b.finish();
