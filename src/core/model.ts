@@ -9,10 +9,12 @@ export type StepKind =
   | 'tool_call'
   | 'tool_result'
   | 'compaction'
+  /** A message a client or harness injected with the user role (a notification, a reminder, tool feedback): not the person's turn. */
+  | 'environment'
   | 'other';
 
 export const STEP_KINDS: readonly StepKind[] = [
-  'system', 'user', 'assistant', 'thought', 'tool_call', 'tool_result', 'compaction', 'other',
+  'system', 'user', 'assistant', 'thought', 'tool_call', 'tool_result', 'compaction', 'environment', 'other',
 ];
 
 export interface ToolCall {

@@ -10,6 +10,13 @@ export class StepBuilder {
   readonly steps: Step[] = [];
   private readonly callsById = new Map<string, number>();
   private readonly openCalls: number[] = [];
+  /**
+   * Results that name a call not seen yet (Claude Code 2.1 writes parallel results before the
+   * later calls): held until their call arrives, then placed right after it. `at` is where the
+   * result stood, so one whose call never comes goes back there in `finish`.
+   */
+  private readonly early = new Map<string, { result: Step; at: number; seq: number }[]>();
+  private earlySeq = 0;
 
   add(step: NewStep): Step {
     if (step.kind === 'tool_result' && step.answers === undefined) {
@@ -19,7 +26,16 @@ export class StepBuilder {
       const result = rest as Step;
       result.index = this.steps.length;
       result.turn = 0;
-      this.link(result, tool?.callId);
+      const callId = tool?.callId;
+      if (callId !== undefined && callId !== '' && !this.callsById.has(callId)) {
+        result.tool = tool;
+        const held = this.early.get(callId);
+        const entry = { result, at: this.steps.length, seq: this.earlySeq++ };
+        if (held) held.push(entry);
+        else this.early.set(callId, [entry]);
+        return result;
+      }
+      this.link(result, callId);
       if (result.answers === undefined && tool) result.tool = tool; // unlinked: keep the id it names
       this.steps.push(result);
       return result;
@@ -32,6 +48,16 @@ export class StepBuilder {
       this.openCalls.push(full.index);
     }
     this.steps.push(full);
+    const held = full.kind === 'tool_call' && full.tool?.callId ? this.early.get(full.tool.callId) : undefined;
+    if (held) {
+      this.early.delete(full.tool!.callId!);
+      for (const { result } of held) {
+        delete result.tool; // rare: the slow-object cost of `delete` does not matter here
+        result.index = this.steps.length;
+        this.link(result, full.tool!.callId);
+        this.steps.push(result);
+      }
+    }
     return full;
   }
 
@@ -48,12 +74,34 @@ export class StepBuilder {
     if (call?.tool && !result.toolName) result.toolName = call.tool.name;
   }
 
+  /** Results whose call never came go back where the log wrote them; later steps renumber. */
+  private placeUnclaimed(): void {
+    const unclaimed = [...this.early.values()].flat().sort((a, c) => a.at - c.at || a.seq - c.seq);
+    this.early.clear();
+    const old = this.steps.slice();
+    this.steps.length = 0;
+    const newIndex: number[] = [];
+    let k = 0;
+    for (let i = 0; i <= old.length; i++) {
+      while (k < unclaimed.length && unclaimed[k].at === i) {
+        unclaimed[k].result.index = this.steps.length;
+        this.steps.push(unclaimed[k++].result);
+      }
+      if (i === old.length) break;
+      newIndex[i] = this.steps.length;
+      old[i].index = this.steps.length;
+      this.steps.push(old[i]);
+    }
+    for (const s of this.steps) if (s.answers !== undefined && newIndex[s.answers] !== undefined) s.answers = newIndex[s.answers];
+  }
+
   /** Forget unanswered calls, e.g. at a new user message, so a later result cannot link across turns. */
   closeOpenCalls(): void {
     this.openCalls.length = 0;
   }
 
   finish(): Step[] {
+    if (this.early.size > 0) this.placeUnclaimed();
     assignTurns(this.steps);
     return this.steps;
   }
@@ -86,7 +134,8 @@ export class TurnCounter {
     if (step.kind === 'user' && this.agentActedInTurn) {
       this.turn++;
       this.agentActedInTurn = false;
-    } else if (step.kind !== 'user' && step.kind !== 'system' && step.kind !== 'other') {
+    } else if (step.kind !== 'user' && step.kind !== 'system' && step.kind !== 'other' && step.kind !== 'environment' && !step.branch) {
+      // A subagent's steps (a branch) are not the main agent acting: they open no turn of their own.
       this.agentActedInTurn = true;
     }
     return this.turn;

@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { loadTrajectory, type LoadOptions } from '../core/io/load';
 import type { Step, Trajectory } from '../core/model';
@@ -38,6 +39,10 @@ export class TrajectoryStore implements vscode.Disposable {
     if (signal?.aborted) throw new vscode.CancellationError();
     const entry: OpenTrajectory = { key: uri.fsPath, uri, trajectory };
     this.open.delete(entry.key); // re-insert so it moves to the top
+    // A Cline task is one trajectory whether opened as its folder or as one of its files: one root.
+    if (trajectory.format === 'cline') {
+      for (const other of [...this.open.values()]) if (other.trajectory.format === 'cline' && sameClineTask(other.key, entry.key)) this.open.delete(other.key);
+    }
     this.open.set(entry.key, entry);
     this.changed.fire(undefined);
     return entry;
@@ -66,4 +71,9 @@ export class TrajectoryStore implements vscode.Disposable {
   dispose(): void {
     this.changed.dispose();
   }
+}
+
+/** Two paths of one Cline task: its folder and a file in it, or two files of the same folder. */
+function sameClineTask(a: string, b: string): boolean {
+  return path.dirname(a) === b || path.dirname(b) === a || path.dirname(a) === path.dirname(b);
 }

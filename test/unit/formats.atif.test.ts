@@ -152,5 +152,6 @@ test('atif rules: each broken rule is reported, naming where', () => {
 
 test('atif fixtures: every file we keep as test data is valid ATIF by our rules', () => {
   const dir = path.dirname(fixture('atif/terminus-2-invalid-json.trajectory.json'));
-  for (const name of fs.readdirSync(dir)) assert.deepEqual(checkAtif(JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'))), [], name);
+  // openagents-*: a third-party variant kept on purpose (it is not valid ATIF; we read it and convert it to valid ATIF).
+  for (const name of fs.readdirSync(dir).filter((n) => !n.startsWith('openagents-'))) assert.deepEqual(checkAtif(JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'))), [], name);
 });

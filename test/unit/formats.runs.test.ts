@@ -43,8 +43,9 @@ test('runs: an OpenHands resolver output.jsonl ({issue, instruction, history, su
     history: v0Events(), metrics: { accumulated_cost: 0.12 }, success, comment_success: null, result_explanation: 'ok', error: null,
   });
   const t = await loadTrajectory(writeTemp('output.jsonl', jsonl([rec(12, true), rec(13, false)])));
-  assert.equal(t.format, 'runs');
-  assert.deepEqual(t.runs!.map((r) => [r.title, r.meta.resolved]), [['task 12: Crash on empty input #12', true], ['task 13: Crash on empty input #13', false]]);
+  // Read by the OpenHands evaluation reader: the issue names the run, `success` says whether it was resolved.
+  assert.equal(t.format, 'openhands-eval');
+  assert.deepEqual(t.runs!.map((r) => [r.title, r.meta.resolved]), [['acme/app#12: Crash on empty input #12', true], ['acme/app#13: Crash on empty input #13', false]]);
   assert.equal(runOutcome(t.runs![1].meta), 'not resolved');
 });
 

@@ -39,9 +39,11 @@ test('claude-code: compact.jsonl turns /compact into one compaction step holding
   const t = await loadTrajectory(corpus('claude-code/compact.jsonl'));
   assert.equal(t.format, 'claude-code');
   assert.equal(t.steps.length, 10);
-  // Local commands (/clear, /compact) are typed by the user; the second one opens a new turn.
-  assert.equal(turnCount(t), 2);
-  assert.equal(t.steps.find((s) => s.label === 'command' && s.text.includes('/compact'))?.turn, 1);
+  // Local commands (/clear, /compact) and their output are the client's wrappers: environment
+  // steps named by the command, not turns of the person's conversation.
+  assert.equal(turnCount(t), 1);
+  assert.deepEqual(t.steps.filter((s) => s.kind === 'environment').map((s) => s.label), ['/clear', 'command output', '/compact', 'command output']);
+  assert.ok(!t.steps.some((s) => /<command-name>/.test(s.label ?? '')), 'no label shows the wrapper tags');
   const compactions = t.steps.filter((s) => s.kind === 'compaction');
   assert.equal(compactions.length, 1);
   const c = compactions[0];

@@ -69,6 +69,14 @@ const SAMPLES: ParsedInput[] = [
     { type: 'function_call_output', call_id: 'call_1', output: 'a.py\nb.py' },
     { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'a.py and b.py.' }] },
   ] } },
+  // Claude Managed Agents session events (no public log of them yet: the shape of the events reference).
+  { shape: 'jsonl', records: [
+    { id: 'sevt_1', type: 'user.message', processed_at: '2026-05-02T10:00:00Z', content: [{ type: 'text', text: 'List the files.' }] },
+    { id: 'sevt_2', type: 'agent.tool_use', processed_at: '2026-05-02T10:00:01Z', name: 'bash', input: { command: 'ls' } },
+    { id: 'sevt_3', type: 'agent.tool_result', processed_at: '2026-05-02T10:00:02Z', tool_use_id: 'sevt_2', content: [{ type: 'text', text: 'a.py' }] },
+    { id: 'sevt_4', type: 'span.model_request_end', processed_at: '2026-05-02T10:00:03Z', model_usage: { input_tokens: 10, output_tokens: 3 } },
+    { id: 'sevt_5', type: 'agent.message', processed_at: '2026-05-02T10:00:04Z', content: [{ type: 'text', text: 'a.py' }] },
+  ].map((value, i) => ({ value, line: i + 1 })) },
 ];
 
 interface Seed { adapter: string; label: string; input: ParsedInput }

@@ -105,6 +105,7 @@ const KIND_HEADINGS: Record<Step['kind'], string> = {
   tool_call: 'TOOL CALL',
   tool_result: 'TOOL RESULT',
   compaction: 'EARLIER SUMMARY',
+  environment: 'ENVIRONMENT MESSAGE',
   other: 'EVENT',
 };
 

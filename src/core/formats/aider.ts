@@ -4,6 +4,7 @@ import type { FormatAdapter, ParsedTrajectory } from './adapter';
 import { aiderBlocks, editBlocks, tokenReport, type Block } from './aiderMarkdown';
 import { titleFromSteps } from './chatMessages';
 import { recordedUsage, sumUsage } from './usage';
+import { injectedLabel, type InjectedRule, labelWith } from './injected';
 
 // Aider's chat history (`.aider.chat.history.md`): every session it was started in, one after
 // another. User messages and /commands, the model's replies with their SEARCH/REPLACE edits as
@@ -11,6 +12,16 @@ import { recordedUsage, sumUsage } from './usage';
 // their output, and the `Tokens: … Cost: …` line after each reply as that reply's usage.
 
 const MODEL_NOTICE = /^(?:Main model|Models?): (\S+)/; // "Models: X with …, weak model Y" up to 0.50
+/** A reasoning model's thinking, as Aider writes it before the answer (`<thinking-content-<hash>>`). */
+const REASONING_BLOCK = /^\s*<(thinking-content-[0-9a-f]+|thinking|think)>([\s\S]*?)<\/\1>\s*/;
+
+/** What Aider writes on a user line that the person did not write as a request. */
+export const AIDER_INJECTED: readonly InjectedRule[] = [
+  // Aider asks before adding a file the model named; the answer is a confirmation, not a turn.
+  { name: 'add-file confirmation', match: /^Add .+ to the chat\?/, label: (t) => labelWith('add-file confirmation', /\[[^\]]*\]:\s*(\S+)/.exec(t)?.[1]) },
+  { name: 'create-file confirmation', match: /^Create new file\?/, label: () => 'create-file confirmation' },
+];
+
 const ROUNDED_COUNT = /^> Tokens: .*\d[kM] (?:sent|cache write|cache hit|received)/m;
 
 export const aiderAdapter: FormatAdapter = {
@@ -75,6 +86,11 @@ function parseSession(blocks: Block[], started: string | undefined): ParsedTraje
           // `/code do X` switches mode; Aider then writes the message itself as a second user line.
           b.add({ location, kind: 'other', text: block.text, label: `/${command[1]}` });
         } else {
+          const injected = injectedLabel(AIDER_INJECTED, block.text);
+          if (injected !== undefined) {
+            b.add({ location, kind: 'environment', text: block.text, label: injected });
+            break;
+          }
           b.closeOpenCalls();
           b.add({ location, kind: 'user', text: block.text, label: 'user' });
         }
@@ -102,8 +118,14 @@ function parseSession(blocks: Block[], started: string | undefined): ParsedTraje
 }
 
 /** A reply: its prose as text, each SEARCH/REPLACE block as an `edit` tool call. */
-function addReply(b: StepBuilder, text: string, location: { line: number }): Step[] {
+function addReply(b: StepBuilder, reply: string, location: { line: number }): Step[] {
   const start = b.steps.length;
+  let text = reply;
+  const reasoning = REASONING_BLOCK.exec(reply.slice(0, 1_000_000));
+  if (reasoning) {
+    b.add({ location, kind: 'thought', text: reasoning[2].trim(), label: 'thinking' });
+    text = reply.slice(reasoning[0].length);
+  }
   const edits = editBlocks(text);
   if (edits.length === 0) {
     b.add({ location, kind: 'assistant', text, label: 'reply' });

@@ -15,6 +15,8 @@ export interface BlockBase {
   timestamp?: string;
   sourceId?: string;
   branch?: string;
+  /** The model that wrote the message, when the log names it per message. */
+  model?: string;
 }
 
 /** Text of block content: a string or an array of `text` / `image` / other blocks. */

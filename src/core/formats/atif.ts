@@ -34,9 +34,13 @@ export const atifAdapter: FormatAdapter = {
     const b = new StepBuilder();
     const meta = docMeta(doc);
     const stash: Record<string, AtifStepStash> = {};
-    addAtifSteps(b, doc, { pointer: [], stash, depth: 0 });
+    const walk: Walk = { pointer: [], stash, depth: 0, callIds: new Set(), seen: { variant: !isAtifDocument(doc) } };
+    addAtifSteps(b, doc, walk);
     const steps = b.finish();
     if (Object.keys(stash).length > 0) meta.atifSteps = stash;
+    // A third-party variant (a bare version, `{id, name}` calls, results in system steps) is read
+    // as what it means; converting it writes a fresh, valid document rather than the same fields.
+    if (walk.seen.variant) meta.atifVariant = true;
     if (steps.length === 0) ctx.warnings.push({ message: 'This ATIF document has no steps.' });
     const agent = obj(doc, 'agent');
     const fallback = `ATIF ${stringOrUndefined(agent.name) ?? 'trajectory'} ${stringOrUndefined(doc.session_id) ?? ctx.fileName}`;
@@ -50,6 +54,10 @@ interface Walk {
   stash: Record<string, AtifStepStash>;
   depth: number;
   branch?: string;
+  /** Call ids seen so far, so a system step's result can answer its call by id. */
+  callIds: Set<string>;
+  /** Set when the document is a variant of ATIF rather than the RFC's shape (shared by nested walks). */
+  seen: { variant: boolean };
 }
 
 /** Adds the steps of one ATIF document (and, on a branch, of each subagent it embeds). */
@@ -66,25 +74,54 @@ export function addAtifSteps(b: StepBuilder, doc: Doc, walk: Walk): void {
   steps.forEach((raw, i) => {
     if (!isRecord(raw)) return;
     const id = String(raw.step_id ?? i + 1);
+    // Harbor's Claude Code converter writes a subagent's steps inline, marked `extra.is_sidechain`.
+    const sidechain = walk.branch === undefined && obj(raw, 'extra').is_sidechain === true;
+    const branch = walk.branch ?? (sidechain ? stringOrUndefined(obj(raw, 'extra').agent_id) ?? 'subagent' : undefined);
     const base: Base = {
       sourceId: walk.branch ? `${walk.branch}:${id}` : id,
       timestamp: stringOrUndefined(raw.timestamp),
       location: { pointer: pointerOf(...walk.pointer, 'steps', i) },
-      branch: walk.branch,
+      branch,
     };
     if (walk.depth === 0) stashStep(walk.stash, id, raw);
     const message = atifContentText(raw.message);
     const copied = raw.is_copied_context === true ? ' (copied context)' : '';
     switch (raw.source) {
-      case 'user':
+      case 'user': {
+        // Steps this tool wrote from other kinds say so in `extra.atl_kind`, so they read back as they were.
+        const written = writtenKind(raw);
+        if (written === 'environment') {
+          b.add({ ...base, kind: 'environment', text: message, label: writtenLabel(raw) ?? 'environment' });
+          break;
+        }
+        if (sidechain) {
+          // The prompt that opens a subagent's branch: not a turn of the main conversation.
+          b.add({ ...base, kind: 'other', text: message, label: 'subagent prompt' });
+          break;
+        }
         b.closeOpenCalls();
         b.add({ ...base, kind: 'user', text: message, label: `user${copied}` });
         break;
+      }
       case 'system':
-        addSystemStep(b, raw, base, message, copied);
+        if (writtenKind(raw) === 'other' && observationResults(raw).length === 0) {
+          b.add({ ...base, kind: 'other', text: message, label: writtenLabel(raw) ?? 'other', ...(obj(raw, 'extra').atl_error === true ? { isError: true } : {}) });
+          break;
+        }
+        if (writtenKind(raw) === 'tool_result') {
+          // A result whose call was not in the log it was converted from.
+          const failed = obj(raw, 'extra').error_results;
+          observationResults(raw).forEach((r, k) => {
+            const isError = Array.isArray(failed) && failed.includes(k) ? true : undefined;
+            const callId = stringOrUndefined(r.source_call_id);
+            b.add({ ...base, kind: 'tool_result', text: resultText(r), label: 'observation', isError, ...(callId ? { tool: { name: '', args: '', callId } } : {}) });
+          });
+          break;
+        }
+        addSystemStep(b, raw, base, message, copied, walk);
         break;
       case 'agent':
-        addAgentStep(b, raw, base, message, copied, defaultModel);
+        addAgentStep(b, raw, base, message, copied, defaultModel, walk);
         addEmbeddedSubagents(b, raw, embedded, walk);
         break;
       default:
@@ -93,7 +130,17 @@ export function addAtifSteps(b: StepBuilder, doc: Doc, walk: Walk): void {
   });
 }
 
-function addSystemStep(b: StepBuilder, raw: Doc, base: Base, message: string, copied: string): void {
+function addSystemStep(b: StepBuilder, raw: Doc, base: Base, message: string, copied: string, walk: Walk): void {
+  // A variant writes each result as a system step of its own (`observation: {type: 'tool_result',
+  // content}`, "Tool result for <call id>"), sometimes before the step with the call: paired by that id.
+  const single = obj(raw, 'observation');
+  if (single.type === 'tool_result' && !Array.isArray(single.results)) {
+    walk.seen.variant = true;
+    const callId = stringOrUndefined(single.source_call_id) ?? stringOrUndefined(single.tool_call_id) ?? /^Tool result for (\S+)/.exec(message)?.[1];
+    const failed = obj(single, 'result').success === false || single.is_error === true;
+    b.add({ ...base, kind: 'tool_result', text: atifContentText(single.content), label: `observation${copied}`, isError: failed ? true : undefined, ...(callId ? { tool: { name: '', args: '', callId } } : {}) });
+    return;
+  }
   const results = observationResults(raw);
   const management = obj(obj(raw, 'extra'), 'context_management');
   const refs = results.flatMap((r) => (Array.isArray(r.subagent_trajectory_ref) ? r.subagent_trajectory_ref.filter(isRecord) : []));
@@ -113,24 +160,47 @@ function addSystemStep(b: StepBuilder, raw: Doc, base: Base, message: string, co
     b.closeOpenCalls();
     return;
   }
-  b.add({ ...base, kind: 'system', text: message, label: `system${copied}` });
-  for (const r of results) b.add({ ...base, kind: 'other', text: resultText(r), label: 'system observation' });
+  // Some tools write a call's result as a system step of its own, linked by `source_call_id`.
+  const answers = results.filter((r) => typeof r.source_call_id === 'string' && walk.callIds.has(r.source_call_id));
+  if (message !== '' || answers.length < results.length) b.add({ ...base, kind: 'system', text: message, label: `system${copied}` });
+  for (const r of results) {
+    const callId = stringOrUndefined(r.source_call_id);
+    if (callId && walk.callIds.has(callId)) {
+      walk.seen.variant = true;
+      b.add({ ...base, kind: 'tool_result', text: resultText(r), label: `observation${copied}`, isError: obj(r, 'extra').is_error === true ? true : undefined, tool: { name: '', args: '', callId } });
+    } else b.add({ ...base, kind: 'other', text: resultText(r), label: 'system observation' });
+  }
 }
 
-function addAgentStep(b: StepBuilder, raw: Doc, base: Base, message: string, copied: string, defaultModel: string | undefined): void {
+function addAgentStep(b: StepBuilder, raw: Doc, base: Base, message: string, copied: string, defaultModel: string | undefined, walk: Walk): void {
   const calls = Array.isArray(raw.tool_calls) ? raw.tool_calls.filter(isRecord) : [];
   const reasoning = typeof raw.reasoning_content === 'string' ? raw.reasoning_content : '';
   const outputs: Step[] = [];
-  if (reasoning) outputs.push(b.add({ ...base, kind: 'thought', text: reasoning, label: `reasoning${copied}` }));
-  if (message || (calls.length === 0 && !reasoning)) {
+  const extra = obj(raw, 'extra');
+  // A document this tool wrote says where it joined several steps into one reasoning or message.
+  for (const part of splitParts(reasoning, extra.atl_reasoning_parts, () => 'thought')) {
+    outputs.push(b.add({ ...base, kind: 'thought', text: part.text, label: `reasoning${copied}` }));
+  }
+  const messageParts = splitParts(message, extra.atl_message_parts,
+    (k) => (Array.isArray(extra.atl_message_parts) && (extra.atl_message_parts[k] as Doc)?.kind === 'thought' ? 'thought' : 'assistant'));
+  if (messageParts.length > 1 || (messageParts.length === 1 && Array.isArray(extra.atl_message_parts))) {
+    for (const part of messageParts) outputs.push(b.add({ ...base, kind: part.kind, text: part.text, label: `message${copied}` }));
+  } else if (message || (calls.length === 0 && !reasoning)) {
     outputs.push(b.add({ ...base, kind: calls.length > 0 ? 'thought' : 'assistant', text: message, label: `message${copied}` }));
   }
   const callIds: string[] = [];
   for (const call of calls) {
-    const args = argsOf(call.arguments ?? {});
-    const callId = stringOrUndefined(call.tool_call_id);
-    if (callId) callIds.push(callId);
-    outputs.push(b.add({ ...base, kind: 'tool_call', text: args, label: `tool_call${copied}`, tool: { name: String(call.function_name ?? 'tool'), args, callId } }));
+    // Variants name the call `{id, name}` (or nest an OpenAI `function`) instead of `{tool_call_id, function_name}`.
+    const fn = obj(call, 'function');
+    if (call.function_name === undefined || call.tool_call_id === undefined) walk.seen.variant = true;
+    const args = argsOf(call.arguments ?? call.args ?? call.input ?? fn.arguments ?? {});
+    const callId = stringOrUndefined(call.tool_call_id) ?? stringOrUndefined(call.id);
+    if (callId) {
+      callIds.push(callId);
+      walk.callIds.add(callId);
+    }
+    const name = stringOrUndefined(call.function_name) ?? stringOrUndefined(call.name) ?? stringOrUndefined(fn.name) ?? 'tool';
+    outputs.push(b.add({ ...base, kind: 'tool_call', text: args, label: `tool_call${copied}`, tool: { name, args, callId } }));
   }
   const metrics = isRecord(raw.metrics) ? raw.metrics : undefined;
   const usage = metrics && recordedUsage({
@@ -143,6 +213,8 @@ function addAgentStep(b: StepBuilder, raw: Doc, base: Base, message: string, cop
     cost: num(metrics.cost_usd),
   });
   if (usage && outputs.length > 0) outputs[outputs.length - 1].usage = usage;
+  const stepModel = stringOrUndefined(raw.model_name) ?? defaultModel;
+  if (stepModel) for (const o of outputs) o.model = stepModel;
   // Results without a source_call_id answer this step's calls in order (Terminus writes them so).
   const unanswered = [...callIds];
   const failed = Array.isArray(obj(raw, 'extra').error_results) ? (obj(raw, 'extra').error_results as unknown[]) : [];
@@ -169,6 +241,32 @@ function addEmbeddedSubagents(b: StepBuilder, raw: Doc, embedded: Map<string, { 
       addAtifSteps(b, sub.doc, { ...walk, depth: walk.depth + 1, branch: id, pointer: [...walk.pointer, 'subagent_trajectories', sub.index] });
     }
   }
+}
+
+/**
+ * `text` cut at the lengths `parts` gives (pieces were joined with a blank line), or the whole
+ * text as one piece when the lengths do not add up (a document edited by hand).
+ */
+function splitParts(text: string, parts: unknown, kindOf: (k: number) => 'thought' | 'assistant'): { text: string; kind: 'thought' | 'assistant' }[] {
+  if (text === '') return [];
+  const lengths = Array.isArray(parts) ? parts.map((p) => (typeof p === 'number' ? p : isRecord(p) && typeof p.chars === 'number' ? p.chars : -1)) : [];
+  const fits = lengths.length > 0 && lengths.every((n) => n >= 0) && lengths.reduce((a, n) => a + n, 0) + 2 * (lengths.length - 1) === text.length;
+  if (!fits) return [{ text, kind: kindOf(0) }];
+  const out: { text: string; kind: 'thought' | 'assistant' }[] = [];
+  let at = 0;
+  lengths.forEach((n, k) => {
+    out.push({ text: text.slice(at, at + n), kind: kindOf(k) });
+    at += n + 2;
+  });
+  return out;
+}
+
+function writtenKind(raw: Doc): string | undefined {
+  return stringOrUndefined(obj(raw, 'extra').atl_kind);
+}
+
+function writtenLabel(raw: Doc): string | undefined {
+  return stringOrUndefined(obj(raw, 'extra').label);
 }
 
 function observationResults(raw: Doc): Doc[] {

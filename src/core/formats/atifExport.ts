@@ -16,6 +16,8 @@ type Json = Record<string, unknown>;
 interface AgentGroup {
   atif: Json;
   texts: string[];
+  /** The kind each text had (a thought before calls, an answer, or a thought without calls). */
+  textKinds: Step['kind'][];
   reasoning: string[];
   calls: Json[];
   results: Json[];
@@ -34,7 +36,8 @@ export function toAtif(t: Trajectory): Json {
   if (t.steps.length === 0) throw new AtifExportError(`"${t.title}" has no steps to write as ATIF.`);
   const original = isRecord(t.meta.atif) ? t.meta.atif : undefined;
   const stash = (isRecord(t.meta.atifSteps) ? t.meta.atifSteps : {}) as Record<string, AtifStepStash>;
-  const fromAtif = t.format === 'atif' && original !== undefined;
+  // A variant of ATIF (another version string, `{id, name}` calls) is written fresh, as valid ATIF.
+  const fromAtif = t.format === 'atif' && original !== undefined && t.meta.atifVariant !== true;
   const writer = new StepWriter(fromAtif ? stash : undefined, stringMeta(t.meta.model));
   for (const step of t.steps) {
     // Embedded subagents of an ATIF document go back to `subagent_trajectories`, not inline.
@@ -89,6 +92,11 @@ class StepWriter {
         this.close();
         this.push({ source: s.kind, message: s.text, ...timestampOf(s) }, s.sourceId);
         return;
+      case 'environment':
+        // Sent with the user role, so a user step; the extra says it was not the person.
+        this.close();
+        this.push({ source: 'user', message: s.text, ...timestampOf(s), extra: { atl_kind: 'environment', ...(s.label ? { label: s.label } : {}) } }, s.sourceId);
+        return;
       case 'compaction':
         this.close();
         // A compaction read from ATIF is restored as written; a new one (a strategy's summary) is marked.
@@ -102,7 +110,7 @@ class StepWriter {
           last.atif.observation = { results: [...resultsOf(last.atif), { content: s.text }] };
           return;
         }
-        this.push({ source: 'system', message: s.text, ...timestampOf(s), extra: { atl_kind: 'other', ...(s.label ? { label: s.label } : {}) } }, s.sourceId);
+        this.push({ source: 'system', message: s.text, ...timestampOf(s), extra: { atl_kind: 'other', ...(s.label ? { label: s.label } : {}), ...(s.isError ? { atl_error: true } : {}) } }, s.sourceId);
         return;
       }
       case 'tool_result':
@@ -116,7 +124,9 @@ class StepWriter {
   private addOutput(s: Step): void {
     let g = this.group;
     // One model response per step: after its results, its usage, or text after its calls, a new one starts.
-    if (g && !this.stash && (this.resultSinceOutput || g.usages.length > 0 || (s.kind !== 'tool_call' && g.calls.length > 0))) g = undefined;
+    // Steps of one message (the same source id) stay one response even after the step with its usage.
+    const sameMessage = g !== undefined && s.sourceId !== undefined && s.sourceId === g.sourceId;
+    if (g && !this.stash && (this.resultSinceOutput || (g.usages.length > 0 && !sameMessage) || (s.kind !== 'tool_call' && g.calls.length > 0))) g = undefined;
     if (!g) g = this.open(s);
     this.resultSinceOutput = false;
     if (s.kind === 'tool_call' && s.tool) {
@@ -127,6 +137,7 @@ class StepWriter {
       g.reasoning.push(s.text);
     } else if (s.text !== '') {
       g.texts.push(s.text);
+      g.textKinds.push(s.kind);
     }
     if (s.usage) g.usages.push(s.usage);
   }
@@ -143,12 +154,12 @@ class StepWriter {
       return;
     }
     // A result whose call is not in this log still gets a step, from the environment.
-    this.push({ source: 'system', message: '', ...timestampOf(s), observation: { results: [result] }, ...(s.isError ? { extra: { error_results: [0] } } : {}) }, s.sourceId);
+    this.push({ source: 'system', message: '', ...timestampOf(s), observation: { results: [result] }, extra: { atl_kind: 'tool_result', ...(s.isError ? { error_results: [0] } : {}) } }, s.sourceId);
   }
 
   private open(s: Step): AgentGroup {
     this.close();
-    const g: AgentGroup = { atif: { source: 'agent', message: '', ...timestampOf(s) }, texts: [], reasoning: [], calls: [], results: [], usages: [], errorResults: [], sourceId: s.sourceId };
+    const g: AgentGroup = { atif: { source: 'agent', message: '', ...timestampOf(s) }, texts: [], textKinds: [], reasoning: [], calls: [], results: [], usages: [], errorResults: [], sourceId: s.sourceId };
     this.group = g;
     this.out.push({ atif: g.atif, sourceId: s.sourceId, group: g });
     return g;
@@ -189,6 +200,10 @@ class StepWriter {
         const extra: Json = {};
         if (g.usages.length > 1) extra.llm_calls = g.usages.length;
         if (g.errorResults.length > 0) extra.error_results = g.errorResults;
+        // Pieces joined into one message or one reasoning say where they split, so reading back keeps every step.
+        if (g.reasoning.length > 1) extra.atl_reasoning_parts = g.reasoning.map((r) => r.length);
+        const natural = g.texts.length === 0 || (g.texts.length === 1 && g.textKinds[0] === (g.calls.length > 0 ? 'thought' : 'assistant'));
+        if (!natural) extra.atl_message_parts = g.texts.map((t, k) => ({ kind: g.textKinds[k], chars: t.length }));
         if (Object.keys(extra).length > 0) a.extra = extra;
       }
       this.restore(a, entry.sourceId);

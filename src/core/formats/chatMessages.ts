@@ -1,5 +1,6 @@
 import type { SourceLocation, StepKind } from '../model';
 import { argsOf, isRecord, StepBuilder, textOf } from '../steps';
+import { injectedLabel, type InjectedRule, withoutWrapperTags } from './injected';
 
 // OpenAI chat-completions messages. Several formats embed them (plain message lists, SWE-agent
 // `history`, mini-swe-agent `messages`, Inspect samples), so the mapping lives here once.
@@ -16,6 +17,30 @@ export function chatMessageShare(items: readonly unknown[]): number {
   const sample = items.slice(0, 20);
   if (sample.length === 0) return 0;
   return sample.filter(isChatMessage).length / sample.length;
+}
+
+/**
+ * What agent harnesses send with the user role that the person did not type. AutoCodeRover
+ * answers malformed search calls with feedback; SWE-style harnesses nudge a model that replied
+ * without an action.
+ */
+export const CHAT_INJECTED: readonly InjectedRule[] = [
+  { name: 'AutoCodeRover search feedback', match: /^The search API calls seem not valid/, label: () => 'harness feedback: search calls not valid' },
+  { name: 'AutoCodeRover collected context', match: /^Based on your analysis, answer below questions/, label: () => 'harness prompt: answer questions' },
+  { name: 'Codex IDE context alone', match: /^# Context from my IDE setup:(?![\s\S]*## My request for Codex:)/, label: () => 'IDE context' },
+];
+
+/** Reasoning a model wrote inline, `<thinking>…</thinking>` (or `<think>`) before its answer. */
+const INLINE_THINKING = /^\s*<(thinking|think)>([\s\S]*?)<\/\1>\s*/;
+
+/**
+ * The request in a message that wraps it in client context: Codex's IDE extension sends
+ * "# Context from my IDE setup: … ## My request for Codex: <request>".
+ */
+export function requestOf(text: string): string {
+  if (!text.startsWith('# Context from my IDE setup:')) return text;
+  const at = text.indexOf('## My request for Codex:');
+  return at < 0 ? text : text.slice(at + '## My request for Codex:'.length).trim();
 }
 
 export interface ChatMessageOptions {
@@ -40,6 +65,11 @@ export function addChatMessage(b: StepBuilder, msg: Record<string, unknown>, opt
       b.add(withBase({ kind: 'system' as const, text }));
       return;
     case 'user': {
+      const injected = opts.userKind === undefined && text.charCodeAt(0) !== 123 ? injectedLabel(CHAT_INJECTED, text) : undefined;
+      if (injected !== undefined) {
+        b.add(withBase({ kind: 'environment' as const, text, label: injected }));
+        return;
+      }
       const kind = opts.userKind ?? 'user';
       if (kind === 'user') b.closeOpenCalls();
       b.add(withBase({ kind, text }));
@@ -55,9 +85,20 @@ export function addChatMessage(b: StepBuilder, msg: Record<string, unknown>, opt
       }));
       return;
     default: {
+      if (Array.isArray(msg.content) && msg.content.some((p) => isRecord(p) && (p.type === 'tool_call' || p.type === 'tool_output'))) {
+        addPartsMessage(b, msg.content, withBase);
+        return;
+      }
       const reasoning = textOf(msg.reasoning_content ?? msg.reasoning);
       if (reasoning) b.add(withBase({ kind: 'thought' as const, text: reasoning, label: 'reasoning' }));
-      if (text) b.add(withBase({ kind: toolCalls.length > 0 ? 'thought' as const : 'assistant' as const, text }));
+      let said = text;
+      const inline = text.charCodeAt(0) === 60 || /^\s/.test(text) ? INLINE_THINKING.exec(text.slice(0, 200_000)) : null;
+      if (inline) {
+        // Reasoning markup in the reply is the model's thinking, not what it said.
+        b.add(withBase({ kind: 'thought' as const, text: inline[2].trim(), label: 'thinking' }));
+        said = text.slice(inline[0].length);
+      }
+      if (said) b.add(withBase({ kind: toolCalls.length > 0 ? 'thought' as const : 'assistant' as const, text: said }));
       for (const call of toolCalls) {
         const fn = isRecord(call.function) ? call.function : call;
         const name = String(fn.name ?? 'tool');
@@ -74,6 +115,24 @@ export function addChatMessage(b: StepBuilder, msg: Record<string, unknown>, opt
   }
 }
 
+/** A message whose content parts hold its calls and their outputs (`tool_call`, `tool_output`), as Codex exports to chat. */
+function addPartsMessage(b: StepBuilder, parts: unknown[], withBase: <T extends object>(fields: T) => T & { label: string }): void {
+  const hasCall = parts.some((p) => isRecord(p) && p.type === 'tool_call');
+  for (const p of parts) {
+    if (!isRecord(p)) continue;
+    if (p.type === 'tool_call') {
+      const args = argsOf(p.arguments ?? p.input ?? p.args);
+      b.add(withBase({ kind: 'tool_call' as const, text: args, label: 'tool_call', tool: { name: String(p.name ?? 'tool'), args, callId: stringOrUndefined(p.call_id) ?? stringOrUndefined(p.id) } }));
+    } else if (p.type === 'tool_output') {
+      const callId = stringOrUndefined(p.call_id) ?? stringOrUndefined(p.id);
+      b.add(withBase({ kind: 'tool_result' as const, text: textOf(p.output ?? p.content ?? p.text), label: 'tool_output', ...(callId ? { tool: { name: '', args: '', callId } } : {}) }));
+    } else {
+      const t = textOf([p]);
+      if (t) b.add(withBase({ kind: hasCall ? 'thought' as const : 'assistant' as const, text: t }));
+    }
+  }
+}
+
 export function stringOrUndefined(v: unknown): string | undefined {
   return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
 }
@@ -82,6 +141,7 @@ export function stringOrUndefined(v: unknown): string | undefined {
 export function titleFromSteps(steps: readonly { kind: StepKind; text: string }[], fallback: string): string {
   const first = steps.find((s) => s.kind === 'user' && s.text.trim() !== '');
   if (!first) return fallback;
-  const line = first.text.trim().split('\n')[0];
+  // A task wrapped in tags (`<pr_description>`, `<task>`) is titled by its first line of text.
+  const line = withoutWrapperTags(requestOf(first.text.slice(0, 20_000))).replace(/^ +| +$/gm, '').split('\n').map((l) => l.trim()).find((l) => l !== '') ?? first.text.trim().split('\n')[0];
   return line.length > 80 ? line.slice(0, 79) + '…' : line;
 }

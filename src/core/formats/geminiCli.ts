@@ -4,6 +4,7 @@ import { argsOf, isRecord, StepBuilder } from '../steps';
 import type { FormatAdapter, ParsedInput } from './adapter';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
 import { num, obj, recordedUsage, sumUsage } from './usage';
+import { looksLikeGeminiStreamJson, parseGeminiStreamJson } from './geminiStreamJson';
 
 // Gemini CLI sessions (`~/.gemini/tmp/<project hash>/chats/`), as ChatRecordingService writes
 // them: the older `session-*.json` (`{sessionId, projectHash, startTime, messages}`), and the
@@ -36,11 +37,13 @@ export const geminiCliAdapter: FormatAdapter = {
     if (input.shape !== 'jsonl') return 0;
     const head = input.records.slice(0, 20).map((r) => r.value);
     if (isSessionHeader(head[0])) return 0.97;
+    if (looksLikeGeminiStreamJson(head)) return 0.95; // `--output-format stream-json`
     // A session whose header line was lost still has `$set` lines and typed messages.
     const typed = head.filter((v) => isMessage(v) && ['user', 'gemini', 'info', 'error', 'warning'].includes(String((v as Msg).type))).length;
     return typed > 0 && head.some((v) => isRecord(v) && isRecord(v.$set)) ? 0.9 : 0;
   },
   parse(input, ctx) {
+    if (input.shape === 'jsonl' && looksLikeGeminiStreamJson(input.records.slice(0, 20).map((r) => r.value))) return parseGeminiStreamJson(input.records, ctx.fileName);
     const { header, messages, rewound } = readSession(input);
     if (rewound > 0) ctx.warnings.push({ message: `${rewound} message(s) were rewound (/rewind) and are not shown, as Gemini CLI drops them too.` });
     const b = new StepBuilder();

@@ -5,6 +5,8 @@ import { ANTHROPIC_ONLY_BLOCKS } from './anthropicBlocks';
 import { addChatMessage, chatMessageShare, isChatMessage, titleFromSteps } from './chatMessages';
 import { looksLikeClineHistory } from './clineHistory';
 import { isDistinctlyResponses } from './responseItems';
+import type { RecordedUsage, TrajectoryMeta } from '../model';
+import { num, obj, recordedUsage } from './usage';
 
 function hasAnthropicOnlyBlock(m: unknown): boolean {
   return isRecord(m) && Array.isArray(m.content) && m.content.some((b) => isRecord(b) && typeof b.type === 'string' && ANTHROPIC_ONLY_BLOCKS.has(b.type));
@@ -23,6 +25,18 @@ function messagesOf(input: ParsedInput): { items: unknown[]; pointer?: (i: numbe
   }
   if (input.shape === 'jsonl') return { items: input.records.map((r) => r.value), lines: input.records.map((r) => r.line) };
   return undefined;
+}
+
+function declaredUsage(u: Record<string, unknown> | undefined, model: string | undefined): RecordedUsage | undefined {
+  if (!u) return undefined;
+  const source = isRecord(u.usage) ? u.usage : u;
+  return recordedUsage({
+    model: typeof u.model === 'string' ? u.model : model,
+    input: num(source.prompt_tokens ?? source.input_tokens),
+    output: num(source.completion_tokens ?? source.output_tokens),
+    cacheRead: num(source.cached_tokens ?? obj(source, 'prompt_tokens_details').cached_tokens),
+    cost: num(source.cost ?? source.total_cost ?? source.cost_usd),
+  });
 }
 
 export const openAiChatAdapter: FormatAdapter = {
@@ -54,7 +68,12 @@ export const openAiChatAdapter: FormatAdapter = {
       else ctx.warnings.push({ message: `item ${i + 1} is not a chat message and was skipped.`, line: found.lines?.[i] });
     });
     const steps = b.finish();
-    const model = input.shape === 'json' && isRecord(input.value) && typeof input.value.model === 'string' ? input.value.model : undefined;
-    return { title: titleFromSteps(steps, ctx.fileName), steps, meta: { model } };
+    const doc = input.shape === 'json' && isRecord(input.value) ? input.value : {};
+    const model = typeof doc.model === 'string' ? doc.model : undefined;
+    const meta: TrajectoryMeta = { model };
+    // Token counts a saved conversation records for itself, under `usage` or `meta`.
+    const recorded = declaredUsage(isRecord(doc.usage) ? doc.usage : isRecord(doc.meta) ? doc.meta : undefined, model);
+    if (recorded) meta.recorded = recorded;
+    return { title: titleFromSteps(steps, ctx.fileName), steps, meta };
   },
 };

@@ -15,10 +15,53 @@ interface EvalRecord {
   line?: number;
 }
 
+/** The OpenHands resolver's `output.jsonl` names its instance by the issue it resolved. */
+function isResolverRecord(value: Record<string, unknown>): boolean {
+  return isRecord(value.issue) && typeof value.instruction === 'string' && 'git_patch' in value;
+}
+
+function instanceIdOf(r: Record<string, unknown>): string {
+  if (typeof r.instance_id === 'string' || typeof r.instance_id === 'number') return String(r.instance_id);
+  const issue = isRecord(r.issue) ? r.issue : {};
+  return `${String(issue.owner ?? '?')}/${String(issue.repo ?? '?')}#${String(issue.number ?? '?')}`;
+}
+
 function isEvalRecord(value: unknown): value is Record<string, unknown> {
-  if (!isRecord(value) || (typeof value.instance_id !== 'string' && typeof value.instance_id !== 'number')) return false;
+  if (!isRecord(value) || (typeof value.instance_id !== 'string' && typeof value.instance_id !== 'number' && !isResolverRecord(value))) return false;
   if (!Array.isArray(value.history)) return false;
-  return value.history.length === 0 ? isRecord(value.metadata) : v0EventShare(value.history) >= 0.8 || v1EventShare(value.history) >= 0.8;
+  return value.history.length === 0 ? isRecord(value.metadata) : v0EventShare(value.history) >= 0.8 || v1EventShare(value.history) >= 0.8
+    || (isResolverRecord(value) && flatShare(value.history) >= 0.8);
+}
+
+/**
+ * The resolver's 2024 output writes V0 events flat: no `source` or `id`, the arguments beside
+ * `action` (`{action: 'run', command, thought}`), the extras beside `observation`.
+ */
+function isFlatEvent(v: unknown): boolean {
+  return isRecord(v) && v.source === undefined && (typeof v.action === 'string') !== (typeof v.observation === 'string');
+}
+
+function flatShare(items: readonly unknown[]): number {
+  const sample = items.slice(0, 20);
+  return sample.length === 0 ? 0 : sample.filter(isFlatEvent).length / sample.length;
+}
+
+/**
+ * Flat events as the V0 events they stand for: the first message is the task, later ones the
+ * agent's, and an observation answers the action just before it (the resolver ran one at a time).
+ */
+function fromFlatEvents(events: readonly unknown[]): unknown[] {
+  let lastAction: number | undefined;
+  return events.map((e, i) => {
+    if (!isFlatEvent(e)) return e;
+    const { action, observation, content, ...rest } = e as Record<string, unknown>;
+    if (typeof action === 'string') {
+      lastAction = i;
+      const source = action === 'message' && i === 0 ? 'user' : 'agent';
+      return { id: i, source, action, args: content === undefined ? rest : { content, ...rest } };
+    }
+    return { id: i, source: 'environment', observation, content, extras: rest, ...(lastAction !== undefined ? { cause: lastAction } : {}) };
+  });
 }
 
 function v1EventShare(items: readonly unknown[]): number {
@@ -62,7 +105,7 @@ export const openHandsEvalAdapter: FormatAdapter = {
 
 function parseRun({ value: r, line }: EvalRecord): ParsedTrajectory {
   const b = new StepBuilder();
-  const history = r.history as unknown[];
+  const history = flatShare(r.history as unknown[]) >= 0.8 ? fromFlatEvents(r.history as unknown[]) : r.history as unknown[];
   const locate = (i: number) => ({ line, pointer: pointerOf('history', i) });
   const fromEvents: TrajectoryMeta = v1EventShare(history) >= 0.8 ? addV1History(b, history, locate) : addV0Events(b, history, locate);
   const steps = b.finish();
@@ -76,7 +119,7 @@ function parseRun({ value: r, line }: EvalRecord): ParsedTrajectory {
   const meta: TrajectoryMeta = {
     agent: typeof metadata.agent_class === 'string' ? metadata.agent_class : fromEvents.agent,
     model,
-    instanceId: String(r.instance_id),
+    instanceId: instanceIdOf(r),
     recorded,
     error,
   };
@@ -86,7 +129,9 @@ function parseRun({ value: r, line }: EvalRecord): ParsedTrajectory {
   for (const key of ['resolved', 'reward', 'score'] as const) if (outcome[key] !== undefined) meta[key] = outcome[key];
   const report = isRecord(r.test_result) && isRecord(r.test_result.report) ? r.test_result.report : undefined;
   if (typeof report?.resolved === 'boolean') meta.resolved = report.resolved;
-  return { title: `${String(r.instance_id)}: ${describe(r, error)}`, steps, meta };
+  // The resolver says whether its patch resolved the issue.
+  if (isResolverRecord(r) && typeof r.success === 'boolean') meta.resolved = r.success;
+  return { title: `${instanceIdOf(r)}: ${describe(r, error)}`, steps, meta };
 }
 
 /** SDK (V1) events: the same steps the openhands-v1 adapter makes, totals from the last stats update. */
@@ -103,7 +148,8 @@ function addV1History(b: StepBuilder, history: unknown[], locate: (i: number) =>
 /** The first line of the task, or how the run ended when it failed. */
 function describe(r: Record<string, unknown>, error: string | undefined): string {
   const instance = isRecord(r.instance) ? r.instance : {};
-  const task = typeof instance.problem_statement === 'string' ? instance.problem_statement : '';
+  const issue = isRecord(r.issue) ? r.issue : {};
+  const task = typeof instance.problem_statement === 'string' ? instance.problem_statement : typeof issue.title === 'string' ? issue.title : '';
   let text = task.trim().split('\n')[0] || `${(r.history as unknown[]).length} events`;
   if (text.length > 70) text = text.slice(0, 69) + '…';
   return error ? `${text} (failed: ${error.split('\n')[0].slice(0, 60)})` : text;

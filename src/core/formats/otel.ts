@@ -1,5 +1,5 @@
 import type { RecordedUsage, Step, TrajectoryMeta } from '../model';
-import { StepBuilder } from '../steps';
+import { isRecord, StepBuilder } from '../steps';
 import type { FormatAdapter, ParsedTrajectory } from './adapter';
 import { titleFromSteps } from './chatMessages';
 import { inputMessages, outputMessages, type Message } from './otelMessages';
@@ -150,7 +150,7 @@ function addToolSpan(b: StepBuilder, s: Span, base: Base, state: CallState): voi
   const name = String(a['gen_ai.tool.name'] ?? a['tool.name'] ?? s.name.replace(/^execute_tool\s*/, '') ?? 'tool');
   const id = typeof a['gen_ai.tool.call.id'] === 'string' ? a['gen_ai.tool.call.id'] : undefined;
   const args = text(a['gen_ai.tool.call.arguments'] ?? a['gen_ai.tool.args'] ?? a['input.value'] ?? a['tool.parameters']);
-  const result = text(a['gen_ai.tool.call.result'] ?? a['gen_ai.output'] ?? a['output.value'] ?? '');
+  const result = toolOutputText(a['gen_ai.tool.call.result'] ?? a['gen_ai.output'] ?? a['output.value'] ?? '');
   // The call the model already asked for: by id, else the oldest unanswered call of this tool.
   let call = id ? state.calls.get(id) : undefined;
   call ??= [...state.calls.values()].find((c) => c.tool?.name === name && !state.answered.has(c.index));
@@ -189,6 +189,31 @@ function afterLastAssistant(inputs: Message[]): Message[] {
   let i = inputs.length - 1;
   while (i >= 0 && inputs[i].role !== 'assistant') i--;
   return inputs.slice(i + 1);
+}
+
+/**
+ * A tool's output: a LangChain ToolMessage (serialized `{lc, id: [..., 'ToolMessage'], kwargs}`, or
+ * its plain `{type: 'tool', content, artifact}` form, often as a JSON string) is its `content`; the
+ * `artifact` beside it holds the same output again and is not counted twice.
+ */
+function toolOutputText(v: unknown): string {
+  let value = v;
+  if (typeof value === 'string' && value.length < 50_000_000 && /^\s*\{/.test(value) && /"(?:ToolMessage|tool_call_id)"/.test(value.slice(0, 4096))) {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return value as string;
+    }
+  }
+  if (isRecord(value)) {
+    const kwargs = isRecord(value.kwargs) ? value.kwargs : undefined;
+    const isToolMessage = (Array.isArray(value.id) && value.id[value.id.length - 1] === 'ToolMessage' && kwargs) || (value.type === 'tool' && 'tool_call_id' in value && 'content' in value);
+    if (isToolMessage) {
+      const content = (kwargs ?? value).content;
+      return typeof content === 'string' ? content : text(content);
+    }
+  }
+  return text(value);
 }
 
 function text(v: unknown): string {

@@ -30,6 +30,11 @@ export function isOtlpExport(v: unknown): boolean {
   return isRecord(v) && Array.isArray(v.resourceSpans);
 }
 
+/** One `ResourceSpans` object, as exporters that write JSON Lines (Copilot CLI) put on each line. */
+export function isResourceSpans(v: unknown): boolean {
+  return isRecord(v) && Array.isArray(v.scopeSpans) && ('resource' in v || 'schemaUrl' in v);
+}
+
 export function isJaegerExport(v: unknown): boolean {
   return isRecord(v) && Array.isArray(v.data) && v.data.some((t) => isRecord(t) && Array.isArray(t.spans) && ('traceID' in t || 'processes' in t));
 }
@@ -44,7 +49,7 @@ export function spanFileKind(input: ParsedInput): SpanFileKind | undefined {
   const values = topValues(input);
   if (values.length === 0) return undefined;
   const head = values.slice(0, 5);
-  if (head.every(isOtlpExport)) return 'otlp';
+  if (head.every((v) => isOtlpExport(v) || isResourceSpans(v))) return 'otlp';
   if (head.every(isJaegerExport)) return 'jaeger';
   if (head.every(isConsoleSpan)) return 'console';
   return undefined;
@@ -74,7 +79,8 @@ export function readSpans(input: ParsedInput, kind: SpanFileKind): Span[] {
 
 function otlpSpans(doc: unknown, line: number): Span[] {
   const out: Span[] = [];
-  for (const rs of isRecord(doc) && Array.isArray(doc.resourceSpans) ? doc.resourceSpans.filter(isRecord) : []) {
+  const resourceSpans = isResourceSpans(doc) ? [doc] : isRecord(doc) && Array.isArray(doc.resourceSpans) ? doc.resourceSpans : [];
+  for (const rs of resourceSpans.filter(isRecord)) {
     const scopes = Array.isArray(rs.scopeSpans) ? rs.scopeSpans : Array.isArray(rs.instrumentationLibrarySpans) ? rs.instrumentationLibrarySpans : [];
     for (const scope of scopes.filter(isRecord)) {
       for (const s of Array.isArray(scope.spans) ? scope.spans.filter(isRecord) : []) {

@@ -19,6 +19,8 @@ import { opencodeAdapter } from './opencode';
 import { clineAdapter } from './cline';
 import { aiderAdapter } from './aider';
 import { otelAdapter } from './otel';
+import { piAdapter } from './pi';
+import { anthropicManagedAgentsAdapter } from './anthropicManagedAgents';
 import { runsOf } from './runs';
 
 export const FORMAT_ADAPTERS: readonly FormatAdapter[] = [
@@ -41,5 +43,7 @@ export const FORMAT_ADAPTERS: readonly FormatAdapter[] = [
   clineAdapter,
   aiderAdapter,
   otelAdapter,
+  piAdapter,
+  anthropicManagedAgentsAdapter,
   runsOf(() => FORMAT_ADAPTERS),
 ];

@@ -130,10 +130,21 @@ export function addResponseItem(b: StepBuilder, item: Record<string, unknown>, o
         const args = JSON.stringify(rest.action ?? rest.operation ?? rest);
         addCall(b, base, type.slice(0, -'_call'.length), args, callId);
       } else {
-        b.add({ ...base, kind: 'other', text: JSON.stringify(item) });
+        // An item type we do not know (Codex 0.144's `world_state`, say): named by its type, its fields readable.
+        b.add({ ...base, kind: 'other', text: readableFields(item) });
       }
   }
   return b.steps.slice(start);
+}
+
+/** `key: value` lines for an item's fields (its type is the step's label); nested values as compact JSON. */
+export function readableFields(item: Record<string, unknown>): string {
+  const lines: string[] = [];
+  for (const [key, value] of Object.entries(item)) {
+    if (key === 'type' || value === undefined || value === null) continue;
+    lines.push(`${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  }
+  return lines.join('\n');
 }
 
 function addCall(b: StepBuilder, base: Omit<Step, 'index' | 'turn' | 'kind' | 'text'>, name: string, args: string, callId: string | undefined): void {

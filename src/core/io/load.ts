@@ -45,6 +45,11 @@ export interface Detection {
 
 /** Asks every adapter how sure it is and takes the most confident; a near tie is an error, not a guess. */
 export function detectFormat(input: ParsedInput, file: string, adapters = FORMAT_ADAPTERS): Detection {
+  // A file that names its own format (`"format": "openai-chat"` at the top) is read as it says.
+  const declared = input.shape === 'json' && input.value !== null && typeof input.value === 'object' && !Array.isArray(input.value)
+    ? (input.value as Record<string, unknown>).format : undefined;
+  const named = typeof declared === 'string' ? adapters.find((a) => a.id === declared.toLowerCase() && a.id !== 'runs') : undefined;
+  if (named) return { adapter: named, confidence: 1, tried: [{ id: named.id, confidence: 1 }] };
   const head = headOf(input);
   const tried = adapters
     .map((adapter) => ({ adapter, confidence: safeSniff(adapter, head, file) }))

@@ -244,7 +244,7 @@ export function modeLabel(r: Pick<CompactionResult, 'mode' | 'llm'>): string {
   return 'deterministic';
 }
 
-const KIND_ORDER: readonly StepKind[] = ['system', 'user', 'assistant', 'thought', 'tool_call', 'tool_result', 'compaction', 'other'];
+const KIND_ORDER: readonly StepKind[] = ['system', 'user', 'assistant', 'thought', 'tool_call', 'tool_result', 'compaction', 'environment', 'other'];
 
 function byKind(steps: readonly Step[], r: CompactionResult): BarRow[] {
   const before = new Map<StepKind, number>();

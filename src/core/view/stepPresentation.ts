@@ -1,6 +1,10 @@
 import type { Step, StepKind } from '../model';
 import { plainLabel } from '../output/terminal';
 import { transformedHead } from '../textHead';
+import { requestOf } from '../formats/chatMessages';
+import { withoutWrapperTags } from '../formats/injected';
+
+export { withoutWrapperTags };
 
 // How a step reads in a one-line list: shared by the tree, the CLI and the report so that a step
 // is named the same way everywhere.
@@ -13,6 +17,7 @@ const KIND_LABELS: Record<StepKind, string> = {
   tool_call: 'tool call',
   tool_result: 'observation',
   compaction: 'compaction',
+  environment: 'environment',
   other: 'other',
 };
 
@@ -26,7 +31,7 @@ export function stepLabel(step: Step): string {
   // Names come from the log: colour codes, controls and bidi marks are dropped.
   if (step.kind === 'tool_call' && step.tool) return `${base} · ${plainLabel(step.tool.name)}`;
   if (step.kind === 'tool_result' && step.toolName) return `${base} · ${plainLabel(step.toolName)}`;
-  if (step.kind === 'other' && step.label) return `${base} · ${plainLabel(step.label)}`;
+  if ((step.kind === 'other' || step.kind === 'environment') && step.label) return `${base} · ${plainLabel(step.label)}`;
   return base;
 }
 
@@ -37,6 +42,8 @@ const TELLING_ARGS = ['command', 'cmd', 'path', 'file_path', 'file', 'url', 'que
 export function stepPreview(step: Step, max = 80): string {
   let text = step.text;
   if (step.kind === 'tool_call' && step.tool) text = argsPreview(step.tool.args);
+  else if (step.text === '' && contentNotRecorded(step)) text = 'content not recorded';
+  else if (step.kind === 'user') text = requestOf(text);
   else if (step.kind === 'compaction' && step.compaction?.summary) text = step.compaction.summary;
   return oneLine(text, max);
 }
@@ -58,9 +65,9 @@ export function argsPreview(args: string): string {
   }
 }
 
-/** The text on one line of at most `max` characters, without colour codes, controls or bidi marks. */
+/** The text on one line of at most `max` characters, without colour codes, controls, bidi marks or wrapper tags. */
 export function oneLine(text: string, max: number): string {
-  const { head: flat } = transformedHead(text, max, (t) => plainLabel(t).replace(/\s+/g, ' ').trim());
+  const { head: flat } = transformedHead(text, max, (t) => plainLabel(withoutWrapperTags(t)).replace(/\s+/g, ' ').trim());
   return flat.length > max ? flat.slice(0, max - 1) + '…' : flat;
 }
 
@@ -94,10 +101,18 @@ export function stepDocument(step: Step): StepDocument {
     if (c?.summary && c.summary !== step.text) lines.push('', c.summary);
     return { extension: 'md', content: lines.filter((l, i) => l !== '' || i > 0).join('\n') };
   }
+  if (step.text === '' && contentNotRecorded(step)) {
+    return { extension: 'md', content: `Content not recorded: the log kept this call (${step.label ?? step.kind}) and its token counts, but not its messages.\n` };
+  }
   const pretty = step.text.trimStart().startsWith('{') || step.text.trimStart().startsWith('[') ? prettyJson(step.text) : undefined;
   if (pretty !== undefined) return { extension: 'json', content: pretty };
   if (looksLikeDiff(step.text)) return { extension: 'diff', content: step.text };
   return { extension: step.kind === 'tool_result' ? 'txt' : 'md', content: step.text };
+}
+
+/** A step the log kept without its content (an OpenTelemetry span without message capture). */
+function contentNotRecorded(step: Step): boolean {
+  return step.label !== undefined && step.label.endsWith('content not recorded');
 }
 
 function prettyJson(text: string): string | undefined {

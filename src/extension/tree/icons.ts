@@ -9,6 +9,7 @@ const ICONS: Record<StepKind, string> = {
   tool_call: 'tools',
   tool_result: 'output',
   compaction: 'fold',
+  environment: 'bell',
   other: 'circle-small',
 };
 

@@ -140,7 +140,7 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
         const t = doc.trajectory;
         const item = new vscode.TreeItem(plainLabel(t.title) || doc.uri.path.split('/').pop() || 'trajectory', vscode.TreeItemCollapsibleState.Expanded);
         const steps = runsOf(t).flatMap((r) => r.steps);
-        item.description = `${t.format} · ${this.matchCount(doc)}${steps.length} steps · ${this.sizes.total(doc, undefined, steps)}`;
+        item.description = `${rootIdentity(t)} · ${this.matchCount(doc)}${steps.length} steps · ${this.sizes.total(doc, undefined, steps)}`;
         const tooltip = new vscode.MarkdownString().appendText([
           doc.uri.fsPath,
           `Format: ${t.format}`,
@@ -289,4 +289,12 @@ function runTooltip(run: Trajectory): vscode.MarkdownString {
   const tip = new vscode.MarkdownString().appendText(lines.join('\n'));
   if (fields.length > 0) tip.appendCodeblock(fields.map(([k, v]) => `${k}: ${String(v)}`).join('\n'), 'text');
   return tip;
+}
+
+/** Format, model and day, so open files with the same first prompt can be told apart. */
+function rootIdentity(t: Trajectory): string {
+  const model = typeof t.meta.model === 'string' && t.meta.model !== '' ? plainLabel(t.meta.model) : undefined;
+  const stamp = typeof t.meta.startTime === 'string' ? t.meta.startTime : runsOf(t).flatMap((r) => r.steps.slice(0, 5)).find((s) => s.timestamp)?.timestamp;
+  const day = stamp && /^\d{4}-\d{2}-\d{2}/.test(stamp) ? stamp.slice(0, 10) : undefined;
+  return [t.format, model, day].filter(Boolean).join(' · ');
 }

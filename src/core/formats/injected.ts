@@ -1,0 +1,52 @@
+// Messages a client or harness writes with the user role that are not the person's turn: a
+// background task's completion, a slash-command wrapper, a reminder, tool feedback, IDE context.
+// Each adapter keeps its own table of rules; a match makes an `environment` step with the label.
+
+export interface InjectedRule {
+  /** What the rule recognises, for tests and for the coverage report. */
+  name: string;
+  /** Tested against the start of the message (leading white space removed). */
+  match: RegExp;
+  /** A readable label: `task finished: …`, `/compact`, never the wrapper's tags. */
+  label: (text: string) => string;
+}
+
+/** Only the start of a message is looked at: injected messages say what they are up front. */
+const HEAD = 4096;
+
+/** The rule's label when `text` is an injected message of `rules`, else undefined. */
+export function injectedLabel(rules: readonly InjectedRule[], text: string): string | undefined {
+  const head = text.slice(0, HEAD).trimStart();
+  for (const rule of rules) if (rule.match.test(head)) return rule.label(text);
+  return undefined;
+}
+
+/** The text inside the first `<tag>…</tag>`, on one line, or undefined. */
+export function tagText(text: string, tag: string): string | undefined {
+  const open = text.indexOf(`<${tag}>`);
+  if (open < 0) return undefined;
+  const start = open + tag.length + 2;
+  const close = text.indexOf(`</${tag}>`, start);
+  const inner = text.slice(start, close < 0 ? Math.min(text.length, start + 400) : close).replace(/\s+/g, ' ').trim();
+  return inner === '' ? undefined : inner;
+}
+
+/** `label: detail` cut to a tree row's width. */
+export function labelWith(label: string, detail: string | undefined, max = 100): string {
+  if (!detail) return label;
+  const full = `${label}: ${detail}`;
+  return full.length > max ? full.slice(0, max - 1) + '…' : full;
+}
+
+/**
+ * Tags agents and harnesses wrap text in (`<pr_description>`, `<returncode>0</returncode> <output>`,
+ * `<system-reminder>`): a one-line view shows what they wrap, never the tags. Hyphenated and
+ * underscored tag names are never HTML; the plain names are the ones agents are known to use.
+ */
+const WRAPPER_TAG = /<\/?(?:[a-z]+[_-][a-z0-9_-]+|output|task|issue|thinking|think|reasoning|returncode|warning|instructions|example|answer|problem_statement)>/gi;
+
+/** Text without wrapper tags; a recorded exit status reads `exit 0 ·`. */
+export function withoutWrapperTags(text: string): string {
+  return text.replace(/<returncode>\s*(-?\d+)\s*<\/returncode>/gi, 'exit $1 ·').replace(WRAPPER_TAG, ' ');
+}
+
