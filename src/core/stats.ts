@@ -1,6 +1,7 @@
 import type { Step, StepKind, Trajectory } from './model';
 import { STEP_KINDS } from './model';
 import { turnsOf } from './steps';
+import { nameTable, plainTable } from './names';
 
 export interface TrajectoryStats {
   file: string;
@@ -29,7 +30,7 @@ export function allSteps(t: Trajectory): Step[] {
 
 export function computeStats(t: Trajectory): TrajectoryStats {
   const byKind = Object.fromEntries(STEP_KINDS.map((k) => [k, 0])) as Record<StepKind, number>;
-  const tools: Record<string, number> = {};
+  const tools = nameTable<number>();
   let chars = 0;
   let steps = 0;
   let turns = 0;
@@ -50,7 +51,7 @@ export function computeStats(t: Trajectory): TrajectoryStats {
     steps,
     turns,
     byKind,
-    tools,
+    tools: plainTable(tools),
     chars,
     warnings: t.warnings.map((w) => w.message),
     ...(typeof t.meta.jsonPath === 'string' ? { jsonPath: t.meta.jsonPath } : {}),

@@ -33,10 +33,15 @@ export const atifAdapter: FormatAdapter = {
     const doc = jsonObjectOf(input)!;
     const b = new StepBuilder();
     const meta = docMeta(doc);
-    const stash: Record<string, AtifStepStash> = {};
-    addAtifSteps(b, doc, { pointer: [], stash, depth: 0 });
+    // Null prototype: step ids come from the log (a step_id of "__proto__" must stay a key).
+    const stash: Record<string, AtifStepStash> = Object.create(null);
+    const repeats = new Map<string, number>();
+    addAtifSteps(b, doc, { pointer: [], stash, depth: 0, expanded: new Set(), repeats });
     const steps = b.finish();
-    if (Object.keys(stash).length > 0) meta.atifSteps = stash;
+    if (Object.keys(stash).length > 0) meta.atifSteps = { ...stash };
+    for (const [id, n] of repeats) {
+      ctx.warnings.push({ message: `Subagent "${id}" is referenced ${n + 1} times; its steps are shown once, after its first reference (later references name it only).` });
+    }
     if (steps.length === 0) ctx.warnings.push({ message: 'This ATIF document has no steps.' });
     const agent = obj(doc, 'agent');
     const fallback = `ATIF ${stringOrUndefined(agent.name) ?? 'trajectory'} ${stringOrUndefined(doc.session_id) ?? ctx.fileName}`;
@@ -50,6 +55,11 @@ interface Walk {
   stash: Record<string, AtifStepStash>;
   depth: number;
   branch?: string;
+  /** Embedded documents already expanded: each is expanded once, so steps stay linear in the file
+   * (a subagent referenced many times, nested a few deep, would otherwise multiply exponentially). */
+  expanded?: Set<Doc>;
+  /** Per subagent id, how many references were not expanded again. */
+  repeats?: Map<string, number>;
 }
 
 /** Adds the steps of one ATIF document (and, on a branch, of each subagent it embeds). */
@@ -166,6 +176,11 @@ function addEmbeddedSubagents(b: StepBuilder, raw: Doc, embedded: Map<string, { 
       const id = stringOrUndefined(ref.trajectory_id);
       const sub = id ? embedded.get(id) : undefined;
       if (!sub || !id) continue;
+      if (walk.expanded?.has(sub.doc)) {
+        walk.repeats?.set(id, (walk.repeats.get(id) ?? 0) + 1);
+        continue;
+      }
+      walk.expanded?.add(sub.doc);
       addAtifSteps(b, sub.doc, { ...walk, depth: walk.depth + 1, branch: id, pointer: [...walk.pointer, 'subagent_trajectories', sub.index] });
     }
   }

@@ -7,6 +7,7 @@ import { bounded, paragraph, unique } from './hygiene';
 import { editOutcome, errorOf, exitCodeOf, isTestCommand, firstOutputLine, lastOutputLine, someOutputLine, testRun, type ErrorFact, type Outcome } from './outcomes';
 import { decisionsOf, summaryOf, todosOf, type SummaryFact, type TodoItem } from './plans';
 import { constraintsOf, requestText, taskOf, userRefsOf, type UserRef } from './requests';
+import { nameTable } from '../../names';
 
 export type { ErrorFact, Outcome, SummaryFact, TodoItem, UserRef, EditAction };
 
@@ -97,7 +98,7 @@ export function extractFacts(trajectory: Trajectory, indices: Iterable<number>):
   const facts: Facts = {
     task: task ? { step: task.step, text: task.text } : undefined,
     requests: [], constraints: [], userRefs: [], edits: [], commands: [], tests: [], errors: [], reads: [], decisions: [],
-    summaries: [], pendingCalls: [], toolCounts: {}, stepCount: chosen.length,
+    summaries: [], pendingCalls: [], toolCounts: nameTable<number>(), stepCount: chosen.length,
     span: chosen.length ? [chosen[0], chosen[chosen.length - 1]] : undefined,
   };
   const resultOf = new Map<number, Step>();
