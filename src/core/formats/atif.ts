@@ -154,17 +154,51 @@ function addAgentStep(b: StepBuilder, raw: Doc, base: Base, message: string, cop
   });
   if (usage && outputs.length > 0) outputs[outputs.length - 1].usage = usage;
   // Results without a source_call_id answer this step's calls in order (Terminus writes them so).
-  const unanswered = [...callIds];
-  const failed = Array.isArray(obj(raw, 'extra').error_results) ? (obj(raw, 'extra').error_results as unknown[]) : [];
+  const unanswered = new CallQueue(callIds);
+  const failed = new Set(Array.isArray(obj(raw, 'extra').error_results) ? (obj(raw, 'extra').error_results as unknown[]) : []);
   observationResults(raw).forEach((r, k) => {
     const named = stringOrUndefined(r.source_call_id);
     const callId = named ?? unanswered.shift();
-    if (named && unanswered.includes(named)) unanswered.splice(unanswered.indexOf(named), 1);
-    const isError = obj(r, 'extra').is_error === true || failed.includes(k) ? true : undefined;
+    if (named) unanswered.remove(named);
+    const isError = obj(r, 'extra').is_error === true || failed.has(k) ? true : undefined;
     const step: Omit<Step, 'index' | 'turn'> = { ...base, kind: 'tool_result', text: resultText(r), label: `observation${copied}`, isError };
     if (callId) step.tool = { name: '', args: '', callId };
     b.add(step);
   });
+}
+
+/**
+ * The step's call ids not yet answered, in order: `shift` takes the first, `remove` the first
+ * occurrence of an id. Positions are marked rather than spliced out (includes + splice per result
+ * is quadratic in a step with many calls).
+ */
+class CallQueue {
+  private readonly taken: boolean[];
+  private head = 0;
+  private readonly positions = new Map<string, { at: number[]; next: number }>();
+
+  constructor(private readonly ids: string[]) {
+    this.taken = ids.map(() => false);
+    ids.forEach((id, i) => {
+      let p = this.positions.get(id);
+      if (!p) this.positions.set(id, (p = { at: [], next: 0 }));
+      p.at.push(i);
+    });
+  }
+
+  shift(): string | undefined {
+    while (this.head < this.ids.length && this.taken[this.head]) this.head++;
+    if (this.head >= this.ids.length) return undefined;
+    this.taken[this.head] = true;
+    return this.ids[this.head];
+  }
+
+  remove(id: string): void {
+    const p = this.positions.get(id);
+    if (!p) return;
+    while (p.next < p.at.length && this.taken[p.at[p.next]]) p.next++;
+    if (p.next < p.at.length) this.taken[p.at[p.next]] = true;
+  }
 }
 
 /** A v1.7 parent carries its subagents inline; their steps follow the delegation, on a branch. */

@@ -113,11 +113,16 @@ interface XmlCall { name: string; params: Record<string, string>; start: number;
 function findXmlCalls(text: string): XmlCall[] {
   const calls: XmlCall[] = [];
   const open = /<([a-z_]+)>/g;
+  // Tags with no closing tag further on: looked for once, not again at every later opening.
+  const unclosed = new Set<string>();
   for (let m = open.exec(text); m; m = open.exec(text)) {
     const name = m[1];
-    if (!XML_TOOLS.has(name)) continue;
+    if (!XML_TOOLS.has(name) || unclosed.has(name)) continue;
     const close = text.indexOf(`</${name}>`, m.index + m[0].length);
-    if (close === -1) continue;
+    if (close === -1) {
+      unclosed.add(name);
+      continue;
+    }
     const inner = text.slice(m.index + m[0].length, close);
     const params = nameTable<string>();
     const param = /<([a-z_]+)>([\s\S]*?)<\/\1>/g;
