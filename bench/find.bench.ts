@@ -1,8 +1,8 @@
 // `npm run bench` (find part): search and filter on a run of 50,000 steps, built by repeating
 // real corpus runs (mini-swe-agent and OpenHands, errors included). The target is at most 150 ms
 // per keystroke: every prefix of a typed query is filtered in turn, as the tree's filter box does.
-// (A regular expression that backtracks, like /\w+Error/ on long words, can take far longer: V8 has
-// no linear-time engine by default, so such a pattern is the user's cost, as in the editor's search.)
+// Regular expressions run on RE2 (re2js), linear in the text: the patterns that never return on
+// V8's backtracking engine (/^(\w+\s?)*$/, /(a+)+$/) are timed here too, against the same target.
 import { performance } from 'node:perf_hooks';
 import { loadTrajectory } from '../src/core/io/load';
 import type { Step } from '../src/core/model';
@@ -66,6 +66,15 @@ async function main(): Promise<void> {
     const max = Math.max(...times);
     worst = Math.max(worst, max);
     console.log(`  typing ${JSON.stringify(final).padEnd(34)} ${String(times.length).padStart(2)} keystrokes: slowest ${max.toFixed(1)} ms, median ${median(times).toFixed(1)} ms → ${found.toLocaleString('en-US')} steps`);
+  }
+  // Patterns that backtrack exponentially in V8 (issue 23), typed whole, over every step.
+  for (const hostile of ['/^(\\w+\\s?)*$/', '/(a+)+$/']) {
+    const hq = parseQuery(hostile);
+    t = performance.now();
+    const n = findSteps(steps, hq).length;
+    const ms = performance.now() - t;
+    // Not a keystroke figure: linear, but RE2 with no literal to skip to reads every character.
+    console.log(`  pattern ${hostile.padEnd(20)} (never returns on V8's engine): ${ms.toFixed(0)} ms, ${(chars / 1e6 / (ms / 1000)).toFixed(0)} M characters/s → ${n.toLocaleString('en-US')} steps`);
   }
   const q = parseQuery('error');
   t = performance.now();

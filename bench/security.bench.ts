@@ -4,12 +4,15 @@
 //   ATL_BENCH_SEC_OPENHANDS_MB  the OpenHands V0 file (default 600)
 //   ATL_BENCH_SEC_MESSAGE_MB    the single message (default 200)
 //   ATL_BENCH_SEC_RUN_KB        the base64 log with blank areas (default 300)
+//   ATL_BENCH_SEC_ISSUE23=0     skips issue 23's red-team payloads (ATIF fan-out, OTLP, span stream, …)
+//   ATL_BENCH_SEC_STOP_S        stops one of those runs after this many seconds (default 60)
 // Inputs are generated in a temporary folder and removed afterwards.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { corpus, REPO_ROOT } from '../test/helpers/paths';
+import { aiderBlanks, atifFanout, base64NearPrivateKey, geminiRewinds, opencodeSummaries, otlpDocument, spanStream } from '../test/helpers/hostilePayloads';
 
 const MB = 1024 * 1024;
 const OPENHANDS_MB = Number(process.env.ATL_BENCH_SEC_OPENHANDS_MB ?? 600);
@@ -94,14 +97,15 @@ function base64Log(kb: number): string {
 
 interface Run { ms: number; rssMB: number; code: number | null; err: string }
 
-function run(args: string[]): Run {
+/** Runs the CLI; with `timeoutMs`, the child itself (not /usr/bin/time, which would leave it running) is killed then. */
+function run(args: string[], timeoutMs?: number): Run {
   const start = performance.now();
-  const r = TIME
+  const r = TIME && !timeoutMs
     ? spawnSync(TIME, ['-v', process.execPath, CLI, ...args], { encoding: 'utf8', maxBuffer: 64 * MB })
-    : spawnSync(process.execPath, ['-e', `process.on('exit', () => process.stderr.write('Maximum resident set size (kbytes): ' + process.resourceUsage().maxRSS + '\\n')); require(${JSON.stringify(CLI)}).main(process.argv.slice(1)).then((c) => { process.exitCode = c; })`, ...args], { encoding: 'utf8', maxBuffer: 64 * MB });
+    : spawnSync(process.execPath, ['-e', `process.on('exit', () => process.stderr.write('Maximum resident set size (kbytes): ' + process.resourceUsage().maxRSS + '\\n')); require(${JSON.stringify(CLI)}).main(process.argv.slice(1)).then((c) => { process.exitCode = c; })`, ...args], { encoding: 'utf8', maxBuffer: 64 * MB, timeout: timeoutMs, killSignal: 'SIGKILL' });
   const ms = performance.now() - start;
   const kb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr)?.[1] ?? NaN);
-  const err = r.stderr.split('\n').filter((l) => l.startsWith('agent-trace-lens:')).pop() ?? '';
+  const err = r.signal ? `stopped after ${((timeoutMs ?? 0) / 1000).toFixed(0)} s (${r.signal})` : r.stderr.split('\n').filter((l) => l.startsWith('agent-trace-lens:')).pop() ?? '';
   return { ms, rssMB: kb / 1024, code: r.status, err };
 }
 
@@ -116,6 +120,58 @@ function report(label: string, r: Run, inputMB: number | undefined, targetMs?: n
   line(label, `${time}${rss}; ${outcome}`);
 }
 
+/** Builds a payload of about `bytes`: the generator's size at a small count, scaled. */
+function sized(gen: (n: number) => string, bytes: number, probe = 100): string {
+  const per = Buffer.byteLength(gen(probe)) / probe;
+  return gen(Math.max(1, Math.round(bytes / per)));
+}
+
+/**
+ * Issue 23's red-team payloads, each opened by the CLI in a child process, with its time and peak
+ * RSS beside the bound (under 5 s; under 3× the input in memory). A Node process holds about
+ * 40–60 MB before it reads anything, so memory is given as peak RSS above that of the same
+ * command on a one-line file, divided by the input's size.
+ */
+const STOP_MS = Number(process.env.ATL_BENCH_SEC_STOP_S ?? 60) * 1000;
+
+function issue23(dir: string): void {
+  console.log(`\nIssue 23 red-team payloads (bound: under 5 s, memory above an empty run under 3× the input)`);
+  const tiny = path.join(dir, 'tiny.jsonl');
+  fs.writeFileSync(tiny, JSON.stringify({ role: 'user', content: 'hi' }) + '\n');
+  const base = run(['stats', tiny], STOP_MS).rssMB;
+  const secret = (kb: number) => JSON.stringify({ messages: [
+    { role: 'user', content: 'Rotate the deploy key.' },
+    { role: 'assistant', content: 'Reading it.', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"cmd":"cat key"}' } }] },
+    { role: 'tool', tool_call_id: 'c1', content: base64NearPrivateKey(kb * 1024) },
+  ] });
+  const payloads: { label: string; name: string; text: string; args: (file: string) => string[] }[] = [
+    { label: 'ATIF subagent fan-out, four deep', name: 'fanout.json', text: sized((n) => atifFanout(n), 9.8 * 1024, 10), args: (f) => ['stats', f] },
+    { label: 'OTLP document, 23 MB', name: 'trace.json', text: sized(otlpDocument, 23 * MB), args: (f) => ['stats', f] },
+    { label: 'console span stream, 15 MB', name: 'spans.json', text: sized(spanStream, 15 * MB), args: (f) => ['stats', f] },
+    { label: 'Gemini CLI $rewindTo, 6 MB', name: 'session.jsonl', text: sized(geminiRewinds, 6 * MB), args: (f) => ['stats', f] },
+    { label: 'OpenCode summary messages, 6 MB', name: 'export.json', text: sized(opencodeSummaries, 6 * MB), args: (f) => ['stats', f] },
+    { label: 'Aider blank lines, 200 KB', name: '.aider.chat.history.md', text: aiderBlanks(200 * 1024), args: (f) => ['stats', f] },
+    { label: 'base64 near "PRIVATE KEY", 300 KB: convert --to atif', name: 'key.json', text: secret(300), args: (f) => ['convert', f, '--to', 'atif', '--out', f + '.atif.json', '--force'] },
+  ];
+  for (const p of payloads) {
+    const file = path.join(dir, p.name);
+    fs.writeFileSync(file, p.text);
+    const size = fs.statSync(file).size / MB;
+    const r = run(p.args(file), STOP_MS);
+    const above = Math.max(0, r.rssMB - base);
+    const inTime = r.ms < 5000 && r.code === 0;
+    // A few MB above an empty run is the collector's slack, not the input: small files pass under 16 MB.
+    const inMemory = above < Math.max(3 * size, 16) && r.code === 0;
+    const outcome = r.code === 0 ? 'exit 0' : `exit ${r.code}: ${r.err.slice(0, 120)}`;
+    const sizeText = size >= 1 ? `${size.toFixed(1)} MB` : `${(size * 1024).toFixed(1)} KB`;
+    const memory = Number.isNaN(r.rssMB) ? 'peak RSS unknown' : `peak RSS ${r.rssMB.toFixed(0)} MB, ${above.toFixed(0)} MB above an empty run = ${(above / size).toFixed(2)}× input (< 3× or < 16 MB: ${inMemory ? 'met' : 'MISSED'})`;
+    line(`${p.label} (${sizeText})`, `${(r.ms / 1000).toFixed(2)} s (< 5 s: ${inTime ? 'met' : 'MISSED'}), ${memory}; ${outcome}`);
+    fs.rmSync(file, { force: true });
+    fs.rmSync(file + '.atif.json', { force: true });
+  }
+  console.log(`  (an empty run: peak RSS ${base.toFixed(0)} MB)`);
+}
+
 function main(): void {
   if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npx tsc -p tsconfig.json\` first.`);
   console.log(`Security benchmark (issue 14, bounded work) — ${os.cpus().length} cores, Node ${process.version}, load average ${os.loadavg().map((n) => n.toFixed(2)).join(' ')}`);
@@ -128,6 +184,8 @@ function main(): void {
     console.log(`Base64 screenshot log with blank areas: ${b64KB.toFixed(0)} KB`);
     report('stats --tokens', run(['stats', b64, '--tokens']), undefined, 10_000);
     report('compact --strategy openhands-summary --out', run(['compact', b64, '--strategy', 'openhands-summary', '--out', path.join(dir, 'b64.out.json')]), undefined, 10_000);
+
+    if (process.env.ATL_BENCH_SEC_ISSUE23 !== '0') issue23(dir);
 
     if (MESSAGE_MB > 0) {
       for (const [label, name, parts] of [

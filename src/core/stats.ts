@@ -2,6 +2,7 @@ import type { Coverage, Step, StepKind, Trajectory } from './model';
 import { coverageWarning } from './io/coverage';
 import { STEP_KINDS } from './model';
 import { turnsOf } from './steps';
+import { nameTable, plainTable } from './names';
 
 export interface TrajectoryStats {
   file: string;
@@ -32,7 +33,7 @@ export function allSteps(t: Trajectory): Step[] {
 
 export function computeStats(t: Trajectory): TrajectoryStats {
   const byKind = Object.fromEntries(STEP_KINDS.map((k) => [k, 0])) as Record<StepKind, number>;
-  const tools: Record<string, number> = {};
+  const tools = nameTable<number>();
   let chars = 0;
   let steps = 0;
   let turns = 0;
@@ -53,7 +54,7 @@ export function computeStats(t: Trajectory): TrajectoryStats {
     steps,
     turns,
     byKind,
-    tools,
+    tools: plainTable(tools),
     chars,
     warnings: [...t.warnings.map((w) => w.message), ...coverageWarnings(t)],
     ...(t.coverage ? { coverage: t.coverage } : {}),

@@ -9,6 +9,8 @@ type NewStep = Omit<Step, 'index' | 'turn'>;
 export class StepBuilder {
   readonly steps: Step[] = [];
   private readonly callsById = new Map<string, number>();
+  /** Calls not yet answered, oldest first: a queue read from `openHead`, answered ones skipped
+   * lazily (indexOf + splice per result is quadratic when thousands of calls wait for results). */
   private readonly openCalls: number[] = [];
   /**
    * Results that name a call not seen yet (Claude Code 2.1 writes parallel results before the
@@ -17,6 +19,8 @@ export class StepBuilder {
    */
   private readonly early = new Map<string, { result: Step; at: number; seq: number }[]>();
   private earlySeq = 0;
+  private openHead = 0;
+  private readonly open = new Set<number>();
 
   add(step: NewStep): Step {
     if (step.kind === 'tool_result' && step.answers === undefined) {
@@ -46,6 +50,7 @@ export class StepBuilder {
     if (full.kind === 'tool_call' && full.tool) {
       if (full.tool.callId) this.callsById.set(full.tool.callId, full.index);
       this.openCalls.push(full.index);
+      this.open.add(full.index);
     }
     this.steps.push(full);
     const held = full.kind === 'tool_call' && full.tool?.callId ? this.early.get(full.tool.callId) : undefined;
@@ -65,10 +70,9 @@ export class StepBuilder {
   private link(result: Step, callId: string | undefined): void {
     let callIndex: number | undefined;
     if (callId !== undefined) callIndex = this.callsById.get(callId);
-    if (callIndex === undefined && callId === undefined) callIndex = this.openCalls[0];
+    if (callIndex === undefined && callId === undefined) callIndex = this.oldestOpen();
     if (callIndex === undefined) return;
-    const open = this.openCalls.indexOf(callIndex);
-    if (open >= 0) this.openCalls.splice(open, 1);
+    this.open.delete(callIndex);
     result.answers = callIndex;
     const call = this.steps[callIndex];
     if (call?.tool && !result.toolName) result.toolName = call.tool.name;
@@ -98,6 +102,13 @@ export class StepBuilder {
   /** Forget unanswered calls, e.g. at a new user message, so a later result cannot link across turns. */
   closeOpenCalls(): void {
     this.openCalls.length = 0;
+    this.openHead = 0;
+    this.open.clear();
+  }
+
+  private oldestOpen(): number | undefined {
+    while (this.openHead < this.openCalls.length && !this.open.has(this.openCalls[this.openHead])) this.openHead++;
+    return this.openCalls[this.openHead];
   }
 
   finish(): Step[] {

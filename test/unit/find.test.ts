@@ -150,3 +150,25 @@ test('Go to Step reads STEP in the current run or RUN:STEP, and says why a numbe
   assert.match(parseStepAddress('40', [25]) as string, /This trajectory has steps 0 to 24/);
   assert.match(parseStepAddress('-1', [25]) as string, /step number/);
 });
+
+test('regular expressions run in linear time: patterns that backtrack forever in V8 return, with the right answer', () => {
+  const steps: Step[] = [
+    { index: 0, turn: 0, kind: 'tool_result', text: 'word '.repeat(2000) + '!' },
+    { index: 1, turn: 0, kind: 'tool_result', text: 'a'.repeat(5000) + '!' },
+    { index: 2, turn: 0, kind: 'tool_result', text: 'a'.repeat(5000) },
+    { index: 3, turn: 0, kind: 'assistant', text: 'just words here' },
+  ];
+  assert.deepEqual(findSteps(steps, parseQuery('/^(\\w+\\s?)*$/')), [2, 3]);
+  assert.deepEqual(findSteps(steps, parseQuery('/(a+)+$/')), [2]);
+  assert.deepEqual(matchRanges(steps[2].text, parseQuery('/(a+)+$/')), [[0, 5000]]);
+  // Ranges are UTF-16 offsets, as the editor highlights them.
+  assert.deepEqual(matchRanges('héllo 😀 wörld', parseQuery('/w.rld/')), [[9, 14]]);
+});
+
+test('a pattern the linear-time engine refuses says why', () => {
+  assert.throws(() => parseQuery('/(a)\\1/'), (e: Error) => e instanceof QueryError && /backreference .* not supported: patterns run on a linear-time engine/.test(e.message));
+  assert.throws(() => parseQuery('/(?<=a)b/'), (e: Error) => e instanceof QueryError && /lookbehind/.test(e.message));
+  assert.throws(() => parseQuery('/a(?!b)/'), (e: Error) => e instanceof QueryError && /lookahead/.test(e.message));
+  // Inside a character class the same characters are plain.
+  assert.ok(parseQuery('/[(?=]x/').regex);
+});

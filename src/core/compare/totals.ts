@@ -7,6 +7,7 @@ import { modelCalls, summarizeTokens } from '../tokens/summary';
 import { tokenizerLabel } from '../tokens/models';
 import type { TokenCounts } from '../tokens/tokenService';
 import { toolOf } from './normalize';
+import { nameTable, plainTable } from '../names';
 
 // The figures of one run that a comparison puts side by side. Tokens are the project's count
 // (tiktoken, or the stated stand-in); requests and cost come from the log where it records them
@@ -78,7 +79,7 @@ export interface TotalsOptions {
 export function runTotals(run: Trajectory, counts: TokenCounts, options: TotalsOptions = {}): RunTotals {
   const steps = run.steps;
   const tokens = summarizeTokens(steps, counts.steps);
-  const tools: Record<string, number> = {};
+  const tools = nameTable<number>();
   let errors = 0;
   for (const step of steps) {
     if (step.kind === 'tool_call') {
@@ -103,7 +104,7 @@ export function runTotals(run: Trajectory, counts: TokenCounts, options: TotalsO
     requestsSource: apiCalls !== undefined ? 'recorded' : 'modelled',
     ...costOfRun(run, counts, model ?? undefined, options.prices ?? {}),
     errors,
-    tools,
+    tools: plainTable(tools),
     outcome: outcomeOf(run.meta),
   };
 }

@@ -1,6 +1,7 @@
 import type { Step, Trajectory } from '../model';
 import { runsOf } from '../stats';
 import { errorSteps } from './errors';
+import type { MatchRange } from './pattern';
 import { isEmptyQuery, type FindQuery } from './query';
 
 // Matching a query against steps. The text of a step is `step.text`: what the model saw, or the
@@ -15,8 +16,7 @@ export interface FindOptions {
   tokensOf?: (step: Step) => number;
 }
 
-/** `[start, end)` of one match in a text. */
-export type MatchRange = [number, number];
+export type { MatchRange };
 
 export interface StepMatch {
   step: number;
@@ -73,10 +73,11 @@ export function findSteps(steps: readonly Step[], q: FindQuery, options: FindOpt
 
 /** Where the text part of a query matches in `text`: at most `limit` ranges, in order. */
 export function matchRanges(text: string, q: FindQuery, limit = 1000): MatchRange[] {
+  if (q.regex) return q.regex.ranges(text, limit);
   const ranges: MatchRange[] = [];
   let re: RegExp;
-  if (q.regex) re = new RegExp(q.regex.source, q.regex.flags + 'g');
-  else if (q.text !== undefined && q.text !== '') re = new RegExp(escapeRegExp(q.text), 'gi');
+  // Plain text, escaped: V8's engine is linear on a literal.
+  if (q.text !== undefined && q.text !== '') re = new RegExp(escapeRegExp(q.text), 'gi');
   else return ranges;
   let m: RegExpExecArray | null;
   while (ranges.length < limit && (m = re.exec(text)) !== null) {

@@ -1,4 +1,5 @@
 import { STEP_KINDS, type StepKind } from '../model';
+import { compilePattern, PatternError, type TextPattern } from './pattern';
 
 // The search box's language, one string: free text (a case-insensitive substring) or `/regex/flags`,
 // plus filter words that narrow the steps: `kind:K`, `tool:NAME`, `is:error`, `tokens>N`, `tokens<N`.
@@ -9,8 +10,8 @@ export interface FindQuery {
   source: string;
   /** The text part: a case-insensitive substring, or undefined when only filters were given. */
   text?: string;
-  /** The text part as a regular expression (from `/…/flags` or `--regex`); never global or sticky. */
-  regex?: RegExp;
+  /** The text part as a regular expression (from `/…/flags` or `--regex`), on a linear-time engine. */
+  regex?: TextPattern;
   /** Any of these kinds (none: every kind). */
   kinds: StepKind[];
   /** Any of these tools, lower case (none: every step). A result matches by the tool it answers. */
@@ -100,18 +101,17 @@ export function isEmptyQuery(q: FindQuery): boolean {
     && q.minTokens === undefined && q.maxTokens === undefined;
 }
 
-function slashRegex(text: string): RegExp | undefined {
+function slashRegex(text: string): TextPattern | undefined {
   const m = /^\/(.+)\/([a-z]*)$/s.exec(text);
   return m ? compile(m[1], m[2]) : undefined;
 }
 
-function compile(source: string, flags: string): RegExp {
-  // Global and sticky make `test` stateful; matching adds them where it needs them.
-  const clean = [...new Set(flags.replace(/[gy]/g, ''))].join('');
+function compile(source: string, flags: string): TextPattern {
   try {
-    return new RegExp(source, clean);
+    return compilePattern(source, flags);
   } catch (e) {
-    throw new QueryError(`not a valid regular expression: ${(e as Error).message.replace(/^Invalid regular expression: /, '')}`);
+    if (e instanceof PatternError) throw new QueryError(e.message);
+    throw e;
   }
 }
 

@@ -171,12 +171,22 @@ function addNotices(b: StepBuilder, lines: string[], location: { line: number },
     shell = undefined;
     output = [];
   };
+  // The reply's last edit of each path, built once (a reversed copy and a JSON.parse per
+  // "Applied edit" line is quadratic when one reply edits many files).
+  let lastEdit: Map<string, Step> | undefined;
+  const editOf = (file: string) => {
+    if (!lastEdit) {
+      lastEdit = new Map();
+      for (const s of reply) if (s.tool?.name === 'edit') lastEdit.set(String((JSON.parse(s.tool.args) as { path?: unknown }).path), s);
+    }
+    return lastEdit.get(file);
+  };
   lines.forEach((line, k) => {
     const applied = /^Applied edit to (.+)$/.exec(line);
     const running = /^Running (.+)$/.exec(line);
     if (applied) {
       flushOther();
-      const edit = [...reply].reverse().find((s) => s.tool?.name === 'edit' && JSON.parse(s.tool.args).path === applied[1]);
+      const edit = editOf(applied[1]);
       b.add({ location, kind: 'tool_result', text: line, label: 'applied edit', tool: { name: '', args: '', callId: edit?.tool?.callId ?? `applied:${location.line}:${k}` } });
     } else if (running) {
       flushOther();

@@ -22,9 +22,10 @@ export function aiderBlocks(text: string): Block[] {
   const lines = text.split(/\r?\n/);
   let reply: { line: number; lines: string[] } | undefined;
   let inFence = false;
+  let userEndsBefore = 0;
   const endReply = () => {
     if (reply) {
-      const body = reply.lines.join('\n').replace(/^\n+|\n+$/g, '');
+      const body = trimNewlines(reply.lines.join('\n'));
       if (body.trim() !== '') blocks.push({ kind: 'reply', line: reply.line, text: body });
     }
     reply = undefined;
@@ -47,16 +48,18 @@ export function aiderBlocks(text: string): Block[] {
     }
     if (USER.test(raw)) {
       endReply();
-      const text = raw.replace(/^####\s?/, '').replace(/\s+$/, '');
+      const text = raw.replace(/^####\s?/, '').trimEnd();
       const prev = last();
-      if (prev?.kind === 'user' && prev.line + countLines(prev.text) === line) prev.text += '\n' + text;
+      // The next line of the same message continues it (tracked, not counted again: that is quadratic).
+      if (prev?.kind === 'user' && userEndsBefore === line) prev.text += '\n' + text;
       else blocks.push({ kind: 'user', line, text });
+      userEndsBefore = line + 1;
       return;
     }
     // A Cost line after a Tokens line comes without the `> ` when the usage report wraps.
     if (NOTICE.test(raw) || WRAPPED_TOKENS.test(raw) || (/^Cost: \$/.test(raw) && last()?.kind === 'notice' && !reply)) {
       endReply();
-      const text = raw.replace(/^>\s?/, '').replace(/\s+$/, '');
+      const text = raw.replace(/^>\s?/, '').trimEnd();
       const prev = last();
       // A usage report right under a session header (a request cut short) is a notice of its own.
       if (prev?.kind === 'session' && !/^Tokens: /.test(text)) prev.notices.push(text);
@@ -75,8 +78,16 @@ export function aiderBlocks(text: string): Block[] {
   return blocks;
 }
 
-function countLines(text: string): number {
-  return text.split('\n').length;
+/**
+ * Leading and trailing newlines cut by index: `/\n+$/` retries at every newline of an inner run of
+ * blank lines, which is quadratic in the run (200 KB of blank lines took 15 s).
+ */
+function trimNewlines(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text.charCodeAt(start) === 10) start++;
+  while (end > start && text.charCodeAt(end - 1) === 10) end--;
+  return text.slice(start, end);
 }
 
 export interface TokenReport {

@@ -33,14 +33,19 @@ export const atifAdapter: FormatAdapter = {
     const doc = jsonObjectOf(input)!;
     const b = new StepBuilder();
     const meta = docMeta(doc);
-    const stash: Record<string, AtifStepStash> = {};
-    const walk: Walk = { pointer: [], stash, depth: 0, callIds: new Set(), seen: { variant: !isAtifDocument(doc) } };
+    // Null prototype: step ids come from the log (a step_id of "__proto__" must stay a key).
+    const stash: Record<string, AtifStepStash> = Object.create(null);
+    const repeats = new Map<string, number>();
+    const walk: Walk = { pointer: [], stash, depth: 0, callIds: new Set(), seen: { variant: !isAtifDocument(doc) }, expanded: new Set(), repeats };
     addAtifSteps(b, doc, walk);
     const steps = b.finish();
-    if (Object.keys(stash).length > 0) meta.atifSteps = stash;
+    if (Object.keys(stash).length > 0) meta.atifSteps = { ...stash };
     // A third-party variant (a bare version, `{id, name}` calls, results in system steps) is read
     // as what it means; converting it writes a fresh, valid document rather than the same fields.
     if (walk.seen.variant) meta.atifVariant = true;
+    for (const [id, n] of repeats) {
+      ctx.warnings.push({ message: `Subagent "${id}" is referenced ${n + 1} times; its steps are shown once, after its first reference (later references name it only).` });
+    }
     if (steps.length === 0) ctx.warnings.push({ message: 'This ATIF document has no steps.' });
     const agent = obj(doc, 'agent');
     const fallback = `ATIF ${stringOrUndefined(agent.name) ?? 'trajectory'} ${stringOrUndefined(doc.session_id) ?? ctx.fileName}`;
@@ -58,6 +63,11 @@ interface Walk {
   callIds: Set<string>;
   /** Set when the document is a variant of ATIF rather than the RFC's shape (shared by nested walks). */
   seen: { variant: boolean };
+  /** Embedded documents already expanded: each is expanded once, so steps stay linear in the file
+   * (a subagent referenced many times, nested a few deep, would otherwise multiply exponentially). */
+  expanded?: Set<Doc>;
+  /** Per subagent id, how many references were not expanded again. */
+  repeats?: Map<string, number>;
 }
 
 /** Adds the steps of one ATIF document (and, on a branch, of each subagent it embeds). */
@@ -216,17 +226,51 @@ function addAgentStep(b: StepBuilder, raw: Doc, base: Base, message: string, cop
   const stepModel = stringOrUndefined(raw.model_name) ?? defaultModel;
   if (stepModel) for (const o of outputs) o.model = stepModel;
   // Results without a source_call_id answer this step's calls in order (Terminus writes them so).
-  const unanswered = [...callIds];
-  const failed = Array.isArray(obj(raw, 'extra').error_results) ? (obj(raw, 'extra').error_results as unknown[]) : [];
+  const unanswered = new CallQueue(callIds);
+  const failed = new Set(Array.isArray(obj(raw, 'extra').error_results) ? (obj(raw, 'extra').error_results as unknown[]) : []);
   observationResults(raw).forEach((r, k) => {
     const named = stringOrUndefined(r.source_call_id);
     const callId = named ?? unanswered.shift();
-    if (named && unanswered.includes(named)) unanswered.splice(unanswered.indexOf(named), 1);
-    const isError = obj(r, 'extra').is_error === true || failed.includes(k) ? true : undefined;
+    if (named) unanswered.remove(named);
+    const isError = obj(r, 'extra').is_error === true || failed.has(k) ? true : undefined;
     const step: Omit<Step, 'index' | 'turn'> = { ...base, kind: 'tool_result', text: resultText(r), label: `observation${copied}`, isError };
     if (callId) step.tool = { name: '', args: '', callId };
     b.add(step);
   });
+}
+
+/**
+ * The step's call ids not yet answered, in order: `shift` takes the first, `remove` the first
+ * occurrence of an id. Positions are marked rather than spliced out (includes + splice per result
+ * is quadratic in a step with many calls).
+ */
+class CallQueue {
+  private readonly taken: boolean[];
+  private head = 0;
+  private readonly positions = new Map<string, { at: number[]; next: number }>();
+
+  constructor(private readonly ids: string[]) {
+    this.taken = ids.map(() => false);
+    ids.forEach((id, i) => {
+      let p = this.positions.get(id);
+      if (!p) this.positions.set(id, (p = { at: [], next: 0 }));
+      p.at.push(i);
+    });
+  }
+
+  shift(): string | undefined {
+    while (this.head < this.ids.length && this.taken[this.head]) this.head++;
+    if (this.head >= this.ids.length) return undefined;
+    this.taken[this.head] = true;
+    return this.ids[this.head];
+  }
+
+  remove(id: string): void {
+    const p = this.positions.get(id);
+    if (!p) return;
+    while (p.next < p.at.length && this.taken[p.at[p.next]]) p.next++;
+    if (p.next < p.at.length) this.taken[p.at[p.next]] = true;
+  }
 }
 
 /** A v1.7 parent carries its subagents inline; their steps follow the delegation, on a branch. */
@@ -238,6 +282,11 @@ function addEmbeddedSubagents(b: StepBuilder, raw: Doc, embedded: Map<string, { 
       const id = stringOrUndefined(ref.trajectory_id);
       const sub = id ? embedded.get(id) : undefined;
       if (!sub || !id) continue;
+      if (walk.expanded?.has(sub.doc)) {
+        walk.repeats?.set(id, (walk.repeats.get(id) ?? 0) + 1);
+        continue;
+      }
+      walk.expanded?.add(sub.doc);
       addAtifSteps(b, sub.doc, { ...walk, depth: walk.depth + 1, branch: id, pointer: [...walk.pointer, 'subagent_trajectories', sub.index] });
     }
   }

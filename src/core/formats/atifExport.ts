@@ -3,6 +3,7 @@ import type { RecordedUsage, Step, Trajectory } from '../model';
 import { isRecord } from '../steps';
 import type { AtifStepStash } from './atifShape';
 import { sumUsage } from './usage';
+import { isoOfMs } from './times';
 
 // Any trajectory we read, or a compacted one, as an ATIF document (Harbor RFC 0001) that the
 // Harbor validator accepts. One agent step is one model response: its text, its reasoning, its
@@ -100,7 +101,7 @@ class StepWriter {
       case 'compaction':
         this.close();
         // A compaction read from ATIF is restored as written; a new one (a strategy's summary) is marked.
-        this.push(compactionStep(s, !(this.stash && s.sourceId !== undefined && this.stash[s.sourceId])), s.sourceId);
+        this.push(compactionStep(s, !(this.stash && s.sourceId !== undefined && Object.hasOwn(this.stash, s.sourceId))), s.sourceId);
         return;
       case 'other': {
         this.close();
@@ -213,7 +214,8 @@ class StepWriter {
 
   /** Puts back what an ATIF step had beyond the model: model name, metrics as written, extras, refs. */
   private restore(a: Json, sourceId: string | undefined): void {
-    const kept = this.stash && sourceId !== undefined ? this.stash[sourceId] : undefined;
+    // Own keys only: a step id such as "constructor" must not find Object.prototype's.
+    const kept = this.stash && sourceId !== undefined && Object.hasOwn(this.stash, sourceId) ? this.stash[sourceId] : undefined;
     if (!kept) return;
     for (const key of ['timestamp', 'model_name', 'reasoning_effort', 'metrics', 'extra', 'is_copied_context', 'llm_call_count'] as const) {
       if (kept[key] !== undefined) a[key] = kept[key];
@@ -275,9 +277,13 @@ function timestampOf(s: Step): Json {
   if (t === undefined || t === '') return {};
   if (ISO_TIME.test(t)) return { timestamp: t };
   const n = Number(t);
-  if (Number.isFinite(n) && n > 0) return { timestamp: new Date(n < 1e11 ? n * 1000 : n).toISOString() };
-  const parsed = Date.parse(t);
-  return Number.isFinite(parsed) ? { timestamp: new Date(parsed).toISOString() } : {};
+  // A time no Date can hold (1e20) is left out rather than thrown on: the step still converts.
+  if (Number.isFinite(n) && n > 0) {
+    const iso = isoOfMs(n < 1e11 ? n * 1000 : n);
+    return iso ? { timestamp: iso } : {};
+  }
+  const iso = isoOfMs(Date.parse(t));
+  return iso ? { timestamp: iso } : {};
 }
 
 function totals(t: Trajectory, steps: Json[]): Json {

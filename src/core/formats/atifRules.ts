@@ -45,7 +45,7 @@ export function checkAtif(doc: unknown, where = 'trajectory'): string[] {
       if (typeof id !== 'string') errors.push(`${where}.subagent_trajectories[${i}].trajectory_id: required on an embedded subagent`);
       else if (seen.has(id)) errors.push(`${where}.subagent_trajectories[${i}].trajectory_id: "${id}" is not unique`);
       else seen.add(id);
-      errors.push(...checkAtif(sub, `${where}.subagent_trajectories[${i}]`));
+      for (const e of checkAtif(sub, `${where}.subagent_trajectories[${i}]`)) errors.push(e);
     });
   }
   return errors;

@@ -3,6 +3,7 @@ import type { RecordedUsage, Step, TrajectoryMeta } from '../model';
 import { isRecord, StepBuilder } from '../steps';
 import type { FormatAdapter, ParsedInput } from './adapter';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
+import { TimeCheck } from './times';
 import { addClineHistory, looksLikeClineHistory } from './clineHistory';
 import { num, obj, recordedUsage, sumUsage } from './usage';
 
@@ -45,18 +46,20 @@ export const clineAdapter: FormatAdapter = {
     const ui = input.shape === 'folder' ? fileOf(input, UI) : history === undefined && input.shape === 'json' ? input.value : undefined;
     const metadata = fileOf(input, METADATA);
     const b = new StepBuilder();
+    const times = new TimeCheck();
     const requests = Array.isArray(ui) ? requestUsages(ui) : [];
     const meta: TrajectoryMeta = { agent: 'cline', ...metadataOf(metadata) };
     let usages: RecordedUsage[];
     if (Array.isArray(history)) {
-      const responses = addClineHistory(b, history);
+      const responses = addClineHistory(b, history, times);
       usages = joinUsage(responses, history, requests, meta.model as string | undefined);
       if (Array.isArray(ui) && requests.length !== responses.length) {
         ctx.warnings.push({ message: `${UI} has ${requests.length} API requests for ${responses.length} model responses in ${HISTORY}; usage is matched in order as far as both go.` });
       }
     } else {
-      usages = addUiMessages(b, Array.isArray(ui) ? ui : []);
+      usages = addUiMessages(b, Array.isArray(ui) ? ui : [], times);
     }
+    times.report(ctx.warnings);
     const steps = b.finish();
     meta.model ??= usages.find((u) => u.model)?.model;
     meta.recorded = sumUsage(usages);
@@ -121,7 +124,7 @@ function joinUsage(responses: Step[][], history: unknown[], requests: { usage?: 
 }
 
 /** `ui_messages.json` alone: what the user saw, as steps; returns the usage of each request. */
-function addUiMessages(b: StepBuilder, ui: unknown[]): RecordedUsage[] {
+function addUiMessages(b: StepBuilder, ui: unknown[], times: TimeCheck): RecordedUsage[] {
   const usages: RecordedUsage[] = [];
   let pending: RecordedUsage | undefined;
   let lastOutput: Step | undefined;
@@ -138,7 +141,7 @@ function addUiMessages(b: StepBuilder, ui: unknown[]): RecordedUsage[] {
     if (!isRecord(m)) return;
     const kind = String(m.say ?? m.ask);
     const text = typeof m.text === 'string' ? m.text : '';
-    const base = { location: { pointer: pointerOf(i) }, timestamp: new Date(Number(m.ts)).toISOString(), label: `${String(m.type)} ${kind}` };
+    const base = { location: { pointer: pointerOf(i) }, timestamp: times.iso(Number(m.ts), m.ts, `${UI}[${i}].ts`), label: `${String(m.type)} ${kind}` };
     const json = parseJson(text);
     const out = (step: Omit<Step, 'index' | 'turn'>) => (lastOutput = b.add(step));
     switch (kind) {

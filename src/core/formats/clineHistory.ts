@@ -3,6 +3,8 @@ import type { Step } from '../model';
 import { isRecord, StepBuilder } from '../steps';
 import { addAssistantBlocks, hasToolUse, type BlockBase } from './anthropicBlocks';
 import { stringOrUndefined } from './chatMessages';
+import { isoOfMs, type TimeCheck } from './times';
+import { nameTable, plainTable } from '../names';
 
 // Cline's `api_conversation_history.json`: Anthropic messages, as the model saw them. Cline (and
 // its forks) add to them in ways plain Anthropic logs never do: results come back as text blocks
@@ -31,11 +33,11 @@ export function looksLikeClineHistory(items: readonly unknown[]): boolean {
 }
 
 /** Adds the steps of the history; returns, for each assistant message in order, the steps it made. */
-export function addClineHistory(b: StepBuilder, messages: readonly unknown[]): Step[][] {
+export function addClineHistory(b: StepBuilder, messages: readonly unknown[], times?: TimeCheck): Step[][] {
   const byResponse: Step[][] = [];
   messages.forEach((m, i) => {
     if (!isRecord(m)) return;
-    const base: BlockBase = { location: { pointer: pointerOf(i) }, timestamp: typeof m.ts === 'number' ? new Date(m.ts).toISOString() : undefined };
+    const base: BlockBase = { location: { pointer: pointerOf(i) }, timestamp: typeof m.ts === 'number' ? (times ? times.iso(m.ts, m.ts, `[${i}].ts`) : isoOfMs(m.ts)) : undefined };
     const blocks = Array.isArray(m.content) ? m.content : [{ type: 'text', text: String(m.content ?? '') }];
     if (m.role === 'assistant') byResponse.push(addAssistant(b, blocks, base));
     else addUser(b, blocks, base);
@@ -111,16 +113,21 @@ interface XmlCall { name: string; params: Record<string, string>; start: number;
 function findXmlCalls(text: string): XmlCall[] {
   const calls: XmlCall[] = [];
   const open = /<([a-z_]+)>/g;
+  // Tags with no closing tag further on: looked for once, not again at every later opening.
+  const unclosed = new Set<string>();
   for (let m = open.exec(text); m; m = open.exec(text)) {
     const name = m[1];
-    if (!XML_TOOLS.has(name)) continue;
+    if (!XML_TOOLS.has(name) || unclosed.has(name)) continue;
     const close = text.indexOf(`</${name}>`, m.index + m[0].length);
-    if (close === -1) continue;
+    if (close === -1) {
+      unclosed.add(name);
+      continue;
+    }
     const inner = text.slice(m.index + m[0].length, close);
-    const params: Record<string, string> = {};
+    const params = nameTable<string>();
     const param = /<([a-z_]+)>([\s\S]*?)<\/\1>/g;
     for (let p = param.exec(inner); p; p = param.exec(inner)) params[p[1]] = p[2].replace(/^\n|\n$/g, '');
-    calls.push({ name, params, start: m.index, end: close + name.length + 3 });
+    calls.push({ name, params: plainTable(params), start: m.index, end: close + name.length + 3 });
     open.lastIndex = close + name.length + 3;
   }
   return calls;

@@ -76,35 +76,48 @@ function readSession(input: ParsedInput): { header: Msg; messages: Located[]; re
     return { header: input.value, messages, rewound: 0 };
   }
   const records = input.shape === 'jsonl' ? input.records : [];
-  let header: Msg = {};
+  // Null prototype and assigned in place: copying the header per `$set` line is quadratic, and a
+  // `__proto__` key from the log must stay a plain key.
+  const header: Msg = Object.create(null);
   const byId = new Map<string, Located>();
+  // The live ids in order and each one's place, so a rewind cuts the tail without copying every id.
+  const order: string[] = [];
+  const place = new Map<string, number>();
+  const keep = (id: string, located: Located) => {
+    byId.set(id, located);
+    place.set(id, order.length);
+    order.push(id);
+  };
   let rewound = 0;
   for (const { value, line } of records) {
     if (!isRecord(value)) continue;
     if (typeof value.$rewindTo === 'string') {
       // Drops the named message and everything after it, as the CLI's loader does.
-      const ids = [...byId.keys()];
-      const from = ids.indexOf(value.$rewindTo);
-      for (const id of from === -1 ? ids : ids.slice(from)) byId.delete(id);
-      rewound += from === -1 ? ids.length : ids.length - from;
+      const from = place.get(value.$rewindTo) ?? 0;
+      for (let k = from; k < order.length; k++) {
+        byId.delete(order[k]);
+        place.delete(order[k]);
+      }
+      rewound += order.length - from;
+      order.length = from;
     } else if (isMessage(value)) {
       const known = byId.get(value.id as string);
       if (known) known.msg = value; // a later line for the same id is the message's final form
-      else byId.set(value.id as string, { msg: value, location: { line } });
+      else keep(value.id as string, { msg: value, location: { line } });
     } else if (isRecord(value.$set)) {
       const set = value.$set;
-      header = { ...header, ...set };
+      Object.assign(header, set);
       // A synced history (after compression or masking): known ids update, new ones (the summary) are added.
       if (Array.isArray(set.messages)) {
         for (const m of set.messages) {
           if (!isMessage(m)) continue;
           const known = byId.get(m.id as string);
           if (known) known.msg = m;
-          else byId.set(m.id as string, { msg: m, location: { line } });
+          else keep(m.id as string, { msg: m, location: { line } });
         }
       }
     } else if (isSessionHeader(value)) {
-      header = { ...header, ...value };
+      Object.assign(header, value);
     }
   }
   return { header, messages: [...byId.values()], rewound };

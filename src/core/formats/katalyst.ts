@@ -3,6 +3,7 @@ import type { SourceLocation } from '../model';
 import { isRecord, StepBuilder, textOf } from '../steps';
 import type { FormatAdapter, ParsedInput, ParseContext, ParsedTrajectory } from './adapter';
 import { titleFromSteps } from './chatMessages';
+import { setOwn } from '../names';
 
 // Katalyst / LangChain agent action traces, in the two shapes they reach disk:
 // - `intermediate_steps` JSON: `[[{tool, tool_input, log}, observation], ...]`, bare or inside
@@ -315,7 +316,7 @@ export function pythonLiteralToJson(src: string): string | undefined {
         const key = value();
         ws();
         if (src[i++] !== ':') fail();
-        obj[String(key)] = value();
+        setOwn(obj, String(key), value()); // a `__proto__` key stays a key
         ws();
         if (src[i] === ',') { i++; ws(); } else if (src[i] !== '}') fail();
       }

@@ -3,6 +3,7 @@ import { argsOf, isRecord, textOf } from '../steps';
 import { jsonObjectOf, type FormatAdapter } from './adapter';
 import { stringOrUndefined } from './chatMessages';
 import { ActionStepper, at, numberOrUndefined, type StepBase, taskTitle } from './sweAgent';
+import { isoOfMs } from './times';
 
 // mini-swe-agent `*.traj.json`: `{info, messages, trajectory_format, instance_id}`.
 // Format "mini-swe-agent-1": the model writes one ```bash block per reply and the output comes
@@ -17,7 +18,7 @@ const COMMAND_BLOCK = /```(?:bash|mswea_bash_command)[ \t]*\r?\n([\s\S]*?)\r?\n`
 /** Epoch seconds (how mini-swe-agent stamps messages) as an ISO time. */
 function timestampOf(extra: Record<string, unknown>): string | undefined {
   const t = extra.timestamp;
-  if (typeof t === 'number' && Number.isFinite(t)) return new Date(t * 1000).toISOString();
+  if (typeof t === 'number') return isoOfMs(t * 1000); // out of range: no time rather than a throw
   return typeof t === 'string' ? t : undefined;
 }
 

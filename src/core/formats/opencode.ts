@@ -2,6 +2,7 @@ import { pointerOf } from '../io/jsonScan';
 import type { RecordedUsage, Step, TrajectoryMeta } from '../model';
 import { argsOf, isRecord, StepBuilder, textOf } from '../steps';
 import { jsonObjectOf, type FormatAdapter } from './adapter';
+import { TimeCheck } from './times';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
 import { num, obj, recordedUsage, sumUsage } from './usage';
 
@@ -32,16 +33,20 @@ export const opencodeAdapter: FormatAdapter = {
     const b = new StepBuilder();
     const meta: TrajectoryMeta = { agent: 'opencode', sessionId: stringOrUndefined(info.id), version: stringOrUndefined(info.version), cwd: stringOrUndefined(info.directory) };
     const usages: RecordedUsage[] = [];
+    const times = new TimeCheck();
+    // Compaction markers still waiting for their summary, latest last (a summary fills the latest).
+    const pending: Step[] = [];
     (doc.messages as unknown[]).forEach((m, i) => {
       if (!isRecord(m)) return;
       const mi = obj(m, 'info');
       const parts = inCreationOrder(Array.isArray(m.parts) ? m.parts.filter(isRecord) : []);
       const model = stringOrUndefined(mi.modelID);
       meta.model ??= model;
-      const base = (k: number): Base => ({ location: { pointer: pointerOf('messages', i, 'parts', k) }, sourceId: stringOrUndefined(parts[k]?.id), timestamp: epoch(obj(mi, 'time').created) });
-      if (mi.role === 'user') addUserParts(b, parts, base);
-      else usages.push(...addAssistantParts(b, parts, base, mi, model));
+      const base = (k: number): Base => ({ location: { pointer: pointerOf('messages', i, 'parts', k) }, sourceId: stringOrUndefined(parts[k]?.id), timestamp: epoch(obj(mi, 'time').created, times, i) });
+      if (mi.role === 'user') addUserParts(b, parts, base, pending);
+      else for (const u of addAssistantParts(b, parts, base, mi, model, pending)) usages.push(u);
     });
+    times.report(ctx.warnings);
     const steps = b.finish();
     meta.recorded = sumUsage(usages);
     if ((doc.messages as unknown[]).length > 0 && steps.length === 0) ctx.warnings.push({ message: 'No messages were found in this OpenCode export.' });
@@ -49,12 +54,12 @@ export const opencodeAdapter: FormatAdapter = {
   },
 };
 
-function addUserParts(b: StepBuilder, parts: Part[], base: (k: number) => Base): void {
+function addUserParts(b: StepBuilder, parts: Part[], base: (k: number) => Base, pending: Step[]): void {
   const texts: string[] = [];
   let first = -1;
   parts.forEach((p, k) => {
     if (p.type === 'compaction') {
-      b.add({ ...base(k), kind: 'compaction', text: p.auto === true ? 'automatic compaction' : 'compaction requested (/compact)', label: 'compaction', compaction: { trigger: p.auto === true ? 'auto' : 'manual' } });
+      pending.push(b.add({ ...base(k), kind: 'compaction', text: p.auto === true ? 'automatic compaction' : 'compaction requested (/compact)', label: 'compaction', compaction: { trigger: p.auto === true ? 'auto' : 'manual' } }));
       b.closeOpenCalls();
       return;
     }
@@ -69,11 +74,12 @@ function addUserParts(b: StepBuilder, parts: Part[], base: (k: number) => Base):
 }
 
 /** Adds an assistant message's parts; returns the usage of each LLM call in it. */
-function addAssistantParts(b: StepBuilder, parts: Part[], base: (k: number) => Base, mi: Record<string, unknown>, model: string | undefined): RecordedUsage[] {
+function addAssistantParts(b: StepBuilder, parts: Part[], base: (k: number) => Base, mi: Record<string, unknown>, model: string | undefined, pending: Step[]): RecordedUsage[] {
   // The summary a compaction writes: the text the model keeps in place of what it forgot.
   if (mi.summary === true) {
     const text = parts.filter((p) => p.type === 'text').map((p) => String(p.text ?? '')).join('\n');
-    const last = [...b.steps].reverse().find((s) => s.kind === 'compaction' && s.compaction?.summary === undefined);
+    // The latest marker without a summary, kept aside rather than searched for (a scan per summary is quadratic).
+    const last = pending.pop();
     if (last) {
       last.compaction = { ...last.compaction, summary: text };
       last.text = text;
@@ -170,6 +176,6 @@ function inCreationOrder(parts: Part[]): Part[] {
   return [...parts].sort((a, b) => (String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0));
 }
 
-function epoch(v: unknown): string | undefined {
-  return typeof v === 'number' ? new Date(v).toISOString() : stringOrUndefined(v);
+function epoch(v: unknown, times: TimeCheck, i: number): string | undefined {
+  return typeof v === 'number' ? times.iso(v, v, `messages[${i}].info.time.created`) : stringOrUndefined(v);
 }

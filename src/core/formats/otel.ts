@@ -1,10 +1,11 @@
-import type { RecordedUsage, Step, TrajectoryMeta } from '../model';
+import type { RecordedUsage, Step, TrajectoryMeta, Warning } from '../model';
 import { isRecord, StepBuilder } from '../steps';
 import type { FormatAdapter, ParsedTrajectory } from './adapter';
 import { titleFromSteps } from './chatMessages';
 import { inputMessages, outputMessages, type Message } from './otelMessages';
 import { readSpans, spanFileKind, type Span } from './otelSpans';
 import { num, recordedUsage, sumUsage } from './usage';
+import { TimeCheck } from './times';
 
 // OpenTelemetry traces of agents (GenAI semantic conventions, OpenLLMetry, OpenInference), from
 // OTLP JSON, Jaeger JSON or the console exporter's span stream (see otelSpans.ts). Each model
@@ -45,7 +46,7 @@ export const otelAdapter: FormatAdapter = {
       if (!traces.has(s.traceId)) traces.set(s.traceId, []);
       traces.get(s.traceId)!.push(s);
     }
-    const runs = [...traces.entries()].map(([id, list]) => traceRun(id, list)).filter((r) => r.steps.length > 0);
+    const runs = [...traces.entries()].map(([id, list]) => traceRun(id, list, ctx.warnings)).filter((r) => r.steps.length > 0);
     if (runs.length === 0) {
       ctx.warnings.push({ message: `None of the ${spans.length} spans is a model call or a tool call (no gen_ai.*, OpenInference or LLM attributes).` });
       return { title: ctx.fileName, steps: [], meta: { agent: 'opentelemetry' } };
@@ -55,10 +56,19 @@ export const otelAdapter: FormatAdapter = {
   },
 };
 
-function traceRun(traceId: string, list: Span[]): ParsedTrajectory {
+function traceRun(traceId: string, list: Span[], warnings: Warning[]): ParsedTrajectory {
   const roles = new Map(list.map((s) => [s.spanId, roleOf(s)]));
+  breakParentCycles(traceId, list, warnings);
+  // Children's roles indexed by parent once (a scan of every span per span is quadratic).
+  const childRoles = new Map<string, Set<Role>>();
+  for (const c of list) {
+    if (c.parentId === undefined) continue;
+    let set = childRoles.get(c.parentId);
+    if (!set) childRoles.set(c.parentId, (set = new Set()));
+    set.add(roles.get(c.spanId));
+  }
   // A model call wrapped in another model-call span (a framework's span around the client's) counts once.
-  const hasChildOfRole = (s: Span, role: Role) => list.some((c) => c.parentId === s.spanId && roles.get(c.spanId) === role);
+  const hasChildOfRole = (s: Span, role: Role) => childRoles.get(s.spanId)?.has(role) === true;
   const ordered = list
     .map((s, i) => ({ s, i }))
     .sort((a, b) => a.s.start - b.s.start || a.i - b.i)
@@ -67,9 +77,10 @@ function traceRun(traceId: string, list: Span[]): ParsedTrajectory {
   const b = new StepBuilder();
   const meta: TrajectoryMeta = { agent: 'opentelemetry', traceId };
   const usages: RecordedUsage[] = [];
-  const state: CallState = { calls: new Map(), answered: new Set(), prevInputs: 0, prevOutputs: 0, seenLlm: false };
+  const times = new TimeCheck();
+  const state: CallState = { calls: new Map(), answered: new Set(), unansweredByName: new Map(), prevInputs: 0, prevOutputs: 0, seenLlm: false };
   for (const s of ordered) {
-    const base: Base = { sourceId: s.spanId, label: s.name, timestamp: s.start > 0 ? new Date(s.start / 1e6).toISOString() : undefined, location: s.line ? { line: s.line } : undefined };
+    const base: Base = { sourceId: s.spanId, label: s.name, timestamp: s.start > 0 ? times.iso(s.start / 1e6, s.start, `span ${s.spanId}`) : undefined, location: s.line ? { line: s.line } : undefined };
     const role = roles.get(s.spanId);
     if (role === 'agent') meta.agent = String(s.attrs['gen_ai.agent.name'] ?? meta.agent);
     else if (role === 'llm') {
@@ -78,6 +89,7 @@ function traceRun(traceId: string, list: Span[]): ParsedTrajectory {
       meta.model ??= usage?.model;
     } else if (role === 'tool') addToolSpan(b, s, base, state);
   }
+  times.report(warnings);
   meta.recorded = sumUsage(usages);
   const steps = b.finish();
   return { title: titleFromSteps(steps, `Trace ${traceId}`), steps, meta };
@@ -87,6 +99,8 @@ interface CallState {
   /** Tool calls made so far, by call id (or `name#n` when the log has no id). */
   calls: Map<string, Step>;
   answered: Set<number>;
+  /** Per tool name, its calls in order (answered ones are skipped lazily), so a tool span finds its call without copying every call. */
+  unansweredByName: Map<string, { queue: Step[]; head: number }>;
   prevInputs: number;
   prevOutputs: number;
   seenLlm: boolean;
@@ -108,7 +122,7 @@ function addModelCall(b: StepBuilder, s: Span, base: Base, state: CallState): Re
     if (m.text) b.add({ ...base, kind: m.calls.length > 0 ? 'thought' : 'assistant', text: m.text });
     for (const c of m.calls) {
       const step = b.add({ ...base, kind: 'tool_call', text: c.args, tool: { name: c.name, args: c.args, callId: c.id } });
-      state.calls.set(c.id ?? `${c.name}#${step.index}`, step);
+      rememberCall(state, c.id ?? `${c.name}#${step.index}`, step);
     }
   }
   const usage = usageOf(s);
@@ -153,13 +167,57 @@ function addToolSpan(b: StepBuilder, s: Span, base: Base, state: CallState): voi
   const result = toolOutputText(a['gen_ai.tool.call.result'] ?? a['gen_ai.output'] ?? a['output.value'] ?? '');
   // The call the model already asked for: by id, else the oldest unanswered call of this tool.
   let call = id ? state.calls.get(id) : undefined;
-  call ??= [...state.calls.values()].find((c) => c.tool?.name === name && !state.answered.has(c.index));
+  call ??= oldestUnanswered(state, name);
   if (!call) {
     call = b.add({ ...base, kind: 'tool_call', text: args, tool: { name, args, callId: id } });
-    state.calls.set(id ?? `${name}#${call.index}`, call);
+    rememberCall(state, id ?? `${name}#${call.index}`, call);
   }
   state.answered.add(call.index);
   b.add({ ...base, kind: 'tool_result', text: s.error && !result ? s.error : result, answers: call.index, toolName: name, isError: s.error ? true : undefined });
+}
+
+function rememberCall(state: CallState, key: string, call: Step): void {
+  state.calls.set(key, call);
+  const name = call.tool?.name ?? '';
+  let q = state.unansweredByName.get(name);
+  if (!q) state.unansweredByName.set(name, (q = { queue: [], head: 0 }));
+  q.queue.push(call);
+}
+
+function oldestUnanswered(state: CallState, name: string): Step | undefined {
+  const q = state.unansweredByName.get(name);
+  if (!q) return undefined;
+  while (q.head < q.queue.length && state.answered.has(q.queue[q.head].index)) q.head++;
+  return q.queue[q.head];
+}
+
+/**
+ * A span whose parent chain comes back to itself (a corrupt or forged file) would hide every span
+ * of the loop as "wrapped" by another; the link that closes each loop is dropped and named.
+ */
+function breakParentCycles(traceId: string, list: Span[], warnings: Warning[]): void {
+  const byId = new Map<string, Span>();
+  for (const s of list) byId.set(s.spanId, s);
+  // 0 unvisited, 1 on the chain being followed, 2 done: each span is visited once.
+  const state = new Map<Span, number>();
+  for (const first of list) {
+    const chain: Span[] = [];
+    let s: Span | undefined = first;
+    while (s && !state.has(s)) {
+      state.set(s, 1);
+      chain.push(s);
+      const parentId: string | undefined = s.parentId;
+      const parent: Span | undefined = parentId === undefined ? undefined : byId.get(parentId);
+      if (parent && state.get(parent) === 1) {
+        const loop = chain.slice(chain.indexOf(parent)).map((x) => x.spanId);
+        warnings.push({ message: `Spans ${loop.slice(0, 5).join(' → ')}${loop.length > 5 ? ` … (${loop.length} spans)` : ''} of trace ${traceId} name each other as parent in a loop; the link from ${s.spanId} to its parent ${parentId} was ignored.` });
+        s.parentId = undefined;
+        break;
+      }
+      s = parent;
+    }
+    for (const c of chain) state.set(c, 2);
+  }
 }
 
 /**

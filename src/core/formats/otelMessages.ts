@@ -129,11 +129,12 @@ function eventMessages(events: { name: string; attrs: Attrs }[], side: 'input' |
     const role = /^gen_ai\.(system|user|assistant|tool)\.message$/.exec(e.name)?.[1];
     const body = parse(e.attrs['gen_ai.event.content'] ?? e.attrs.content ?? e.attrs.body);
     if (side === 'input' && role) out.push({ role, text: contentText(isRecord(body) ? body.content : body), calls: [], callId: isRecord(body) ? str(body.id) : undefined });
-    else if (side === 'input' && e.name === 'gen_ai.content.prompt') out.push(...(jsonMessages(e.attrs['gen_ai.prompt']) ?? []));
+    // Appended in a loop: one event may carry more messages than a call can take as arguments.
+    else if (side === 'input' && e.name === 'gen_ai.content.prompt') for (const m of jsonMessages(e.attrs['gen_ai.prompt']) ?? []) out.push(m);
     else if (side === 'output' && e.name === 'gen_ai.choice') {
       const message = isRecord(body) && isRecord(body.message) ? body.message : body;
       out.push({ role: 'assistant', text: contentText(isRecord(message) ? message.content : message), calls: [] });
-    } else if (side === 'output' && e.name === 'gen_ai.content.completion') out.push(...(jsonMessages(e.attrs['gen_ai.completion']) ?? []));
+    } else if (side === 'output' && e.name === 'gen_ai.content.completion') for (const m of jsonMessages(e.attrs['gen_ai.completion']) ?? []) out.push(m);
   }
   return out.length > 0 ? out : undefined;
 }

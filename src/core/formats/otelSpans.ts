@@ -70,8 +70,9 @@ export function readSpans(input: ParsedInput, kind: SpanFileKind): Span[] {
   const records: JsonlRecord[] = input.shape === 'jsonl' ? input.records : topValues(input).map((value) => ({ value, line: 0 }));
   const spans: Span[] = [];
   for (const { value, line } of records) {
-    if (kind === 'otlp') spans.push(...otlpSpans(value, line));
-    else if (kind === 'jaeger') spans.push(...jaegerSpans(value));
+    // A loop, not push(...): spreading a document of 120k+ spans into one call overflows the stack.
+    if (kind === 'otlp') for (const s of otlpSpans(value, line)) spans.push(s);
+    else if (kind === 'jaeger') for (const s of jaegerSpans(value)) spans.push(s);
     else if (isConsoleSpan(value)) spans.push(consoleSpan(value as Obj, line));
   }
   return spans;

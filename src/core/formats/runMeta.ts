@@ -1,5 +1,6 @@
 import type { TrajectoryMeta } from '../model';
 import { isRecord } from '../steps';
+import { nameTable, plainTable } from '../names';
 
 // What a record of a file of many runs says about its run, beside the trajectory: which task,
 // how it scored. Shown on the run's node in the tree and kept in `meta` (and in ATIF `extra`).
@@ -28,13 +29,13 @@ export function runMetadata(record: Record<string, unknown>, trajectoryKey: stri
   if (typeof record.error === 'string' && record.error) meta.error = record.error;
   if (isRecord(record.issue) && typeof record.issue.title === 'string') meta.task = record.issue.title;
   // The other plain fields, so nothing the record said about the run is hidden.
-  const other: Record<string, string | number | boolean> = {};
+  const other = nameTable<string | number | boolean>();
   for (const [k, v] of Object.entries(record)) {
     if (k === trajectoryKey || TASK_KEYS.includes(k) || ['instance_id', 'reward', 'score', 'resolved', 'success', 'feedback', 'trial', 'error'].includes(k)) continue;
     if ((typeof v === 'string' && v.length <= 200) || typeof v === 'number' || typeof v === 'boolean') other[k] = v;
     if (Object.keys(other).length >= 12) break;
   }
-  if (Object.keys(other).length > 0) meta.recordFields = other;
+  if (Object.keys(other).length > 0) meta.recordFields = plainTable(other);
   return meta;
 }
 

@@ -1,6 +1,5 @@
 import type { JsonlRecord } from '../formats/adapter';
 import type { Warning } from '../model';
-import { lineAt } from './jsonScan';
 
 // Several JSON documents written one after another, each pretty-printed over many lines: what
 // OTLP file exporters append, what the OpenTelemetry console exporter prints span by span, and
@@ -20,11 +19,15 @@ export function readConcatenatedJson(text: string): ConcatenatedJson | undefined
   const records: JsonlRecord[] = [];
   const warnings: Warning[] = [];
   let i = skipSpace(text, 0);
+  // Lines counted on from the previous document, not from the top each time (that is quadratic).
+  let line = 1;
+  let counted = 0;
   while (i < text.length) {
     const open = text[i];
     if (open !== '{' && open !== '[') return undefined;
     const end = endOfContainer(text, i);
-    const line = lineAt(text, i);
+    line += newlinesBetween(text, counted, i);
+    counted = i;
     if (end === undefined) {
       if (records.length < 2) return undefined;
       warnings.push({ message: `The file ends mid-document at line ${line} (it looks truncated); every complete document before it was loaded.`, line });
@@ -38,6 +41,12 @@ export function readConcatenatedJson(text: string): ConcatenatedJson | undefined
     i = skipSpace(text, end);
   }
   return records.length >= 2 ? { records, warnings } : undefined;
+}
+
+function newlinesBetween(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let k = text.indexOf('\n', from); k !== -1 && k < to; k = text.indexOf('\n', k + 1)) n++;
+  return n;
 }
 
 function skipSpace(text: string, i: number): number {

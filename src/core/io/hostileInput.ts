@@ -26,7 +26,7 @@ export function checkParsedInput(input: ParsedInput, file: string, warnings: War
   const look = (value: unknown, where: () => string) => {
     const f = inspectJson(value);
     if (f.tooDeep) throw tooDeepError(file, `${where()} (at JSON path ${shortPointer(f.tooDeep.path)})`);
-    odd.push(...f.oddUsage);
+    for (const o of f.oddUsage) odd.push(o); // no spread: the list may be longer than a call's arguments
   };
   const byte = (value: unknown) => notedNestingByte(value)?.toLocaleString('en-US');
   switch (input.shape) {

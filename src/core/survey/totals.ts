@@ -1,4 +1,5 @@
 import { isSkipped, type StrategyTotal, type SurveyLine, type SurveyRow, type SurveyTotal } from './types';
+import { setOwn } from '../names';
 
 // The `{"total": …}` line: summed over the lines themselves, so a resumed survey's total covers the
 // lines of the earlier output and the new ones alike. Dollars are summed as whole units of 1e-8
@@ -37,7 +38,8 @@ export class SurveyTotals {
     }
     if (line.outcome.resolved === true) t.resolved++;
     if (line.outcome.resolved === false) t.notResolved++;
-    t.formats[line.format] = (t.formats[line.format] ?? 0) + 1;
+    // Own keys only: a --resume line's format is text from a file, not one of our ids.
+    setOwn(t.formats, line.format, (Object.hasOwn(t.formats, line.format) ? t.formats[line.format] : 0) + 1);
     for (const s of line.strategies ?? []) this.addStrategy(s);
   }
 

@@ -2,6 +2,7 @@ import type { Step, StepKind } from '../model';
 import { STEP_KINDS } from '../model';
 import { turnsOf } from '../steps';
 import { isAgentStep, REPLY_PRIMING, stepTotal, type StepTokens } from './chatFormat';
+import { nameTable, plainTable } from '../names';
 
 // Pure sums over per-step counts: totals by kind, tool and turn, and the model calls a run made.
 // `steps` and `tokens` are parallel arrays; pass one run's steps for turn and call figures.
@@ -27,7 +28,7 @@ export interface TokenTotals {
 
 export function summarizeTokens(steps: readonly Step[], tokens: readonly StepTokens[]): TokenTotals {
   const byKind = Object.fromEntries(STEP_KINDS.map((k) => [k, 0])) as Record<StepKind, number>;
-  const byTool: Record<string, ToolTokens> = {};
+  const byTool = nameTable<ToolTokens>();
   let content = 0;
   let overhead = 0;
   let exact = true;
@@ -46,7 +47,7 @@ export function summarizeTokens(steps: readonly Step[], tokens: readonly StepTok
       entry.total += total;
     }
   });
-  return { total: content + overhead, content, overhead, byKind, byTool, exact };
+  return { total: content + overhead, content, overhead, byKind, byTool: plainTable(byTool), exact };
 }
 
 export interface TurnTokens {

@@ -8,6 +8,7 @@ import { editOutcome, errorOf, exitCodeOf, isTestCommand, firstOutputLine, someO
 import { decisionsOf, summaryOf, taskToolPlan, todosOf, type SummaryFact, type TodoItem } from './plans';
 import { answerText, ASK_TOOLS, constraintsOf, requestText, taskOf, userRefsOf, type UserRef } from './requests';
 import { answersNo, verdictOf } from './verdict';
+import { nameTable } from '../../names';
 
 export type { ErrorFact, Outcome, SummaryFact, TodoItem, UserRef, EditAction };
 
@@ -113,7 +114,7 @@ export function extractFacts(trajectory: Trajectory, indices: Iterable<number>):
   const facts: Facts = {
     task: task ? { step: task.step, text: task.text } : undefined,
     requests: [], constraints: [], userRefs: [], edits: [], commands: [], tests: [], errors: [], reads: [], decisions: [],
-    summaries: [], outcomes: [], pendingCalls: [], toolCounts: {}, stepCount: chosen.length,
+    summaries: [], outcomes: [], pendingCalls: [], toolCounts: nameTable<number>(), stepCount: chosen.length,
     span: chosen.length ? [chosen[0], chosen[chosen.length - 1]] : undefined,
   };
   const resultOf = new Map<number, Step>();

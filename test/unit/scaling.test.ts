@@ -1,0 +1,257 @@
+// Scaling property (issue 23): every adapter, the redactor, the fact layer and search run on
+// inputs of size n and 8n, and neither time nor memory may grow more than 12× and 10×. The
+// only timing in the unit suite: a ratio of the same code on the same machine, best of three
+// runs, n grown until one run takes over 50 ms. Real files (the corpus and fixtures, one per
+// adapter) are scaled by repeating their longest list; the red team's payload shapes of
+// issue 23 come from test/helpers/hostilePayloads.ts.
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
+import type { ParsedInput } from '../../src/core/formats/adapter';
+import { FORMAT_ADAPTERS } from '../../src/core/formats/registry';
+import { extractFacts } from '../../src/core/compaction/facts';
+import { findInTrajectory, matchRanges, parseQuery } from '../../src/core/find';
+import { detectFormat, parseInput, parseTrajectoryText } from '../../src/core/io/load';
+import { readInput } from '../../src/core/io/readInput';
+import { redactSecrets } from '../../src/core/llm/redact';
+import type { Trajectory } from '../../src/core/model';
+import { runsOf } from '../../src/core/stats';
+import { aiderBlanks, atifFanout, base64NearPrivateKey, geminiRewinds, opencodeSummaries, otlpDocument, spanStream } from '../helpers/hostilePayloads';
+import { corpus, REPO_ROOT, SHARED } from '../helpers/paths';
+import { allRealFiles } from '../helpers/realFiles';
+
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as () => void;
+
+const MAX_TIME_RATIO = 12;
+const MAX_MEMORY_RATIO = 10;
+const MIN_MS = 50;
+/** Below this much retained memory, a ratio measures the collector's noise, not the code. */
+const MEMORY_FLOOR = 4 * 1024 * 1024;
+
+interface Case<I> {
+  name: string;
+  /** The input of size n (built outside the timing). */
+  make(n: number): I;
+  run(input: I): unknown;
+  /** Largest n tried while looking for a 50 ms run. */
+  maxN?: number;
+}
+
+interface Figure { n: number; ms: number; bytes: number }
+
+/** CPU milliseconds of this process (not wall time: the machine may be shared). */
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+function measure<I>(c: Case<I>, n: number, runs: number): Figure {
+  let input: I | undefined = c.make(n);
+  const times: number[] = [];
+  const kept: number[] = [];
+  for (let r = 0; r < runs; r++) {
+    gc();
+    const t0 = cpuMs();
+    let out: unknown = c.run(input);
+    times.push(cpuMs() - t0);
+    gc();
+    const withResult = process.memoryUsage().heapUsed;
+    void (out as { length?: number } | undefined)?.length; // keep `out` alive to here
+    out = undefined;
+    gc();
+    kept.push(Math.max(0, withResult - process.memoryUsage().heapUsed));
+  }
+  input = undefined;
+  // The largest retained figure: the sweeper may not have returned a dropped result's pages yet,
+  // which reads as less retained, never more.
+  return { n, ms: Math.min(...times), bytes: Math.max(...kept) };
+}
+
+/** n grows until one run takes over MIN_MS; then n and 8n, best of three each (after a warm-up run). */
+function scaling<I>(c: Case<I>): { small: Figure; large: Figure } {
+  let n = 1;
+  while (n < (c.maxN ?? 1 << 20) && measure(c, n, 1).ms < MIN_MS) n *= 2;
+  measure(c, n, 1);
+  return { small: measure(c, n, 3), large: measure(c, 8 * n, 3) };
+}
+
+function check<I>(c: Case<I>): void {
+  const { small, large } = scaling(c);
+  const time = large.ms / Math.max(small.ms, 1);
+  const memory = Math.max(large.bytes, MEMORY_FLOOR) / Math.max(small.bytes, MEMORY_FLOOR);
+  const line = `${c.name}: n=${small.n} ${small.ms.toFixed(0)} ms ${(small.bytes / 1e6).toFixed(1)} MB → 8n ${large.ms.toFixed(0)} ms ${(large.bytes / 1e6).toFixed(1)} MB (×${time.toFixed(1)} time, ×${memory.toFixed(1)} memory)`;
+  console.log(line);
+  assert.ok(time <= MAX_TIME_RATIO, `time grew more than ${MAX_TIME_RATIO}× for 8× the input: ${line}`);
+  assert.ok(memory <= MAX_MEMORY_RATIO, `memory grew more than ${MAX_MEMORY_RATIO}× for 8× the input: ${line}`);
+}
+
+// ---- real files, scaled ----------------------------------------------------------------------
+
+function inputOf(file: string): ParsedInput {
+  if (fs.statSync(file).isDirectory()) {
+    return { shape: 'folder', files: fs.readdirSync(file).filter((n) => n.endsWith('.json')).sort().map((name) => ({ name, value: JSON.parse(fs.readFileSync(path.join(file, name), 'utf8')) as unknown })) };
+  }
+  return readInput(fs.readFileSync(file, 'utf8'), file).input;
+}
+
+type Path = (string | number)[];
+
+/** Every list in a JSON value (six levels deep at most), longest first: the places to repeat. */
+function listsOf(value: unknown): Path[] {
+  const found: { path: Path; length: number }[] = [];
+  const walk = (v: unknown, p: Path) => {
+    if (Array.isArray(v)) found.push({ path: p, length: v.length });
+    if (p.length >= 6 || v === null || typeof v !== 'object') return;
+    const entries: [string | number, unknown][] = Array.isArray(v) ? v.slice(0, 20).map((x, i) => [i, x]) : Object.entries(v);
+    for (const [k, child] of entries) walk(child, [...p, k]);
+  };
+  walk(value, []);
+  return found.filter((f) => f.length > 0).sort((x, y) => y.length - x.length).slice(0, 8).map((f) => f.path);
+}
+
+/** `value` with the list at `at` repeated k times (the same items again: real content, k times as much). */
+function repeatList(value: unknown, k: number, at: Path | undefined): unknown {
+  const copy = structuredClone(value);
+  if (!at) return copy;
+  let list = copy as Record<string | number, unknown>;
+  for (const key of at) list = list[key] as Record<string | number, unknown>;
+  const items = [...(list as unknown as unknown[])];
+  for (let i = 1; i < k; i++) for (const item of items) (list as unknown as unknown[]).push(item);
+  return copy;
+}
+
+function repeatLongest(value: unknown, k: number): unknown {
+  return repeatList(value, k, listsOf(value)[0]);
+}
+
+/** The input with its `which`-th longest list (each file's, for a folder) repeated k times. */
+function scaled(input: ParsedInput, k: number, which = 0): { text?: string; input: ParsedInput } {
+  switch (input.shape) {
+    case 'json': return { text: JSON.stringify(repeatList(input.value, k, listsOf(input.value)[which])), input };
+    case 'jsonl': {
+      const [first, ...rest] = input.records.map((r) => JSON.stringify(r.value));
+      const lines = [first];
+      for (let i = 0; i < k; i++) for (const line of rest) lines.push(line);
+      return { text: lines.join('\n') + '\n', input };
+    }
+    case 'text': return { text: input.text.repeat(k), input };
+    case 'folder': return { input: { shape: 'folder', files: input.files.map((f) => ({ name: f.name, value: repeatList(f.value, k, listsOf(f.value)[which]) })) } };
+  }
+}
+
+function parseScaled(s: { text?: string; input: ParsedInput }, name: string): Trajectory {
+  const source = { path: path.join('/tmp', name), size: s.text?.length ?? 0 };
+  return s.text !== undefined ? parseTrajectoryText(s.text, source) : parseInput(s.input, source, []);
+}
+
+const stepCount = (t: Trajectory) => runsOf(t).reduce((n, r) => n + r.steps.length, 0);
+
+/** Formats no corpus file or fixture holds, in their published shapes. */
+const SAMPLES: { name: string; text: string }[] = [
+  { name: 'katalyst.txt', text: ['Create a todo app with FastAPI in mytodo/', 'Recent actions and observations:', ...Array.from({ length: 3 }, (_, i) => [
+    'Thought: I should read the database module first.', 'Previous Action: read_file', `Previous Action Input: {'path': 'mytodo/app/db${i}.py', 'show': True}`,
+    'Observation: {"content": "from sqlalchemy import create_engine"}']).flat(), 'Final Answer: done.'].join('\n') },
+  { name: 'responses.json', text: JSON.stringify({ model: 'gpt-4.1', input: [
+    { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'List the files.' }] },
+    { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'shell', arguments: '{"cmd":"ls"}' },
+    { type: 'function_call_output', call_id: 'call_1', output: 'a.py\nb.py' },
+    { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'a.py and b.py.' }] },
+  ] }) },
+  { name: 'anthropic.json', text: JSON.stringify({ model: 'claude-sonnet-4-5', system: 'Be brief.', messages: [
+    { role: 'user', content: 'List the files.' },
+    { role: 'assistant', content: [{ type: 'text', text: 'Listing.' }, { type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'ls' } }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'a.py\nb.py' }] },
+  ] }) },
+  { name: 'demo-trajectory.json', text: fs.readFileSync(path.join(REPO_ROOT, 'samples', 'demo-trajectory.json'), 'utf8') },
+];
+
+/** One real input per adapter: the first (smallest) that keeps its format and grows when scaled. */
+function seedPerAdapter(): Map<string, { label: string; input: ParsedInput; which: number }> {
+  const seeds = new Map<string, { label: string; input: ParsedInput; which: number }>();
+  const candidates: { label: string; read: () => ParsedInput; size: number }[] = [];
+  for (const file of allRealFiles()) {
+    const size = fs.statSync(file).isDirectory() ? 0 : fs.statSync(file).size;
+    if (size > 2_000_000) continue;
+    candidates.push({ label: path.relative(path.dirname(SHARED), file), read: () => inputOf(file), size });
+  }
+  for (const s of SAMPLES) candidates.push({ label: s.name, read: () => readInput(s.text, s.name).input, size: s.text.length });
+  candidates.sort((a, b) => a.size - b.size);
+  for (const c of candidates) {
+    let input: ParsedInput;
+    let id: string;
+    try {
+      input = c.read();
+      id = detectFormat(input, c.label).adapter.id;
+    } catch {
+      continue;
+    }
+    if (seeds.has(id)) continue;
+    // The longest list first; a list that adds no steps (an event log beside the messages) is passed over.
+    for (let which = 0; which < (input.shape === 'json' || input.shape === 'folder' ? 8 : 1) && !seeds.has(id); which++) {
+      try {
+        const one = parseScaled(scaled(input, 1, which), path.basename(c.label));
+        const two = parseScaled(scaled(input, 2, which), path.basename(c.label));
+        if (two.format === id && stepCount(two) > stepCount(one) && stepCount(one) > 0) seeds.set(id, { label: c.label, input, which });
+      } catch { /* this one does not scale by repetition: try the next */ }
+    }
+  }
+  return seeds;
+}
+
+const seeds = seedPerAdapter();
+
+test('every adapter has a real input that scales', () => {
+  const missing = FORMAT_ADAPTERS.map((a) => a.id).filter((id) => !seeds.has(id));
+  assert.equal(missing.join(', '), '', 'adapters with no input that scales');
+});
+
+for (const adapter of FORMAT_ADAPTERS) {
+  const seed = seeds.get(adapter.id);
+  if (!seed) continue;
+  test(`scaling: ${adapter.id} (${seed.label} repeated)`, () => {
+    check<{ text?: string; input: ParsedInput }>({ name: adapter.id, make: (n) => scaled(seed.input, n, seed.which), run: (s) => parseScaled(s, path.basename(seed.label)) });
+  });
+}
+
+// ---- the red team's payload shapes -----------------------------------------------------------
+
+const open = (name: string) => (text: string) => parseTrajectoryText(text, { path: `/tmp/${name}`, size: text.length });
+const PAYLOADS: Case<string>[] = [
+  { name: 'ATIF subagent fan-out (four deep)', make: (n) => atifFanout(n), run: open('fanout.json') },
+  { name: 'OTLP document', make: (n) => otlpDocument(n * 100), run: open('trace.json') },
+  { name: 'console span stream', make: (n) => spanStream(n * 100), run: open('spans.json') },
+  { name: 'Gemini CLI $rewindTo', make: (n) => geminiRewinds(n * 100), run: open('session.jsonl') },
+  { name: 'OpenCode summary messages', make: (n) => opencodeSummaries(n * 100), run: open('export.json') },
+  { name: 'Aider run of blank lines', make: (n) => aiderBlanks(n * 1000), run: open('.aider.chat.history.md') },
+];
+for (const c of PAYLOADS) test(`scaling: ${c.name}`, () => check(c));
+
+// ---- redactor, fact layer, search ------------------------------------------------------------
+
+/** A real run repeated: the mini-swe-agent corpus file's messages n times. */
+function realRun(n: number): Trajectory {
+  const doc = JSON.parse(fs.readFileSync(corpus('mini-swe-agent/astropy__astropy-12907.traj.json'), 'utf8')) as unknown;
+  const text = JSON.stringify(repeatLongest(doc, n));
+  return open('run.traj.json')(text);
+}
+
+test('scaling: redactor on base64 lines near "PRIVATE KEY"', () => {
+  check({ name: 'redactor, base64 near PRIVATE KEY', make: (n) => base64NearPrivateKey(n * 2000), run: (t: string) => redactSecrets(t) });
+});
+
+test('scaling: redactor on a real run\'s text', () => {
+  check({ name: 'redactor, real text', make: (n) => realRun(n).steps.map((s) => s.text).join('\n'), run: (t: string) => redactSecrets(t) });
+});
+
+test('scaling: fact layer over a whole real run', () => {
+  check({ name: 'facts', make: realRun, run: (t: Trajectory) => extractFacts(t, t.steps.map((s) => s.index)) });
+});
+
+test('scaling: search (text, regex and filters) over a real run', () => {
+  const queries = ['pytest', '/def \\w+\\(/', 'kind:tool_call tool:bash', 'is:error'].map((q) => parseQuery(q));
+  check({ name: 'search', make: realRun, run: (t: Trajectory) => queries.map((q) => findInTrajectory(t, q).map((r) => r.steps.map((i) => matchRanges(t.steps[i].text, q)))) });
+});
