@@ -2,6 +2,7 @@ import { findInTrajectory, parseQuery, QueryError, snippet, withFilters, type Fi
 import { loadTrajectory } from '../../core/io/load';
 import type { Step, Trajectory } from '../../core/model';
 import { runsOf } from '../../core/stats';
+import { redactOutgoing } from '../../core/llm/redact';
 import { stepTotal, TokenService } from '../../core/tokens';
 import { stepLabel } from '../../core/view/stepPresentation';
 import { parseCommandArgs, UsageError, type CliCommand } from '../args';
@@ -22,7 +23,8 @@ export const searchCommand: CliCommand = {
     Steps whose text holds PATTERN (case-insensitive), or matches it with --regex. Without --regex
     PATTERN may hold filter words: kind:K tool:NAME is:error tokens>N tokens<N, /regex/flags.
     --kind and --tool may be repeated (any of them); --errors keeps failed steps only. Tokens are
-    counted with the tokenizer of --model, else the log's model.`,
+    counted with the tokenizer of --model, else the log's model. Secrets in the matches are
+    redacted unless --no-redact (the pattern is matched against the log's own text).`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, {
       regex: { type: 'boolean' },
@@ -32,7 +34,9 @@ export const searchCommand: CliCommand = {
       json: { type: 'boolean' },
       model: { type: 'string' },
       'max-size-mb': { type: 'string' },
+      'no-redact': { type: 'boolean' },
     });
+    const redact = values['no-redact'] !== true;
     if (positionals.length < 1 || positionals.length > 2) throw new UsageError('search takes FILE and one PATTERN (quote a pattern with spaces).');
     const [file, pattern = ''] = positionals;
     let query: FindQuery;
@@ -57,12 +61,12 @@ export const searchCommand: CliCommand = {
       }
     }
     if (values.json) {
-      io.out(JSON.stringify({ matches, total: matches.length }) + '\n');
+      io.out(JSON.stringify(redactOutgoing({ matches, total: matches.length }, { redact })) + '\n');
       return 0;
     }
     for (const m of matches) {
       const step = runs[m.run ?? 0].steps[m.step];
-      io.out(`${m.run !== undefined ? `run ${m.run} ` : ''}step ${m.step}  ${stepLabel(step)}  ${m.text}\n`);
+      io.out(redactOutgoing(`${m.run !== undefined ? `run ${m.run} ` : ''}step ${m.step}  ${stepLabel(step)}  ${m.text}\n`, { redact }));
     }
     const what = query.source.trim() || describeFlags(query);
     io.out(`${matches.length} ${matches.length === 1 ? 'match' : 'matches'} for '${what}'${multi ? ` in ${runs.length} runs` : ''}\n`);

@@ -90,22 +90,27 @@ export function countRedactionMarkers(text: string): number {
   return n;
 }
 
+type Tally = { count: number; kinds: Record<string, number> };
+
+function redactString(v: string, total: Tally): string {
+  const r = redactSecrets(v);
+  if (r.count) addRedactions(total, r);
+  return r.text;
+}
+
 /**
- * Every string in a JSON-like value, redacted (a copy; the value itself is untouched). For files
- * people share: exports, reports. `total` receives the counts.
+ * Every string in a JSON-like value, redacted, keys included (a copy; the value itself is
+ * untouched). For files people share: exports, reports. `total` receives the counts.
  */
-export function redactDeep<T>(value: T, total: { count: number; kinds: Record<string, number> }): T {
+export function redactDeep<T>(value: T, total: Tally): T {
   const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') {
-      const r = redactSecrets(v);
-      if (r.count) addRedactions(total, r);
-      return r.text;
-    }
+    if (typeof v === 'string') return redactString(v, total);
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') {
-      const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[k] = walk(x);
-      return out;
+      // Null prototype: a key from the log (`__proto__`) stays a plain key.
+      const out: Record<string, unknown> = Object.create(null);
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[redactString(k, total)] = walk(x);
+      return Object.setPrototypeOf(out, Object.prototype);
     }
     return v;
   };
@@ -117,13 +122,9 @@ export function redactDeep<T>(value: T, total: { count: number; kinds: Record<st
  * nothing was redacted are returned as they are, not copied, so a large export with few secrets
  * is not held twice. The result must not be changed (it may share parts with `value`).
  */
-export function redactShared<T>(value: T, total: { count: number; kinds: Record<string, number> }): T {
+export function redactShared<T>(value: T, total: Tally): T {
   const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') {
-      const r = redactSecrets(v);
-      if (r.count) addRedactions(total, r);
-      return r.text;
-    }
+    if (typeof v === 'string') return redactString(v, total);
     if (Array.isArray(v)) {
       let out: unknown[] | undefined;
       for (let i = 0; i < v.length; i++) {
@@ -142,16 +143,27 @@ export function redactShared<T>(value: T, total: { count: number; kinds: Record<
       const entries = Object.entries(v as Record<string, unknown>);
       let out: Record<string, unknown> | undefined;
       for (const [n, [k, x]] of entries.entries()) {
+        const key = redactString(k, total);
         const y = walk(x);
-        if (y !== x && !out) {
-          out = {};
+        if ((y !== x || key !== k) && !out) {
+          out = Object.create(null) as Record<string, unknown>;
           for (const [k0, x0] of entries.slice(0, n)) out[k0] = x0;
         }
-        if (out) out[k] = y;
+        if (out) out[key] = y;
       }
-      return out ?? v;
+      return out ? Object.setPrototypeOf(out, Object.prototype) : v;
     }
     return v;
   };
   return walk(value) as T;
+}
+
+/**
+ * The one pass every exit takes: text or any JSON-like value leaving the program (a model
+ * request, a file, printed output, the clipboard) with its secrets replaced, keys included.
+ * `redact: false` (the user's `--no-redact`) returns the value as it is.
+ */
+export function redactOutgoing<T>(value: T, opts: { redact?: boolean; total?: Tally } = {}): T {
+  if (opts.redact === false) return value;
+  return redactShared(value, opts.total ?? { count: 0, kinds: {} });
 }
