@@ -157,7 +157,7 @@ export function looksRandom(s: string): boolean {
   if (changes / (s.length - 1) < 0.35) return false;
   // A path of short words (`src/App2/Main3`) is not a key even when its letters mix.
   if (s.includes('/') && s.split('/').every((part) => part.length < 16)) return false;
-  return entropy(s) >= Math.min(4.2, Math.log2(s.length) - 0.3);
+  return entropy(s) >= Math.min(4.0, Math.log2(s.length) - 1);
 }
 
 const TOKEN_CHAR = new Uint8Array(128);
@@ -172,6 +172,8 @@ const ESCAPED_BEFORE = /^%(?:3[DdAaBb]|2[FfDd6]|5[Ff]|40|23|3[Ff])$/;
 const HASH_PREFIX = /(?:sha\d{1,3}|md5|blake2b?)[-:_]$/i;
 // Ids that agents and model APIs put in every log (`toolu_01…`, `call_…`, `chatcmpl-…`): random, public.
 const ID_PREFIX = /^(?:toolu|srvtoolu|msg|req|call|chatcmpl|resp|fc|rs|ctc|file|run|thread|asst|batch|step|item|evt|trace|span|conv|sess|ses|prt|ws|cs|ci|pr|job|task|gen)[-_]/i;
+
+const ID_BEFORE = new RegExp(`(?:^|[^A-Za-z0-9])${ID_PREFIX.source.slice(1)}$`, 'i');
 
 /** `key = value`, `key: value`: an `=` or `:` a few spaces before `at` (a quoted JSON value is the key rules'). */
 function afterAssignment(text: string, at: number): boolean {
@@ -214,6 +216,16 @@ export function entropySpans(text: string): Span[] {
     while (end < n && end - i < 2 && text[end] === '=') end++;
     const len = i - start;
     if (len < 20 || len > MAX_VALUE) continue;
+    // A path in a URL: each segment on its own (`/share/<key>/report.pdf`).
+    if (text.includes('/', start) && text.lastIndexOf('/', i - 1) >= start) {
+      let a = start;
+      for (let k = start; k <= i; k++) {
+        if (k < i && text[k] !== '/') continue;
+        if (k - a >= 20 && text[a - 1] === '/' && looksRandom(text.slice(a, k)) && inUrl(text, a)) spans.push({ start: a, end: k, kind: 'high-entropy' });
+        a = k + 1;
+      }
+      if (spans.length && spans[spans.length - 1].start >= start) continue;
+    }
     const prev = text[start - 1];
     const escaped = start >= 3 && ESCAPED_BEFORE.test(text.slice(start - 3, start));
     if (!(prev !== undefined && BEFORE.has(prev)) && !escaped && !afterAssignment(text, start)) continue;
@@ -222,8 +234,10 @@ export function entropySpans(text: string): Span[] {
     if (!looksRandom(value)) continue;
     // Blobs (encrypted reasoning, images) and the ids every log carries are not keys.
     const word = wordAround(text, start, end);
-    if (word === undefined || ID_PREFIX.test(word) || word.startsWith('gAAAAA')) continue;
     const head = text.slice(Math.max(0, start - 12), start);
+    if (word === undefined || ID_PREFIX.test(word) || ID_BEFORE.test(head) || word.startsWith('gAAAAA')) continue;
+    // `TypeName:<id>` (Inspect's store keys, namespaced ids) names a record, not a credential.
+    if (prev === ':' && /(?:^|[^A-Za-z0-9])[A-Z][a-z]+(?:[A-Z][a-z]+)+:$/.test(text.slice(Math.max(0, start - 48), start))) continue;
     if (HASH_PREFIX.test(head) || head.endsWith('base64,')) continue;
     spans.push({ start, end, kind: 'high-entropy' });
   }
