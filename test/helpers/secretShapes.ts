@@ -109,7 +109,7 @@ export function secretShapes(): SecretShape[] {
   const e5 = alnum(30);
   shapes.push(
     { name: 'random value after =', where: 'env', text: `DEPLOY_CRED=${e1}`, secret: e1 },
-    { name: 'random value after :', where: 'text', text: `credential:${e2}`, secret: e2 },
+    { name: 'random value after :', where: 'env', text: `credential:${e2}`, secret: e2 },
     { name: 'random value in a URL path', where: 'url', text: `curl https://files.example.com/share/${e3}/report.pdf`, secret: e3 },
     { name: 'random value in a URL query', where: 'url', text: `https://hooks.example.com/notify?sig=x&k=${e4}`, secret: e4 },
     { name: 'random value after _', where: 'env', text: `session_${e5}`, secret: e5 },

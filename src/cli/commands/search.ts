@@ -2,7 +2,7 @@ import { findInTrajectory, parseQuery, QueryError, snippet, withFilters, type Fi
 import { loadTrajectory } from '../../core/io/load';
 import type { Step, Trajectory } from '../../core/model';
 import { runsOf } from '../../core/stats';
-import { redactOutgoing } from '../../core/llm/redact';
+import { redactOutgoing, redactSecrets } from '../../core/llm/redact';
 import { stepTotal, TokenService } from '../../core/tokens';
 import { stepLabel } from '../../core/view/stepPresentation';
 import { parseCommandArgs, UsageError, type CliCommand } from '../args';
@@ -57,7 +57,8 @@ export const searchCommand: CliCommand = {
     for (const { run, steps } of findInTrajectory(t, query, { tokensOf })) {
       for (const i of steps) {
         const step = runs[run].steps[i];
-        matches.push({ ...(multi ? { run } : {}), step: i, kind: step.kind, tool: step.tool?.name ?? step.toolName ?? null, text: snippet(step.text, query) });
+        // The excerpt is cut from redacted text: a cut through a secret could no longer be recognised.
+        matches.push({ ...(multi ? { run } : {}), step: i, kind: step.kind, tool: step.tool?.name ?? step.toolName ?? null, text: snippet(redact ? redactSecrets(step.text).text : step.text, query) });
       }
     }
     if (values.json) {
