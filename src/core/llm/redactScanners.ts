@@ -211,13 +211,17 @@ export function entropySpans(text: string): Span[] {
       continue;
     }
     const start = i;
-    while (i < n && isTokenChar(text.charCodeAt(i))) i++;
+    let slash = false;
+    while (i < n && isTokenChar(text.charCodeAt(i))) {
+      if (text.charCodeAt(i) === 47) slash = true;
+      i++;
+    }
     let end = i;
     while (end < n && end - i < 2 && text[end] === '=') end++;
     const len = i - start;
     if (len < 20 || len > MAX_VALUE) continue;
     // A path in a URL: each segment on its own (`/share/<key>/report.pdf`).
-    if (text.includes('/', start) && text.lastIndexOf('/', i - 1) >= start) {
+    if (slash) {
       let a = start;
       for (let k = start; k <= i; k++) {
         if (k < i && text[k] !== '/') continue;
