@@ -86,6 +86,8 @@ export function secretShapes(): SecretShape[] {
     bare('Supabase secret key', p('sb_', 'secret_', b64url(32))),
     bare('GitLab deploy token', p('gl', 'dt-', b64url(20))),
     bare('Anthropic admin key', p('sk-', 'ant-admin01-', b64url(86))),
+    bare('1Password service account token', p('op', 's_eyJ', b64(120))),
+    bare('Vercel token', p('vc', 'p_', alnum(40))),
   );
   // Where rules used to miss a known shape: glued after `-` or `_`, URL-encoded, a raw `#` in a URL password.
   const ghp = p('gh', 'p_', alnum(36));

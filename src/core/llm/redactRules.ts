@@ -187,6 +187,8 @@ export const RULES: Rule[] = [
   token('dynatrace-token', 'dt0c01\\.[A-Z0-9]{24}\\.[A-Z0-9]{64}'),
   token('prefect-key', 'pnu_[A-Za-z0-9]{36}'),
   token('age-secret-key', 'AGE-SECRET-KEY-1[0-9A-Z]{58}'),
+  token('1password-token', 'ops_eyJ[A-Za-z0-9+/_-]{60,}={0,2}'),
+  token('vercel-token', 'vc[pkiar]_[A-Za-z0-9]{24,}', looksGenerated),
   {
     kind: 'aws-session-token',
     // STS session tokens on their own: base64 of a protobuf that starts the same way every time.
