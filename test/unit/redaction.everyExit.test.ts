@@ -131,6 +131,8 @@ for (const [label, make] of FORMATS) {
       exits['stats'] = (await runCli('stats', file)).out;
       exits['search'] = (await runCli('search', file, 'exit code')).out;
       exits['search --json'] = (await runCli('search', file, 'exit', '--json')).out;
+      exits['diff'] = (await runCli('diff', file, file)).out;
+      exits['diff --json'] = (await runCli('diff', file, file, '--json')).out;
       exits['model requests'] = server.requests.map((r) => JSON.stringify(r.body)).join('\n');
       assert.ok(server.requests.length >= 1, 'the model was asked');
 
