@@ -24,7 +24,9 @@ export type FakeReply =
    */
   | { kind: 'endless'; text?: string; intervalMs?: number; raw?: boolean }
   /** An HTML page (a proxy's error or login page) with this status, text/html. */
-  | { kind: 'html'; status?: number; title?: string };
+  | { kind: 'html'; status?: number; title?: string }
+  /** An SSE stream that sends only keep-alive comments (`: keep-alive`), one every `intervalMs`, and never a reply. */
+  | { kind: 'keepalive'; intervalMs?: number };
 
 export interface FakeUsage {
   prompt_tokens: number;
@@ -145,6 +147,18 @@ function respond(reply: FakeReply, body: any, res: http.ServerResponse, n: numbe
     const title = reply.title ?? '502 Bad Gateway';
     res.writeHead(reply.status ?? 200, { 'content-type': 'text/html; charset=utf-8' });
     return void res.end(`<!DOCTYPE html>\n<html><head><title>${title}</title></head><body><h1>${title}</h1><hr><center>nginx</center></body></html>\n`);
+  }
+  if (reply.kind === 'keepalive') {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    let stopped = false;
+    res.on('close', () => { stopped = true; });
+    const beat = () => {
+      if (stopped || res.destroyed) return;
+      res.write(': keep-alive\n\n');
+      setTimeout(beat, reply.intervalMs ?? 50).unref();
+    };
+    beat();
+    return;
   }
   if (reply.kind === 'endless') {
     const piece = reply.text ?? 'and so on ';

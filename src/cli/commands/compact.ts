@@ -10,6 +10,7 @@ import {
 import { saveCondensed, SaveRefused, type ExportKind, type SaveOptions } from '../../core/compaction/saveCondensed';
 import { loadTrajectory } from '../../core/io/load';
 import { describeOutgoing } from '../../core/llm/consent';
+import { redactOutgoing } from '../../core/llm/redact';
 import { createOpenAiProvider, insecureKeyRefusal } from '../../core/llm/openaiProvider';
 import type { ModelProvider } from '../../core/llm/provider';
 import type { Trajectory } from '../../core/model';
@@ -31,7 +32,7 @@ export const compactCommand: CliCommand = {
   summary: 'compact a run with one strategy (offline, or with a model you name); write the result and a report',
   usage: `compact FILE --strategy ID [--range A:B] [--option NAME=VALUE]... [--model M] [--base-url URL] [--yes]
         [--json] [--out FILE] [--export chat|openhands|atif] [--run N] [--show-prompt] [--html REPORT.html] [--force]
-        [--no-redact] [--allow-http]
+        [--no-redact] [--allow-http] [--request-deadline SECONDS]
     Compact a trajectory with one strategy; --strategy list shows them. --out and --html write new
     files (--force replaces existing ones; the trajectory and its folder never); both are checked
     before any work. The key comes from OPENAI_API_KEY; with no key and no --base-url it runs
@@ -53,6 +54,7 @@ export const compactCommand: CliCommand = {
     ['--force', 'replace existing --out/--html files'],
     ['--no-redact', 'keep secrets in --out and --html (never in what is sent)'],
     ['--allow-http', 'let the key go to a plain-http endpoint on another machine'],
+    ['--request-deadline SECONDS', 'the longest one model request may take in all, retries included (default 300; keep-alives do not extend it)'],
     ['--max-size-mb N', 'refuse files larger than N MB (default 512)'],
   ],
   example: 'agent-trace-lens compact samples/demo-trajectory.json --strategy openhands-summary --html report.html',
@@ -75,6 +77,7 @@ export const compactCommand: CliCommand = {
       'no-redact': { type: 'boolean' },
       'allow-http': { type: 'boolean' },
       force: { type: 'boolean' },
+      'request-deadline': { type: 'string' },
     });
     if (values.strategy === 'list') {
       io.out(describeStrategies());
@@ -86,6 +89,7 @@ export const compactCommand: CliCommand = {
     const options = parseOptionPairs(values.option ?? []);
 
     const redact = values['no-redact'] !== true;
+    const deadlineMs = deadlineOption(values['request-deadline']);
     const file = positionals[0];
     // Where the results go is checked before the trajectory is read or any model is asked.
     const overwrite = values.force === true;
@@ -104,7 +108,7 @@ export const compactCommand: CliCommand = {
     const loaded = await loadTrajectory(file, { maxBytes: maxBytesOption(values['max-size-mb']) });
     const trajectory = pickRun(loaded, values.run);
 
-    const provider: ModelProvider | undefined = baseUrl && strategy.kind === 'llm' ? createOpenAiProvider({ baseUrl, apiKey: key, model, allowInsecureHttp: values['allow-http'] === true }) : undefined;
+    const provider: ModelProvider | undefined = baseUrl && strategy.kind === 'llm' ? createOpenAiProvider({ baseUrl, apiKey: key, model, allowInsecureHttp: values['allow-http'] === true, requestDeadlineMs: deadlineMs }) : undefined;
     const tokenizer = tokenizerFor(provider ? model : values.model ?? stringMeta(trajectory.meta.model));
     const counter = memoizedCounter(tiktokenCounter(tokenizer.encoding, tokenizer.approximate));
 
@@ -135,8 +139,9 @@ export const compactCommand: CliCommand = {
     if (values.html !== undefined) await writeHtmlReport(values.html, file, result, trajectory, { model: values.model ?? stringMeta(trajectory.meta.model), counter, redact }, io, overwrite);
     const entities = forgottenEntities(trajectory, result).map(({ text, kind, detail, kept, where, firstStep, neededLater }) => ({ text, kind, ...(detail ? { detail } : {}), kept, where, firstStep, neededLater }));
     const removed = secretsRemovedFromOutputs(result, redactedOnWrite.count, redact);
-    if (values.json) io.out(JSON.stringify({ ...jsonReport(result, written, values['show-prompt'] === true), secretsRemoved: removed, fallbackReason: result.fallbackReason ?? null, entities }) + '\n');
-    else io.out(renderResult(result, written, values['show-prompt'] === true) + (removed === null ? 'Outputs are not redacted (--no-redact).\n' : removed > 0 ? `Secrets removed from the outputs: ${removed}.\n` : ''));
+    // What is printed is an exit like the files: the same pass (the summary, warnings, entities, paths).
+    if (values.json) io.out(JSON.stringify(redactOutgoing({ ...jsonReport(result, written, values['show-prompt'] === true), secretsRemoved: removed, fallbackReason: result.fallbackReason ?? null, entities }, { redact })) + '\n');
+    else io.out(redactOutgoing(renderResult(result, written, values['show-prompt'] === true), { redact }) + (removed === null ? 'Outputs are not redacted (--no-redact).\n' : removed > 0 ? `Secrets removed from the outputs: ${removed}.\n` : ''));
     if (provider && result.fallbackReason) {
       io.err(`agent-trace-lens: a model was asked for (${provider.model} at ${provider.endpoint}) but the result is the strategy's fall-back: ${result.fallbackReason}. Exit code 3.\n`);
       return EXIT_MODEL_FALLBACK;
@@ -147,6 +152,14 @@ export const compactCommand: CliCommand = {
 
 
 
+
+/** --request-deadline in seconds (a positive number, at most a day), as milliseconds; the provider's default when absent. */
+function deadlineOption(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const s = Number(value);
+  if (!Number.isFinite(s) || s <= 0 || s > 86_400) throw new UsageError(`--request-deadline takes seconds, a number above 0 and at most 86400, not "${value}".`);
+  return s * 1000;
+}
 
 /** Exit code when a model was asked for and the result is the strategy's fall-back (README: Command line). */
 export const EXIT_MODEL_FALLBACK = EXIT.modelFallback;

@@ -4,6 +4,8 @@ import { renderComparison } from '../../core/compare/render';
 import { loadTrajectory } from '../../core/io/load';
 import type { Trajectory } from '../../core/model';
 import { runsOf } from '../../core/stats';
+import { redactTrajectory } from '../../core/compaction/redactTrajectory';
+import { redactOutgoing } from '../../core/llm/redact';
 import { TokenService } from '../../core/tokens/tokenService';
 import { parseCommandArgs, UsageError, type CliCommand } from '../args';
 import { maxBytesOption } from './common';
@@ -18,14 +20,16 @@ export const diffCommand: CliCommand = {
     ['--run-b N', 'run N of B (from 0; same as B#N)'],
     ['--model MODEL', 'count tokens and price with this model instead of each log\'s own'],
     ['--max-size-mb N', 'refuse files larger than N MB (default 512)'],
+    ['--no-redact', 'print the log\'s own text, secrets included'],
   ],
   example: 'agent-trace-lens diff evals/output.jsonl#0 evals/output.jsonl#3',
   exitCodes: [EXIT.input],
-  usage: `diff A B [--json] [--run-a N] [--run-b N] [--model MODEL] [--max-size-mb N]
+  usage: `diff A B [--json] [--run-a N] [--run-b N] [--model MODEL] [--max-size-mb N] [--no-redact]
     Compare two runs step by step: the steps aligned (same, changed, one side only), where
     they first diverge, and each run's steps, tokens, requests, cost (recorded or modelled),
     errors, tools and outcome. A or B may be FILE#N to pick run N of a file of many runs; runs
-    and steps are numbered from 0, as in stats --json, search and the extension.`,
+    and steps are numbered from 0, as in stats --json, search and the extension.
+    Secrets in what is printed are redacted unless --no-redact.`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, {
       json: { type: 'boolean' },
@@ -33,7 +37,9 @@ export const diffCommand: CliCommand = {
       'run-b': { type: 'string' },
       model: { type: 'string' },
       'max-size-mb': { type: 'string' },
+      'no-redact': { type: 'boolean' },
     });
+    const redact = values['no-redact'] !== true;
     if (positionals.length !== 2) throw new UsageError('diff takes two trajectories: diff A B.');
     if (values.model !== undefined && values.model.trim() === '') throw new UsageError('--model takes a model name, e.g. gpt-4o.');
     const maxBytes = maxBytesOption(values['max-size-mb']);
@@ -42,9 +48,13 @@ export const diffCommand: CliCommand = {
     const service = new TokenService({ cacheDir: null });
     try {
       const [countsA, countsB] = await Promise.all([countRun(service, a.run, values.model), countRun(service, b.run, values.model)]);
-      const comparison = compareRuns({ run: a.run, runIndex: a.runIndex, counts: countsA }, { run: b.run, runIndex: b.runIndex, counts: countsB });
-      if (values.json) io.out(JSON.stringify(comparison) + '\n');
-      else io.out(renderComparison(comparison, a.run.steps, b.run.steps));
+      // Tokens are counted on the runs as they are; what is compared and printed (excerpts cut from
+      // step text) starts redacted, so no cut can leave part of a secret behind.
+      const runA = redact ? redactTrajectory(a.run).trajectory : a.run;
+      const runB = redact ? redactTrajectory(b.run).trajectory : b.run;
+      const comparison = compareRuns({ run: runA, runIndex: a.runIndex, counts: countsA }, { run: runB, runIndex: b.runIndex, counts: countsB });
+      if (values.json) io.out(JSON.stringify(redactOutgoing(comparison, { redact })) + '\n');
+      else io.out(redactOutgoing(renderComparison(comparison, runA.steps, runB.steps), { redact }));
     } finally {
       await service.dispose();
     }

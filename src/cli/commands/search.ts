@@ -2,6 +2,7 @@ import { findInTrajectory, parseQuery, QueryError, snippet, withFilters, type Fi
 import { loadTrajectory } from '../../core/io/load';
 import type { Step, Trajectory } from '../../core/model';
 import { runsOf } from '../../core/stats';
+import { redactOutgoing, redactSecrets } from '../../core/llm/redact';
 import { stepTotal, TokenService } from '../../core/tokens';
 import { stepLabel } from '../../core/view/stepPresentation';
 import { parseCommandArgs, UsageError, type CliCommand } from '../args';
@@ -28,14 +29,16 @@ export const searchCommand: CliCommand = {
     ['--json', '{"matches": [{run?, step, kind, tool, text}], "total": N}; run and step from 0'],
     ['--model M', 'the tokenizer for tokens>N and tokens<N'],
     ['--max-size-mb N', 'refuse files larger than N MB (default 512)'],
+    ['--no-redact', 'print the log\'s own text, secrets included'],
   ],
   example: "agent-trace-lens search samples/demo-trajectory.json 'kind:tool_result is:error pytest'",
   exitCodes: [EXIT.input],
-  usage: `search FILE [PATTERN] [--regex] [--kind K] [--tool T] [--errors] [--json] [--model M] [--max-size-mb N]
+  usage: `search FILE [PATTERN] [--regex] [--kind K] [--tool T] [--errors] [--json] [--model M] [--max-size-mb N] [--no-redact]
     Steps whose text holds PATTERN (case-insensitive), or matches it with --regex. Without --regex
     PATTERN may hold filter words: kind:K tool:NAME is:error tokens>N tokens<N, /regex/flags.
     --kind and --tool may be repeated (any of them); --errors keeps failed steps only. Tokens are
-    counted with the tokenizer of --model, else the log's model.`,
+    counted with the tokenizer of --model, else the log's model. Secrets in the matches are
+    redacted unless --no-redact (the pattern is matched against the log's own text).`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, {
       regex: { type: 'boolean' },
@@ -45,7 +48,9 @@ export const searchCommand: CliCommand = {
       json: { type: 'boolean' },
       model: { type: 'string' },
       'max-size-mb': { type: 'string' },
+      'no-redact': { type: 'boolean' },
     });
+    const redact = values['no-redact'] !== true;
     if (positionals.length < 1 || positionals.length > 2) throw new UsageError('search takes FILE and one PATTERN (quote a pattern with spaces).');
     const [file, pattern = ''] = positionals;
     let query: FindQuery;
@@ -66,16 +71,17 @@ export const searchCommand: CliCommand = {
     for (const { run, steps } of findInTrajectory(t, query, { tokensOf })) {
       for (const i of steps) {
         const step = runs[run].steps[i];
-        matches.push({ ...(multi ? { run } : {}), step: i, kind: step.kind, tool: step.tool?.name ?? step.toolName ?? null, text: snippet(step.text, query) });
+        // The excerpt is cut from redacted text: a cut through a secret could no longer be recognised.
+        matches.push({ ...(multi ? { run } : {}), step: i, kind: step.kind, tool: step.tool?.name ?? step.toolName ?? null, text: snippet(redact ? redactSecrets(step.text).text : step.text, query) });
       }
     }
     if (values.json) {
-      io.out(JSON.stringify({ matches, total: matches.length }) + '\n');
+      io.out(JSON.stringify(redactOutgoing({ matches, total: matches.length }, { redact })) + '\n');
       return 0;
     }
     for (const m of matches) {
       const step = runs[m.run ?? 0].steps[m.step];
-      io.out(`${m.run !== undefined ? `run ${m.run} ` : ''}step ${m.step}  ${stepLabel(step)}  ${m.text}\n`);
+      io.out(redactOutgoing(`${m.run !== undefined ? `run ${m.run} ` : ''}step ${m.step}  ${stepLabel(step)}  ${m.text}\n`, { redact }));
     }
     const what = query.source.trim() || describeFlags(query);
     io.out(`${matches.length} ${matches.length === 1 ? 'match' : 'matches'} for '${what}'${multi ? ` in ${runs.length} runs` : ''}\n`);

@@ -1,4 +1,5 @@
 import { runCompaction, CompactionInputError, STRATEGIES, type CompactionResult } from '../../core/compaction';
+import { redactOutgoing } from '../../core/llm/redact';
 import { CACHE_BEHAVIOURS, type CacheBehaviour } from '../../core/pricing/promptCache';
 import { rankByCost, RANKED_BY } from '../../core/report/ranking';
 import type { Trajectory } from '../../core/model';
@@ -74,6 +75,8 @@ export const simulateCommand: CliCommand = {
     if (positionals.length !== 1) throw new UsageError('simulate takes exactly one FILE.');
     // Only the --html report is an output here; it is redacted unless --no-redact.
     const redact = values.html !== undefined && values['no-redact'] !== true;
+    // What is printed (paths, tool names, warnings) is an exit too.
+    const printRedacted = values['no-redact'] !== true;
     const strategies = values.strategy === 'all' ? [...STRATEGIES]
       : values.strategy?.includes(',') ? values.strategy.split(',').map((id) => requireStrategy('simulate', id.trim()))
       : [requireStrategy('simulate', values.strategy)];
@@ -111,13 +114,13 @@ export const simulateCommand: CliCommand = {
     }
     const extra = { tokenizer: counter.tokenizer, approximateTokens: counter.approximate };
     if (results.length === 1) {
-      if (values.json) io.out(JSON.stringify({ ...results[0], ...extra }) + '\n');
-      else io.out(renderReplay(results[0], counter));
+      if (values.json) io.out(JSON.stringify(redactOutgoing({ ...results[0], ...extra }, { redact: printRedacted })) + '\n');
+      else io.out(redactOutgoing(renderReplay(results[0], counter), { redact: printRedacted }));
       return 0;
     }
     const ranked = rankByCost(results);
-    if (values.json) io.out(JSON.stringify({ rankedBy: RANKED_BY, results: ranked.map((r) => ({ ...r, ...extra })) }) + '\n');
-    else io.out(renderRanking(ranked, counter));
+    if (values.json) io.out(JSON.stringify(redactOutgoing({ rankedBy: RANKED_BY, results: ranked.map((r) => ({ ...r, ...extra })) }, { redact: printRedacted })) + '\n');
+    else io.out(redactOutgoing(renderRanking(ranked, counter), { redact: printRedacted }));
     return 0;
   },
 };

@@ -1,6 +1,7 @@
 import { loadTrajectory } from '../../core/io/load';
 import type { Trajectory } from '../../core/model';
 import { computeStats } from '../../core/stats';
+import { redactOutgoing } from '../../core/llm/redact';
 import { describeTokenReport } from '../../core/tokens/describe';
 import { tokenReport, type TokenReport } from '../../core/tokens/report';
 import { TokenService } from '../../core/tokens/tokenService';
@@ -15,13 +16,15 @@ export const statsCommand: CliCommand = {
   summary: 'format, steps, turns, kinds, tools and tokens of a run; of every run under a FOLDER',
   usage: `stats FILE|FOLDER [--json] [--max-size-mb N] [--model MODEL | --tokens] [--no-token-cache] [--per-run] [--shard I/N] [--resume OUT.jsonl] [--jobs N]
     Format, steps, turns, kinds and tools of a trajectory. --model (or --tokens, which uses the
-    log's own model) adds token counts by kind and tool, recorded usage and cost.` + SURVEY_USAGE,
+    log's own model) adds token counts by kind and tool, recorded usage and cost. Secrets in what is
+    printed (tool names, the title, paths) are redacted unless --no-redact.` + SURVEY_USAGE,
   options: [
     ['--json', 'one JSON object (a FOLDER: JSON Lines, one per run, then {"total": …})'],
     ['--model MODEL', 'count tokens and price with this model\'s tokenizer and prices'],
     ['--tokens', 'count tokens with the log\'s own model'],
     ['--no-token-cache', 'do not keep token counts on disk between runs'],
     ['--max-size-mb N', 'refuse files larger than N MB (default 512)'],
+    ['--no-redact', 'print the log\'s own text, secrets included'],
     ...SURVEY_OPTIONS_HELP,
   ],
   example: 'agent-trace-lens stats runs/ --json --shard 2/4 --resume shard2.jsonl >> shard2.jsonl',
@@ -34,8 +37,10 @@ export const statsCommand: CliCommand = {
       model: { type: 'string' },
       tokens: { type: 'boolean' },
       'no-token-cache': { type: 'boolean' },
+      'no-redact': { type: 'boolean' },
     });
     if (positionals.length !== 1) throw new UsageError('stats takes exactly one FILE.');
+    const redact = values['no-redact'] !== true;
     if (values.model !== undefined && values.model.trim() === '') throw new UsageError('--model takes a model name, e.g. gpt-4o.');
     const maxBytes = maxBytesOption(values['max-size-mb']);
     const trajectory = await loadTrajectory(positionals[0], { maxBytes });
@@ -44,9 +49,9 @@ export const statsCommand: CliCommand = {
     const tokens = wantTokens ? await countTokens(trajectory, values.model, values['no-token-cache'] === true) : undefined;
     if (values.json) {
       const { title: _title, ...json } = result;
-      io.out(JSON.stringify(tokens ? { ...json, ...tokens } : json) + '\n');
+      io.out(JSON.stringify(redactOutgoing(tokens ? { ...json, ...tokens } : json, { redact })) + '\n');
     } else {
-      io.out(renderStats(result) + (tokens ? describeTokenReport(tokens) : ''));
+      io.out(redactOutgoing(renderStats(result) + (tokens ? describeTokenReport(tokens) : ''), { redact }));
     }
     return 0;
   },

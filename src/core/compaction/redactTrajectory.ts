@@ -2,34 +2,36 @@
 // (a middle cut that removes a PEM block's BEGIN line can no longer leave its body behind), and
 // everything made from the result (summaries, condensed files, reports) starts out redacted.
 
-import { addRedactions, redactSecrets } from '../llm/redact';
+import { redactShared } from '../llm/redact';
 import type { Step, Trajectory } from '../model';
 
 export interface RedactedTrajectory {
   trajectory: Trajectory;
-  /** Secrets removed from the steps' text and tool arguments. */
+  /** Secrets removed from the steps (text, tool names and arguments, earlier summaries, every field), the title and meta. */
   count: number;
   kinds: Record<string, number>;
 }
 
-/** A copy of `t` whose step texts and tool arguments are redacted; `t` is not changed. */
+/**
+ * A copy of `t` with every string from the log redacted: step text, tool names and arguments,
+ * the summary of an earlier compaction, labels, ids, the title, meta and warnings (keys too). The
+ * source path stays (writes check it against the file); exits that show it redact it themselves.
+ * `t` is not changed; parts with nothing to redact are shared.
+ */
 export function redactTrajectory(t: Trajectory): RedactedTrajectory {
   const total = { count: 0, kinds: {} as Record<string, number> };
-  const clean = (s: string): string => {
-    const r = redactSecrets(s);
-    if (r.count === 0) return s;
-    addRedactions(total, r);
-    return r.text;
-  };
-  const steps: Step[] = t.steps.map((s) => {
-    const text = clean(s.text);
-    const args = s.tool ? clean(s.tool.args) : undefined;
-    if (text === s.text && (!s.tool || args === s.tool.args)) return s;
-    return { ...s, text, ...(s.tool ? { tool: { ...s.tool, args: args! } } : {}) };
+  const steps: Step[] = redactShared(t.steps, total);
+  const title = redactShared(t.title, total);
+  const meta = redactShared(t.meta, total);
+  const warnings = redactShared(t.warnings, total);
+  const runs = t.runs?.map((r) => {
+    const x = redactTrajectory(r);
+    total.count += x.count;
+    for (const [k, n] of Object.entries(x.kinds)) total.kinds[k] = (total.kinds[k] ?? 0) + n;
+    return x.trajectory;
   });
-  const title = clean(t.title);
   if (total.count === 0) return { trajectory: t, count: 0, kinds: {} };
-  return { trajectory: { ...t, title, steps }, count: total.count, kinds: total.kinds };
+  return { trajectory: { ...t, title, steps, meta, warnings, ...(runs ? { runs } : {}) }, count: total.count, kinds: total.kinds };
 }
 
 /**
@@ -43,6 +45,7 @@ export function restoreKeptSteps<T extends { step: Omit<Step, 'index' | 'turn'>;
     const r = redacted.steps[o.origin];
     const orig = original.steps[o.origin];
     if (!r || !orig) return o;
+    if (o.step === r) return { ...o, step: orig };
     const sameText = o.step.text === r.text;
     const sameArgs = !o.step.tool || !r.tool || o.step.tool.args === r.tool.args;
     if (!sameText && !sameArgs) return o;

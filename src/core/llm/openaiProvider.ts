@@ -35,6 +35,11 @@ export interface OpenAiProviderOptions {
   timeoutMs?: number;
   /** Longest silence inside a streamed reply. Default 60 s. */
   idleTimeoutMs?: number;
+  /**
+   * Longest a whole request may take, retries and waits included; bytes that carry no reply (SSE
+   * keep-alive comments) do not extend it. Default 300 s (DEFAULT_REQUEST_DEADLINE_MS).
+   */
+  requestDeadlineMs?: number;
   /** Retries after the first attempt, on 429, 5xx and connection failures. Default 3. */
   maxRetries?: number;
   /** First backoff delay when the server gives no retry-after. Default 1 s, doubling, capped by retryMaxDelayMs (20 s). */
@@ -99,6 +104,8 @@ function replyCapBytes(maxOutputTokens: number): number {
 interface AttemptState {
   /** Called whenever bytes arrive: the idle timer counts silence, not total time. */
   onBytes?: () => void;
+  /** When the whole request (all attempts) must be over, in ms since the epoch. */
+  deadlineAt?: number;
   maxOutputTokens: number;
 }
 
@@ -120,6 +127,9 @@ export function displayEndpoint(baseUrl: string): string {
     return baseUrl.replace(/\/+$/, '');
   }
 }
+
+/** The overall deadline of one model request when none is set (CLI --request-deadline, setting agentTraceLens.llm.requestDeadlineSeconds). */
+export const DEFAULT_REQUEST_DEADLINE_MS = 300_000;
 
 export function createOpenAiProvider(options: OpenAiProviderOptions): ModelProvider {
   return new OpenAiProvider(options);
@@ -197,6 +207,18 @@ class OpenAiProvider implements ModelProvider {
     return this.opts.timeoutMs ?? 120_000;
   }
 
+  private get deadlineMs(): number {
+    return this.opts.requestDeadlineMs ?? DEFAULT_REQUEST_DEADLINE_MS;
+  }
+
+  private deadlineError(attempts?: number): LlmError {
+    return new LlmError(
+      'timeout',
+      `The request to ${this.endpoint} did not finish within its deadline of ${seconds(this.deadlineMs)} (CLI --request-deadline, setting agentTraceLens.llm.requestDeadlineSeconds).`,
+      { endpoint: this.endpoint, retryable: false, ...(attempts ? { attempts } : {}) },
+    );
+  }
+
   async complete(request: CompletionRequest): Promise<CompletionResult> {
     const refusal = insecureKeyRefusal(this.opts.baseUrl, this.apiKey, this.opts.allowInsecureHttp);
     if (refusal) throw new LlmError('request', refusal, { endpoint: this.endpoint, retryable: false });
@@ -224,6 +246,7 @@ class OpenAiProvider implements ModelProvider {
     if (streaming) body.stream_options = { include_usage: true };
 
     const maxRetries = this.opts.maxRetries ?? 3;
+    const deadlineAt = Date.now() + this.deadlineMs;
     const adjusted = new Set<string>();
     let retries = 0;
     for (let attempt = 1; ; attempt++) {
@@ -232,6 +255,7 @@ class OpenAiProvider implements ModelProvider {
       const state: AttemptState = { maxOutputTokens };
       this.attempts.set(id, state);
       try {
+        state.deadlineAt = deadlineAt;
         const result = streaming
           ? await this.attemptStreamed(body, request, progress, id, state)
           : await this.attemptWhole(body, request, id, state);
@@ -266,6 +290,7 @@ class OpenAiProvider implements ModelProvider {
             baseDelayMs: this.opts.retryBaseDelayMs ?? 1000,
             maxDelayMs: this.opts.retryMaxDelayMs ?? 20_000,
           });
+        if (Date.now() + delayMs >= deadlineAt) throw this.deadlineError(attempt);
         this.opts.onRetry?.({ retry: retries, delayMs, error: err });
         try {
           await sleep(delayMs, request.signal);
@@ -293,8 +318,13 @@ class OpenAiProvider implements ModelProvider {
     request.signal?.addEventListener('abort', onUserAbort, { once: true });
     if (request.signal?.aborted) controller.abort();
     let phase: 'start' | 'idle' = 'start';
-    let timedOut: 'start' | 'idle' | undefined;
+    let timedOut: 'start' | 'idle' | 'deadline' | undefined;
     let timer: NodeJS.Timeout | undefined;
+    // The overall deadline: one timer that nothing re-arms, so keep-alive bytes cannot extend it.
+    const deadline = setTimeout(() => {
+      timedOut = 'deadline';
+      controller.abort();
+    }, Math.max(0, (state.deadlineAt ?? Date.now() + this.deadlineMs) - Date.now()));
     const arm = (ms: number) => {
       clearTimeout(timer);
       timer = setTimeout(() => {
@@ -324,6 +354,7 @@ class OpenAiProvider implements ModelProvider {
       return result;
     } catch (e) {
       if (request.signal?.aborted) throw new LlmError('cancelled', 'Cancelled.', { endpoint: this.endpoint });
+      if (timedOut === 'deadline') throw this.deadlineError();
       if (timedOut === 'start') {
         throw new LlmError('timeout', `No reply from ${this.endpoint} within ${seconds(this.timeoutMs)}.`, {
           endpoint: this.endpoint,
@@ -338,6 +369,7 @@ class OpenAiProvider implements ModelProvider {
       throw e;
     } finally {
       clearTimeout(timer);
+      clearTimeout(deadline);
       request.signal?.removeEventListener('abort', onUserAbort);
     }
   }

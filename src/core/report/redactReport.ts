@@ -13,9 +13,10 @@ import type { ReportViewModel } from './viewModel';
  */
 export function redactReport(report: ReportViewModel, trajectory: Trajectory): { report: ReportViewModel; redactions: number } {
   const found = { count: 0, kinds: {} as Record<string, number> };
-  // The source path and the strategies' own descriptions are ours, not the log's.
-  const { source, strategies, ...rest } = report;
-  const clean = { ...redactDeep(rest, found), source, strategies } as ReportViewModel;
+  // The strategies' own descriptions are ours, not the log's; the source path is the user's and may
+  // hold a secret (a file named after a token), so it goes through the same pass.
+  const { strategies, ...rest } = report;
+  const clean = { ...redactDeep(rest, found), strategies } as ReportViewModel;
   const redactions = Math.max(redactTrajectory(trajectory).count, found.count > 0 ? 1 : 0);
   const note = redactions > 0
     ? `Redacted: ${redactions} secret value${redactions === 1 ? '' : 's'} in this run ${redactions === 1 ? 'is' : 'are'} shown as [REDACTED:…] in this report; --no-redact (setting agentTraceLens.redactOutputs) keeps them.`

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { consentKey, type ConsentStore } from '../../core/llm/consent';
-import { createOpenAiProvider, displayEndpoint, insecureKeyRefusal } from '../../core/llm/openaiProvider';
+import { createOpenAiProvider, DEFAULT_REQUEST_DEADLINE_MS, displayEndpoint, insecureKeyRefusal } from '../../core/llm/openaiProvider';
 import { isLocalEndpoint } from '../../core/llm/consent';
 import type { ModelProvider } from '../../core/llm/provider';
 import type { Trajectory } from '../../core/model';
@@ -18,6 +18,8 @@ export interface LlmSettings {
   temperature: number;
   lmFamily: string;
   allowInsecureHttp: boolean;
+  /** Overall deadline of one model request, in seconds. */
+  requestDeadlineSeconds: number;
 }
 
 export function readLlmSettings(): LlmSettings {
@@ -29,7 +31,13 @@ export function readLlmSettings(): LlmSettings {
     temperature: c.get<number>('temperature', 0),
     lmFamily: c.get<string>('vscodeLmFamily', ''),
     allowInsecureHttp: c.get<boolean>('allowInsecureHttp', false),
+    requestDeadlineSeconds: deadlineSeconds(c.get<number>('requestDeadlineSeconds', DEFAULT_REQUEST_DEADLINE_MS / 1000)),
   };
+}
+
+/** A setting outside 5–3600 s (or not a number) falls back to the default. */
+function deadlineSeconds(v: unknown): number {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 5 && v <= 3600 ? v : DEFAULT_REQUEST_DEADLINE_MS / 1000;
 }
 
 /** API keys are kept per endpoint in SecretStorage, never in settings or logs. */
@@ -62,7 +70,7 @@ export async function providerFromSettings(secrets: vscode.SecretStorage, log: v
     return undefined;
   }
   log.info(`Using ${s.model} at ${displayEndpoint(s.baseUrl)}`);
-  return createOpenAiProvider({ baseUrl: s.baseUrl, apiKey, model: s.model, temperature: s.temperature, allowInsecureHttp: s.allowInsecureHttp });
+  return createOpenAiProvider({ baseUrl: s.baseUrl, apiKey, model: s.model, temperature: s.temperature, allowInsecureHttp: s.allowInsecureHttp, requestDeadlineMs: s.requestDeadlineSeconds * 1000 });
 }
 
 /** Remembered consent answers, per endpoint, in the extension's global state. */

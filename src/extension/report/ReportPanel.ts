@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { redactOutgoing } from '../../core/llm/redact';
 import * as vscode from 'vscode';
 import { adoptPanel, keptState, openPanel, REPORT_PANEL, revealPanel } from '../webview/panelHost';
 import type { CompactionResult } from '../../core/compaction';
@@ -186,7 +187,8 @@ export class ReportPanel {
       switch (m.type) {
         case 'openDiff': await this.openDiff(m.result, result); break;
         case 'copySummary':
-          await vscode.env.clipboard.writeText(result.summary ?? '');
+          // The clipboard is an exit like a file: the same redaction unless the user turned it off.
+          await vscode.env.clipboard.writeText(redactOutgoing(result.summary ?? '', { redact: vscode.workspace.getConfiguration('agentTraceLens').get<boolean>('redactOutputs', true) }));
           this.post({ type: 'notice', level: 'info', message: 'Summary copied to the clipboard.' });
           break;
         case 'saveCondensed': await (this.options.onSave ?? ((r) => this.saveCondensed(r)))(result); break;
