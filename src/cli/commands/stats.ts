@@ -14,7 +14,7 @@ import { EXIT } from '../exitCodes';
 export const statsCommand: CliCommand = {
   name: 'stats',
   summary: 'format, steps, turns, kinds, tools and tokens of a run; of every run under a FOLDER',
-  usage: `stats FILE|FOLDER [--json] [--max-size-mb N] [--model MODEL | --tokens] [--no-token-cache] [--per-run] [--shard I/N] [--resume OUT.jsonl] [--jobs N]
+  usage: `stats FILE|FOLDER [--json] [--max-size-mb N] [--model MODEL | --tokens] [--no-token-cache] [--per-run] [--no-redact] [--shard I/N] [--resume OUT.jsonl] [--jobs N]
     Format, steps, turns, kinds and tools of a trajectory. --model (or --tokens, which uses the
     log's own model) adds token counts by kind and tool, recorded usage and cost. Secrets in what is
     printed (tool names, the title, paths) are redacted unless --no-redact.` + SURVEY_USAGE,
