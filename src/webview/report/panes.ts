@@ -163,7 +163,7 @@ export function replayPane(r: ResultView, ctx: PaneContext): HTMLElement {
       : `Costs ${usd(-rp.cost.saved)} more over the run: ${comp.input < raw.input ? 'fewer tokens, but ' : ''}each compaction rewrites the cached prompt after it.`)
     : h('p', { class: 'note' }, 'No price known for the model (or for a cache rate it needs), so no cost.');
   return h('div', {},
-    h('p', {}, `Replays all ${plural(rp.steps, 'step')} (${plural(rp.modelCalls, 'request')} by the agent) as if it had used ${rp.label}: it compacts whenever ${rp.trigger}. `,
+    h('p', {}, `Replays all ${plural(rp.steps, 'step')} (${plural(rp.modelCalls, 'request')} by the agent) as if it had used ${rp.label}: it compacts ${rp.trigger}. `,
       rp.effect === 'summarize' ? `Each summary is ${percent(rp.summaryRatio)} of what it replaces (${ratioSourceText(rp)}).` : `Effect: ${rp.effect}.`),
     totals,
     verdict,
