@@ -117,7 +117,7 @@ export function survivalPane(r: ResultView, ctx: PaneContext): HTMLElement {
   const { inSummary, inContext, lost, lostNeeded } = r.entityCounts;
   const needed = r.entities.filter((e) => !e.kept && e.neededLater);
   // The headline loss first: what the compaction lost that the run went on to need.
-  const headline = h('section', { class: 'loss-headline', 'aria-label': 'Lost and needed later' },
+  const headline = h('section', { class: lostNeeded === 0 ? 'loss-headline none' : 'loss-headline', 'aria-label': 'Lost and needed later' },
     h('h2', { id: 'lost-needed-title' }, `Lost and needed later: ${lostNeeded}`),
     needed.length === 0
       ? h('p', { class: 'note' }, r.entities.length === 0 ? 'Nothing the run acted on was found in the forgotten steps.' : 'Nothing the run needed after the range was lost.')
