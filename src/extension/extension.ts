@@ -16,6 +16,7 @@ import { TokenStatusBar } from './tokens/statusBar';
 import { TokenTracker } from './tokens/tokenTracker';
 import { LiveFollower } from './live/liveFollow';
 import { statusOnEditor } from '../core/view/statusText';
+import { registerWalkthrough } from './walkthrough';
 import { registerFind } from './find/findCommands';
 import { registerSurvey } from './survey/surveyCommands';
 
@@ -107,6 +108,7 @@ export function activate(context: vscode.ExtensionContext): AgentTraceLensApi {
     ...registerCompareCommands(context, { store, tokens, view, open: deps }),
     live,
     ...registerSurvey(context, deps, tree, view),
+    ...registerWalkthrough(context, deps),
   );
   context.subscriptions.push(...registerFind({ store, tree, view, tokens }));
   log.info('Agent Trace Lens activated');
