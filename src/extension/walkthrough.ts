@@ -33,6 +33,18 @@ export function registerWalkthrough(context: vscode.ExtensionContext, deps: Open
     vscode.commands.registerCommand('agentTraceLens.showReport', () => {
       if (!ReportPanel.revealLatest()) void vscode.window.showInformationMessage('No report is open yet: compact a range first (select steps in the tree, then "Compact Range…").');
     }),
+    // The model that writes summaries, in the user's settings; the endpoint and key have their own settings and command.
+    vscode.commands.registerCommand('agentTraceLens.setModel', async () => {
+      const config = vscode.workspace.getConfiguration('agentTraceLens');
+      const model = await vscode.window.showInputBox({
+        title: 'The model that writes summaries',
+        prompt: `Sent to ${config.get<string>('llm.baseUrl') || 'the endpoint in agentTraceLens.llm.baseUrl'}; nothing is sent before you confirm a compaction.`,
+        value: config.get<string>('llm.model') ?? '',
+        validateInput: (v) => (v.trim() === '' ? 'Type a model name, e.g. gpt-4o-mini.' : undefined),
+      });
+      if (model === undefined) return;
+      await config.update('llm.model', model.trim(), vscode.ConfigurationTarget.Global);
+    }),
     vscode.commands.registerCommand('agentTraceLens.openRunsFolder', async () => {
       const found = AGENT_LOG_FOLDERS.map((f) => ({ ...f, path: expand(f.folder) })).filter((f) => fs.existsSync(f.path));
       const other = { label: '$(folder-opened) Another folder…', description: 'a folder of .jsonl, .json or .traj runs' };
