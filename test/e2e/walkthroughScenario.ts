@@ -47,6 +47,23 @@ async function pressStepButton(wb: Workbench, title: string, button: string): Pr
   await press.click();
 }
 
+/**
+ * Types into the open quick input. Opened by a button on the Welcome page, it can stay inert for a
+ * moment while the workbench takes the focus back: try again until it takes the text.
+ */
+async function typeQuick(wb: Workbench, text: string): Promise<void> {
+  const input = wb.page.locator('.quick-input-widget input');
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await input.fill(text, { timeout: 2_000 });
+      return;
+    } catch (e) {
+      if (attempt >= 15) throw e;
+      await wb.page.waitForTimeout(1_000);
+    }
+  }
+}
+
 async function waitDone(wb: Workbench, title: string): Promise<void> {
   await showWalkthrough(wb, title);
   for (let i = 0; i < 30 && !(await isDone(wb, title)); i++) await wb.page.waitForTimeout(500);
@@ -78,11 +95,12 @@ export const WALKTHROUGH_SCENARIOS: Scenario[] = [
       const quickTitle = wb.page.locator('.quick-input-widget .quick-input-title');
       await quickTitle.filter({ hasText: 'Compact with which strategy?' }).waitFor({ timeout: 15_000 });
       const masking = 'SWE-agent observation masking (last N observations)';
-      await wb.pickQuickItem(masking, 'observation-masking');
+      await typeQuick(wb, 'observation-masking');
+      await wb.pickQuickItem(masking);
       await wb.pickQuickItem('Run');
       await quickTitle.filter({ hasText: 'which steps?' }).waitFor({ timeout: 30_000 });
       const input = wb.page.locator('.quick-input-widget input');
-      await input.fill('1-60');
+      await typeQuick(wb, '1-60');
       await input.press('Enter');
       const report = new ReportView(wb.page);
       await report.tab('Ticket ABC-123').waitFor({ timeout: 60_000 });
@@ -102,7 +120,15 @@ export const WALKTHROUGH_SCENARIOS: Scenario[] = [
       const quick = wb.page.locator('.quick-input-widget');
       await quick.waitFor({ timeout: 15_000 });
       if (await quickTitle.filter({ hasText: 'Open a folder of runs' }).isVisible()) await wb.pickQuickItem('$(folder-opened) Another folder…'.replace('$(folder-opened) ', ''));
-      await wb.answerFileDialog(path.join(workspace, 'survey-runs'));
+      // The simple folder dialog: type the folder, then its "Survey" button (Enter would open the folder).
+      const dir = path.join(workspace, 'survey-runs') + '/';
+      await wb.page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 15_000 });
+      for (let attempt = 0; attempt < 5; attempt++) {
+        await typeQuick(wb, dir);
+        await wb.page.waitForTimeout(500);
+        if ((await input.inputValue()) === dir) break;
+      }
+      await quick.locator('.monaco-button', { hasText: 'Survey' }).first().click();
       await wb.page.locator('.tabs-container .tab', { hasText: 'Survey: survey-runs' }).first().waitFor({ timeout: 60_000 });
       await waitDone(wb, titles[3]);
 
@@ -110,7 +136,7 @@ export const WALKTHROUGH_SCENARIOS: Scenario[] = [
       await pressStepButton(wb, titles[4], 'Set Model…');
       const model = String(settings['agentTraceLens.llm.model'] ?? 'gpt-4o-mini');
       await input.waitFor({ timeout: 15_000 });
-      await input.fill(model);
+      await typeQuick(wb, model);
       await input.press('Enter');
       await waitDone(wb, titles[4]);
       await wb.parkMouse();
