@@ -59,7 +59,7 @@ test('status bar: the log total and the context in use read differently, and onl
 
 test('status bar: a plain file in the editor hides the entries; a panel or an open trajectory keeps them', () => {
   assert.equal(statusOnEditor('file', false), 'hide', 'package.json is not a run');
-  assert.equal(statusOnEditor('untitled', false), 'hide');
+  assert.equal(statusOnEditor('untitled', false), 'keep', 'the prompt the report opened belongs to the run');
   assert.equal(statusOnEditor('file', true), 'keep');
   assert.equal(statusOnEditor(undefined, false), 'keep', 'a report or survey panel has focus');
   assert.equal(statusOnEditor('agent-trace-lens-step', false), 'keep', 'a step of the run shown');

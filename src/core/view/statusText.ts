@@ -29,12 +29,12 @@ export function contextText(c: ContextFigures): string {
 }
 
 /**
- * Whether the status-bar entries stay when the active editor changes: a file or untitled document
- * that is not an open trajectory (a plain package.json) hides them, so they never describe a run
- * the user is not looking at. No editor (a report or survey panel has focus) or one of our own step
- * documents keeps them.
+ * Whether the status-bar entries stay when the active editor changes: a file that is not an open
+ * trajectory (a plain package.json) hides them, so they never describe a run the user is not
+ * looking at. No editor (a report or survey panel has focus), one of our own step documents or an
+ * untitled document we opened for the run (the prompt, a condensed run) keeps them.
  */
 export function statusOnEditor(scheme: string | undefined, isOpenTrajectory: boolean): 'keep' | 'hide' {
   if (scheme === undefined || isOpenTrajectory) return 'keep';
-  return scheme === 'file' || scheme === 'untitled' ? 'hide' : 'keep';
+  return scheme === 'file' ? 'hide' : 'keep';
 }
