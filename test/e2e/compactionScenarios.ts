@@ -360,6 +360,28 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
         assert.equal(await report.themeKindBecoming('vscode-light'), 'vscode-light');
         await wb.parkMouse();
         await shot('light');
+        // What survived, on white: a loss of zero is not framed in the error colour, and the kept
+        // text reads (4.5:1 or more against the page).
+        await report.openTab('survival');
+        const look = await (await report.pageFrame()).evaluate(() => {
+          const rgb = (c: string) => (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+          const lum = (c: number[]) => { const f = (v: number) => { const s = v / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; }; return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+          const headline = document.querySelector('.loss-headline')!;
+          const kept = document.querySelector('.survival-summary .kept');
+          const bg = rgb(getComputedStyle(document.body).backgroundColor);
+          const keptColour = kept ? rgb(getComputedStyle(kept).color) : null;
+          const [hi, lo] = keptColour ? [lum(keptColour), lum(bg)].sort((a, b) => b - a) : [0, 0];
+          return {
+            title: document.querySelector('#lost-needed-title')?.textContent ?? '',
+            border: getComputedStyle(headline).borderLeftColor,
+            error: (() => { const probe = document.createElement('span'); probe.style.color = 'var(--vscode-errorForeground)'; document.body.append(probe); const c = getComputedStyle(probe).color; probe.remove(); return c; })(),
+            keptContrast: keptColour ? (hi + 0.05) / (lo + 0.05) : null,
+          };
+        });
+        await shot('light-survival');
+        if (look.title.endsWith(': 0')) assert.notEqual(look.border.replace(/\s/g, ''), look.error.replace(/\s/g, ''), 'a loss of zero framed in the error colour');
+        if (look.keptContrast !== null) assert.ok(look.keptContrast >= 4.5, `"✓ in the summary" is ${look.keptContrast.toFixed(2)}:1 on the light page`);
+        await report.openTab('overview');
 
         // High contrast: the cards are outlined in the theme's contrast border, not told apart by fill.
         await wb.setColorTheme('Dark High Contrast', 'high-contrast');
