@@ -132,7 +132,8 @@ export function survivalPane(r: ResultView, ctx: PaneContext): HTMLElement {
     headline,
     h('p', { class: 'survival-summary' },
       h('span', { class: 'kept' }, `✓ ${inSummary} in the summary`), ' · ', h('span', { class: 'kept' }, `✓ ${inContext} still in context`), ' · ',
-      h('span', { class: 'lost' }, `✗ ${lost} lost`),
+      // Nothing lost is no alarm: the cross and the error colour only for a real loss.
+      lost > 0 ? h('span', { class: 'lost' }, `✗ ${lost} lost`) : h('span', {}, '0 lost'),
       ` of the ${plural(total, 'thing')} the forgotten steps acted on: files changed and read, commands and their exit status, failing tests, errors, what the user gave and asked, to-do items${total > 0 ? ` (${percent((total - lost) / total)} kept)` : ''}.`),
     h('div', { class: 'toolbar' }, h('label', { for: 'entity-filter' }, 'Show '), select),
     total === 0 ? h('p', { class: 'note' }, 'Nothing the run acted on was found in the forgotten steps.') : entityTable(shown, 'Entities of the forgotten steps and where they survive', ctx, true));
