@@ -26,7 +26,7 @@ export async function exportAtif(store: TrajectoryStore, log: vscode.LogOutputCh
   } else chosen = runsOf(doc.trajectory);
   const source = doc.trajectory.source.path;
   const base = path.basename(source).replace(/\.(jsonl?|traj(\.json)?|md|eval)$/i, '');
-  const suffix = chosen.length === 1 && doc.trajectory.runs?.length ? `.run${runsOf(doc.trajectory).indexOf(chosen[0]) + 1}` : '';
+  const suffix = chosen.length === 1 && doc.trajectory.runs?.length ? `.run${runsOf(doc.trajectory).indexOf(chosen[0])}` : '';
   const extension = chosen.length > 1 ? 'atif.jsonl' : 'atif.json';
   const dir = doc.uri.scheme === 'file' && !(await isFolder(doc.uri)) ? path.dirname(source) : source;
   const uri = await vscode.window.showSaveDialog({
@@ -71,7 +71,7 @@ async function pickOpenTrajectory(store: TrajectoryStore): Promise<OpenTrajector
 
 async function pickRuns(t: Trajectory): Promise<Trajectory[] | undefined> {
   const all = { label: `All ${t.runs!.length} runs`, description: 'one ATIF document per line', runs: t.runs! };
-  const items = [all, ...t.runs!.map((run, i) => ({ label: run.title, description: `run ${i + 1} · ${run.steps.length} steps`, runs: [run] }))];
+  const items = [all, ...t.runs!.map((run, i) => ({ label: run.title, description: `run ${i} · ${run.steps.length} steps`, runs: [run] }))];
   const picked = await vscode.window.showQuickPick(items, { title: 'Export which run as ATIF?' });
   return picked?.runs;
 }

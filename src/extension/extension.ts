@@ -15,6 +15,8 @@ import { TokenService } from '../core/tokens';
 import { TokenStatusBar } from './tokens/statusBar';
 import { TokenTracker } from './tokens/tokenTracker';
 import { LiveFollower } from './live/liveFollow';
+import { statusOnEditor } from '../core/view/statusText';
+import { registerWalkthrough } from './walkthrough';
 import { registerFind } from './find/findCommands';
 import { registerSurvey } from './survey/surveyCommands';
 import { ReportPanel } from './report/ReportPanel';
@@ -34,6 +36,7 @@ export function activate(context: vscode.ExtensionContext): AgentTraceLensApi {
   const tree = new TrajectoryTreeProvider(store, tokens);
   const view = vscode.window.createTreeView('agentTraceLens.trajectories', { treeDataProvider: tree, showCollapseAll: true, canSelectMany: true });
   const statusBar = new TokenStatusBar(tokens);
+  const live = new LiveFollower(store, tokens, log, view);
   // Counts arrive in waves; one repaint per wave keeps the tree's expansion and selection.
   tokens.onDidChange(() => tree.refresh());
 
@@ -55,6 +58,13 @@ export function activate(context: vscode.ExtensionContext): AgentTraceLensApi {
     }),
     store.onDidChange(() => {
       if (store.all().length === 0) statusBar.show(undefined);
+    }),
+    vscode.window.onDidChangeActiveTextEditor((editor) => {
+      const uri = editor?.document.uri;
+      if (statusOnEditor(uri?.scheme, uri !== undefined && store.get(uri.fsPath) !== undefined) === 'hide') {
+        statusBar.show(undefined);
+        live.hideStatus();
+      }
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('agentTraceLens.tokens.model')) tokens.recountAll();
@@ -92,17 +102,18 @@ export function activate(context: vscode.ExtensionContext): AgentTraceLensApi {
       compaction.compactSelection(node, selected ?? [...view.selection])),
     vscode.commands.registerCommand('agentTraceLens.compact', () => {
       const steps = view.selection.filter((n) => n.type === 'step');
-      return steps.length > 1 ? compaction.compactSelection(undefined, steps) : compaction.compactFromPalette();
+      return steps.length > 1 ? compaction.compactSelection(undefined, steps) : compaction.compactFromPalette(view.selection);
     }),
     vscode.commands.registerCommand('agentTraceLens.exportAtif', (node?: TreeNode, selected?: TreeNode[]) =>
       exportAtif(store, log, node instanceof vscode.Uri ? undefined : node, selected ?? [...view.selection])),
     ...registerApiKeyCommands(context.secrets),
     ...registerCompareCommands(context, { store, tokens, view, open: deps }),
-    new LiveFollower(store, tokens, log, view),
+    live,
     ...registerSurvey(context, deps, tree, view),
     vscode.window.registerWebviewPanelSerializer(REPORT_PANEL.viewType, {
       deserializeWebviewPanel: async (panel, state) => ReportPanel.restore(context, panel, state, log),
     }),
+    ...registerWalkthrough(context, deps),
   );
   context.subscriptions.push(...registerFind({ store, tree, view, tokens }));
   log.info('Agent Trace Lens activated');

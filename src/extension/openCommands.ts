@@ -61,8 +61,8 @@ export async function openTrajectory(deps: OpenDeps, uri: vscode.Uri, quiet = fa
     const message = e instanceof TrajectoryLoadError ? e.message : `${uri.fsPath}: ${(e as Error).message}`;
     deps.log.warn(message);
     if (!quiet) {
-      // A file no format reads can still be looked at: offer it as JSON.
-      const asJson = e instanceof TrajectoryLoadError && e.code === 'unrecognized' && !(await isFolder(uri)) ? ['Open as JSON'] : [];
+      // A file no format reads can still be looked at: offer it as JSON, unless it is open as JSON already.
+      const asJson = e instanceof TrajectoryLoadError && e.code === 'unrecognized' && !openAsJsonAlready(uri) && !(await isFolder(uri)) ? ['Open as JSON'] : [];
       void vscode.window.showErrorMessage(`Agent Trace Lens could not open ${message}`, ...asJson).then(async (choice) => {
         if (choice === 'Open as JSON') await openAsJson(uri);
       });
@@ -90,6 +90,10 @@ export async function openAsJson(uri: vscode.Uri): Promise<void> {
   const document = await vscode.workspace.openTextDocument(uri);
   const language = (await vscode.languages.getLanguages()).includes('jsonl') && /\.jsonl$/i.test(uri.fsPath) ? 'jsonl' : 'json';
   await vscode.window.showTextDocument(await vscode.languages.setTextDocumentLanguage(document, language), { preview: true });
+}
+
+function openAsJsonAlready(uri: vscode.Uri): boolean {
+  return vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString() && /^json/.test(d.languageId));
 }
 
 async function isFolder(uri: vscode.Uri): Promise<boolean> {

@@ -168,12 +168,15 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
       const tooltip = flat(await wb.hoverText(await wb.traceRow(want.title)));
       assert.ok(tooltip.includes(flat(tokens.section)), `the trajectory tooltip lacks the CLI's token section ${JSON.stringify(flat(tokens.section))}: ${tooltip}`);
 
-      // The status bar: the total and the share of the model's context window.
+      // The status bar: the log's total (the context entry beside it says what is in use); the
+      // tooltip holds the share of the model's context window.
       assert.ok(tokens.contextWindow && tokens.contextShare !== undefined, `stats knows no context window for ${model}`);
       const entry = wb.statusBarEntry('agentTraceLens.tokens');
       await entry.waitFor({ timeout: 10_000 });
       const text = (await entry.innerText()).trim();
-      assert.equal(text, `${compactCount(tokens.total)} tok · ${Math.round(tokens.contextShare * 100)}% of ${compactCount(tokens.contextWindow)}`, 'the status bar item differs from stats');
+      assert.equal(text, `${compactCount(tokens.total)} tok in log`, 'the status bar item differs from stats');
+      const context = wb.statusBarEntry('agentTraceLens.context');
+      if (await context.isVisible()) assert.match((await context.innerText()).trim(), /^context /, 'the two entries must read differently');
       await wb.traceRow(want.title);
       const detail = flat(await wb.hoverText(entry, () => shot('status-bar')));
       assert.ok(detail.includes(`${thousands(tokens.total)} tokens, counted with ${tokens.tokenizer}`), `status bar tooltip: ${detail}`);
@@ -357,6 +360,28 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
         assert.equal(await report.themeKindBecoming('vscode-light'), 'vscode-light');
         await wb.parkMouse();
         await shot('light');
+        // What survived, on white: a loss of zero is not framed in the error colour, and the kept
+        // text reads (4.5:1 or more against the page).
+        await report.openTab('survival');
+        const look = await (await report.pageFrame()).evaluate(() => {
+          const rgb = (c: string) => (c.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+          const lum = (c: number[]) => { const f = (v: number) => { const s = v / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; }; return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+          const headline = document.querySelector('.loss-headline')!;
+          const kept = document.querySelector('.survival-summary .kept');
+          const bg = rgb(getComputedStyle(document.body).backgroundColor);
+          const keptColour = kept ? rgb(getComputedStyle(kept).color) : null;
+          const [hi, lo] = keptColour ? [lum(keptColour), lum(bg)].sort((a, b) => b - a) : [0, 0];
+          return {
+            title: document.querySelector('#lost-needed-title')?.textContent ?? '',
+            border: getComputedStyle(headline).borderLeftColor,
+            error: (() => { const probe = document.createElement('span'); probe.style.color = 'var(--vscode-errorForeground)'; document.body.append(probe); const c = getComputedStyle(probe).color; probe.remove(); return c; })(),
+            keptContrast: keptColour ? (hi + 0.05) / (lo + 0.05) : null,
+          };
+        });
+        await shot('light-survival');
+        if (look.title.endsWith(': 0')) assert.notEqual(look.border.replace(/\s/g, ''), look.error.replace(/\s/g, ''), 'a loss of zero framed in the error colour');
+        if (look.keptContrast !== null) assert.ok(look.keptContrast >= 4.5, `"✓ in the summary" is ${look.keptContrast.toFixed(2)}:1 on the light page`);
+        await report.openTab('overview');
 
         // High contrast: the cards are outlined in the theme's contrast border, not told apart by fill.
         await wb.setColorTheme('Dark High Contrast', 'high-contrast');

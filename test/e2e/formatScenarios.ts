@@ -216,6 +216,19 @@ export const FORMAT_SCENARIOS: Scenario[] = [
       const language = await wb.page.locator('#status\\.editor\\.mode').innerText();
       assert.match(language, /JSON/);
       await shot('opened-as-json');
+      // A plain JSON file in the editor: no run's tokens stay in the status bar.
+      await wb.statusBarEntry('agentTraceLens.tokens').waitFor({ state: 'hidden', timeout: 10_000 });
+      await wb.statusBarEntry('agentTraceLens.context').waitFor({ state: 'hidden', timeout: 10_000 });
+      // Asked again while it is open as JSON: the error says why, without offering what is done.
+      await wb.clearNotifications();
+      await wb.runCommand('Agent Trace Lens: Open Trajectory…');
+      await wb.answerFileDialog(path.join(workspace, NOT_A_TRAJECTORY));
+      await wb.waitForNotification(/it is a JSON object with keys name, version, main/);
+      const again = wb.page.locator('.notification-toast', { hasText: NOT_A_TRAJECTORY }).first();
+      await wb.parkMouse();
+      await shot('already-open-as-json');
+      assert.equal(await again.locator('.monaco-button', { hasText: 'Open as JSON' }).count(), 0, 'offers to open as JSON a file open as JSON');
+      await wb.clearNotifications();
       await wb.closeAllEditors();
     },
   },

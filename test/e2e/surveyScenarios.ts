@@ -37,7 +37,8 @@ function expectedRows(repo: string, dir: string): ExpectedRow[] {
   return r.stdout.trim().split('\n').map((l) => JSON.parse(l)).filter((v) => v.run !== undefined) as ExpectedRow[];
 }
 
-const label = (r: ExpectedRow) => (r.runsInFile > 1 ? `${r.file} #${r.run + 1}` : r.file);
+// Runs are named as the CLI names them (`FILE#N`, N from 0), so a row can be pasted into `diff`.
+const label = (r: ExpectedRow) => (r.runsInFile > 1 ? `${r.file}#${r.run}` : r.file);
 
 export const SURVEY_SCENARIOS: Scenario[] = [
   {
@@ -91,6 +92,16 @@ export const SURVEY_SCENARIOS: Scenario[] = [
       await frame().locator('caption', { hasText: '3 of 7 runs match the filter' }).waitFor();
       assert.equal((await frame().locator('tfoot tr.totals td').first().innerText()), 'Total: 3 runs');
       await shot('filtered');
+      // The tree's query language, with the fields of a run.
+      await frame().locator('input.filter').fill('format:openhands-eval steps>0');
+      await frame().locator('caption', { hasText: '3 of 7 runs match the filter' }).waitFor();
+      await frame().locator('input.filter').fill('format:claude-code');
+      await frame().locator('caption', { hasText: '1 of 7 runs match the filter' }).waitFor();
+      await frame().locator('input.filter').fill('kind:tool_call');
+      await frame().locator('caption', { hasText: /Filter not applied: .*picks steps/ }).waitFor();
+      await shot('filter-fields');
+      await frame().locator('input.filter').fill('ponyc');
+      await frame().locator('caption', { hasText: '3 of 7 runs match the filter' }).waitFor();
 
       // A click on a run opens its file in the Trajectories tree with that run selected.
       const target = expected.find((e) => e.file === 'evals/output.jsonl' && e.run === 1)!;
@@ -108,7 +119,7 @@ export const SURVEY_SCENARIOS: Scenario[] = [
       await wb.contextMenu(await wb.traceRow(/^OpenHands evaluation: 3 runs/), 'Survey Runs');
       await wb.page.locator('.tabs-container .tab', { hasText: 'Survey: output.jsonl' }).first().waitFor({ timeout: 30_000 });
       await frame().locator('.status', { hasText: /3 runs in 1 file\b/ }).waitFor({ timeout: 60_000 });
-      assert.deepEqual(await firstColumn(), [1, 2, 3].map((n) => `output.jsonl #${n}`));
+      assert.deepEqual(await firstColumn(), [0, 1, 2].map((n) => `output.jsonl#${n}`));
     },
   },
 ];

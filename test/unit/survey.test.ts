@@ -9,7 +9,8 @@ import {
   type SurveyLine, type SurveyRow,
 } from '../../src/core/survey';
 import { tableRow } from '../../src/core/survey/protocol';
-import { filterRows, sortRows } from '../../src/webview/survey/columns';
+import { sortRows } from '../../src/webview/survey/columns';
+import { filterSurveyRows, parseSurveyQuery } from '../../src/core/survey/filter';
 import { corpus } from '../helpers/paths';
 import { RUNS_IN_MANY, surveyFolder } from '../helpers/surveyFolder';
 
@@ -135,9 +136,11 @@ test('survey table: sorting by a column puts unknown costs last either way, and 
   }
   const bySteps = sortRows(table, { column: 'steps', descending: true });
   assert.equal(bySteps[0].steps, Math.max(...table.map((r) => r.steps)));
+  const filterRows = (rows: typeof table, q: string) => filterSurveyRows(rows, parseSurveyQuery(q));
   const pony = filterRows(table, 'PONYC');
   assert.equal(pony.length, RUNS_IN_MANY, 'the three ponyc instances of the eval output');
-  assert.equal(filterRows(table, 'ponyc 4593').length, 1, 'every word must match');
+  assert.equal(filterRows(table, 'ponyc task:4593').length, 1, 'every part must match');
+  assert.equal(filterRows(table, 'format:openhands-eval').length, RUNS_IN_MANY);
   assert.equal(filterRows(table, '').length, table.length);
 });
 

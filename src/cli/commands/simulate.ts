@@ -159,7 +159,7 @@ export function sparkline(values: readonly number[], max: number, width = 60): s
 function renderReplay(r: ReplayResult, counter: TokenCounter): string {
   const n = (x: number) => `${counter.approximate && !r.calibration ? '≈' : ''}${Math.round(x).toLocaleString('en-US')}`;
   const raw = r.totals.raw, comp = r.totals.compacted;
-  let text = `${r.label} (${r.strategy}) over the whole run: compacts whenever ${r.trigger}\n`;
+  let text = `${r.label} (${r.strategy}) over the whole run: compacts ${r.trigger}\n`;
   text += table([
     ['steps', `${r.steps.toLocaleString('en-US')} (${r.modelCalls.toLocaleString('en-US')} requests by the agent)`],
     ['effect', `${r.effect}${r.effect === 'summarize' ? `; summary = ${(r.summaryRatio * 100).toFixed(1)}% of what it replaces` : ''}`],

@@ -41,7 +41,7 @@ export function runMetadata(record: Record<string, unknown>, trajectoryKey: stri
 
 /** A run's node title: its task and outcome first, then what the trajectory itself says. */
 export function runTitle(meta: TrajectoryMeta, innerTitle: string): string {
-  const who = meta.instanceId ?? (meta.taskId !== undefined ? `task ${String(meta.taskId)}` : `#${Number(meta.runIndex) + 1}`);
+  const who = meta.instanceId ?? (meta.taskId !== undefined ? `task ${String(meta.taskId)}` : `#${Number(meta.runIndex)}`);
   const task = typeof meta.task === 'string' ? meta.task : innerTitle;
   const short = task.length > 70 ? task.slice(0, 69) + '…' : task;
   return `${who}: ${short}`;

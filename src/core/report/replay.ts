@@ -66,7 +66,7 @@ export interface ReplayCost {
 export interface ReplayResult {
   strategy: string;
   label: string;
-  /** The trigger in words, e.g. "more than 100 events (max_size)". */
+  /** When it compacts, as a clause that follows "it compacts": "whenever the history holds more than 100 events (max_size)". */
   trigger: string;
   effect: ReplayEffect;
   summaryRatio: number;
@@ -245,10 +245,10 @@ function max(values: readonly number[]): number {
 }
 
 function describeTrigger(o: ReplayOptions, maxSize: number | undefined): string {
-  if (o.tokenBudget !== undefined) return `the context holds more than ${o.tokenBudget} tokens`;
+  if (o.tokenBudget !== undefined) return `whenever the context holds more than ${o.tokenBudget} tokens`;
   if (o.strategy.recomputes) return `before every request once the strategy's policy finds something to compact (${o.strategy.id} rebuilds its summary each time)`;
-  if (maxSize !== undefined) return `the history holds more than ${maxSize} events (max_size)`;
-  return `the strategy's policy finds something to compact (${o.strategy.id})`;
+  if (maxSize !== undefined) return `whenever the history holds more than ${maxSize} events (max_size)`;
+  return `whenever the strategy's policy finds something to compact (${o.strategy.id})`;
 }
 
 const CACHE_WORDS: Record<CacheBehaviour, string> = {

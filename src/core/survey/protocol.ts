@@ -20,6 +20,11 @@ export interface SurveyTableRow {
   cache: string;
   costRecorded: number | null;
   outcome: string;
+  /** The outcome's parts, for the filter (reward:1, resolved:true, is:error); absent where the log records none. */
+  resolved?: boolean;
+  reward?: number;
+  score?: number;
+  failed?: boolean;
 }
 
 export type SurveyHostMessage =
@@ -52,5 +57,9 @@ export function tableRow(r: SurveyRow): SurveyTableRow {
     file: r.file, run: r.run, runsInFile: r.runsInFile, name: r.name, format: r.format, task: r.task ?? '', model: r.model ?? '',
     steps: r.steps, tokens: r.tokens, approximateTokens: r.approximateTokens, requests: r.requests,
     costModelled: r.costModelled, cache: r.cache, costRecorded: r.costRecorded, outcome,
+    ...(o.resolved !== undefined ? { resolved: o.resolved } : {}),
+    ...(o.reward !== undefined ? { reward: o.reward } : {}),
+    ...(o.score !== undefined ? { score: o.score } : {}),
+    ...(o.error ? { failed: true } : {}),
   };
 }

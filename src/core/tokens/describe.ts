@@ -1,6 +1,7 @@
 import { formatCost } from '../pricing/prices';
 import { table } from '../view/textTable';
 import { formatTokenCount, tokenizerFor } from './models';
+import type { UsageComparison } from './recorded';
 import type { TokenReport } from './report';
 
 // A token report in words, for the CLI's text output and the tree's tooltip alike.
@@ -20,10 +21,9 @@ export function describeTokenReport(r: TokenReport): string {
   const kinds = Object.entries(r.tokens.byKind).filter(([, v]) => v > 0).map(([k, v]) => [k, n(v)] as [string, string]);
   text += `\nTokens by kind\n${table(kinds)}`;
   const tools = Object.entries(r.tokens.byTool).sort((a, b) => b[1].total - a[1].total)
-    .map(([k, v]) => [k, `${n(v.total)}  (calls ${v.calls.toLocaleString('en-US')}, results ${v.results.toLocaleString('en-US')})`] as [string, string]);
+    .map(([k, v]) => [k, `${n(v.total)}  (${v.calls.toLocaleString('en-US')} in calls, ${v.results.toLocaleString('en-US')} in their results)`] as [string, string]);
   if (tools.length > 0) text += `\nTokens by tool\n${table(tools)}`;
-  for (const [label, c] of [['Recorded usage (log totals)', r.recorded?.totals], ['Recorded usage (per call)', r.recorded?.perCall]] as const) {
-    if (!c) continue;
+  for (const [label, c] of recordedBlocks(r)) {
     const line = (field: 'inputTokens' | 'outputTokens') => {
       const rec = c.recorded[field];
       return rec === undefined ? `ours ${c.ours[field].toLocaleString('en-US')}, not recorded`
@@ -40,6 +40,21 @@ export function describeTokenReport(r: TokenReport): string {
     text += `\nNo price known for ${r.tokenizer.model}.\n`;
   }
   return text;
+}
+
+/** The log's totals and its per-call usage, or one block when both say the same of the same calls. */
+function recordedBlocks(r: TokenReport): [string, UsageComparison][] {
+  const { totals, perCall } = r.recorded ?? {};
+  if (totals && perCall && sameUsage(totals, perCall)) return [['Recorded usage (log totals, the same per call)', totals]];
+  const blocks: [string, UsageComparison][] = [];
+  if (totals) blocks.push(['Recorded usage (log totals)', totals]);
+  if (perCall) blocks.push(['Recorded usage (per call)', perCall]);
+  return blocks;
+}
+
+function sameUsage(a: UsageComparison, b: UsageComparison): boolean {
+  return a.calls === b.calls && a.recorded.inputTokens === b.recorded.inputTokens && a.recorded.outputTokens === b.recorded.outputTokens
+    && a.recorded.cost === b.recorded.cost && a.ours.inputTokens === b.ours.inputTokens && a.ours.outputTokens === b.ours.outputTokens;
 }
 
 function percent(share: number): string {

@@ -98,7 +98,8 @@ export function stepDocument(step: Step): StepDocument {
     if (c?.forgottenIds?.length) lines.push(`Forgotten events: ${c.forgottenIds.join(', ')}`);
     if (c?.trigger) lines.push(`Trigger: ${c.trigger}`);
     if (c?.tokensBefore !== undefined) lines.push(`Tokens before: ${c.tokensBefore}`);
-    if (c?.summary && c.summary !== step.text) lines.push('', c.summary);
+    // Adapters (ATIF) often put the summary in the text already: say it once.
+    if (c?.summary && !step.text.includes(c.summary)) lines.push('', c.summary);
     return { extension: 'md', content: lines.filter((l, i) => l !== '' || i > 0).join('\n') };
   }
   if (step.text === '' && contentNotRecorded(step)) {

@@ -4,7 +4,7 @@ import { decideConsent, type ConsentAnswer } from '../../core/llm/consent';
 import type { Trajectory } from '../../core/model';
 import { runsOf } from '../../core/stats';
 import type { OpenTrajectory, TrajectoryStore } from '../trajectoryStore';
-import type { StepNode, TreeNode } from '../tree/nodes';
+import { selectionTarget, type StepNode, type TreeNode } from '../tree/nodes';
 import { chooseOptions, chooseRange, chooseStrategy, optionsFromSettings } from './chooseRun';
 import { compactionCounter, mementoConsentStore, providerFromSettings } from './llmSettings';
 import { compactionCounterSpec, compactionWorker, disposeCompactionWorker } from './offThread';
@@ -63,12 +63,14 @@ export class CompactionController {
   }
 
   /** From the command palette: the trajectory in view (or chosen), then strategy, range and options. */
-  async compactFromPalette(): Promise<void> {
-    const doc = await this.pickTrajectory();
+  /** `selected` is the tree's selection: a selected file (or run) is the one compacted, without asking. */
+  async compactFromPalette(selected: readonly TreeNode[] = []): Promise<void> {
+    const target = selectionTarget(selected);
+    const doc = target?.doc ?? await this.pickTrajectory();
     if (!doc) return;
     const runs = runsOf(doc.trajectory);
-    let runIndex = 0;
-    if (runs.length > 1) {
+    let runIndex = target?.runIndex ?? 0;
+    if (runs.length > 1 && target?.runIndex === undefined) {
       const picked = await vscode.window.showQuickPick(runs.map((r, i) => ({ label: r.title, description: `${r.steps.length} steps`, i })), { title: 'Compact which run?' });
       if (!picked) return;
       runIndex = picked.i;

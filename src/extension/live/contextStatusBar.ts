@@ -3,6 +3,7 @@ import { contextStatus, type ContextStatus } from '../../core/live/compactionTri
 import { allSteps, runsOf } from '../../core/stats';
 import { stepTotal, tokenizerLabel } from '../../core/tokens';
 import { formatCount } from '../../core/view/stepPresentation';
+import { contextText } from '../../core/view/statusText';
 import type { TokenTracker } from '../tokens/tokenTracker';
 import type { OpenTrajectory } from '../trajectoryStore';
 
@@ -59,9 +60,7 @@ export class ContextStatusBar implements vscode.Disposable {
     const approx = tokens && (!counts.exact || counts.tokenizer.approximate) ? '≈' : '';
     const amount = (n: number) => (tokens ? `${approx}${formatCount(n)}` : String(n));
     const unit = tokens ? 'tok' : 'events';
-    const verb = rule.agentRule ? (rule.unit === 'events' ? 'condenses' : 'compacts') : 'window full';
-    const distance = status.toTrigger >= 0 ? `${verb} in ${amount(status.toTrigger)}` : `${amount(-status.toTrigger)} past the trigger`;
-    this.item.text = `$(fold) ${amount(status.inUse)} / ${tokens ? formatCount(rule.limit) : rule.limit} ${unit} · ${distance}`;
+    this.item.text = `$(fold) ${contextText({ inUse: status.inUse, limit: rule.limit, toTrigger: status.toTrigger, unit: rule.unit, agentRule: Boolean(rule.agentRule), approx: approx !== '' })}`;
     const n = (x: number) => x.toLocaleString('en-US');
     this.item.tooltip = new vscode.MarkdownString().appendText([
       doc.trajectory.title,

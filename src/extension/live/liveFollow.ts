@@ -62,6 +62,11 @@ export class LiveFollower implements vscode.Disposable {
     }
   }
 
+  /** Hides the context entry until a trajectory is shown again (the active editor is another file). */
+  hideStatus(): void {
+    this.bar.show(undefined);
+  }
+
   private async load(file: string, options: LoadOptions): Promise<Trajectory> {
     if (!liveFollowEnabled()) return loadTrajectory(file, options);
     const source = await LiveSource.open(file, options);

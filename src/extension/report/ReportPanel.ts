@@ -62,6 +62,13 @@ export class ReportPanel {
   private ready = false;
   private readonly disposables: vscode.Disposable[] = [];
 
+  /** Brings the latest report to the front; false when no report is open. */
+  static revealLatest(): boolean {
+    const latest = [...ReportPanel.panels.values()].pop();
+    latest?.panel.reveal(undefined, false);
+    return latest !== undefined;
+  }
+
   /** Opens (or updates and reveals) the report for `results`, which share one trajectory. */
   static show(context: vscode.ExtensionContext, results: CompactionResult[], options: ReportPanelOptions): ReportPanel {
     ReportPanel.ensureDocuments(context);

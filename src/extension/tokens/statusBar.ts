@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { runsOf } from '../../core/stats';
 import { contextShare, summarizeTokens, tokenizerFor, tokenizerLabel } from '../../core/tokens';
-import { formatCount } from '../../core/view/stepPresentation';
+import { logTokensText } from '../../core/view/statusText';
 import type { OpenTrajectory } from '../trajectoryStore';
 import type { TokenTracker } from './tokenTracker';
 
@@ -37,10 +37,10 @@ export class TokenStatusBar implements vscode.Disposable {
     const share = contextShare(totals.total, info);
     const mark = totals.exact && !counts.tokenizer.approximate ? '' : '≈';
     const runs = runsOf(doc.trajectory).length;
-    this.item.text = `$(symbol-numeric) ${mark}${formatCount(totals.total)} tok${share !== undefined && runs === 1 ? ` · ${Math.round(share * 100)}% of ${formatCount(info.contextWindow!)}` : ''}`;
+    this.item.text = `$(symbol-numeric) ${logTokensText(totals.total, mark !== '')}`;
     this.item.tooltip = new vscode.MarkdownString().appendText([
       doc.trajectory.title,
-      `${mark}${totals.total.toLocaleString('en-US')} tokens, counted with ${tokenizerLabel(counts.tokenizer)}${counts.tokenizer.model ? ` for ${counts.tokenizer.model}` : ''}${totals.exact ? '' : ' (counting…)'}`,
+      `Every step of the log: ${mark}${totals.total.toLocaleString('en-US')} tokens, counted with ${tokenizerLabel(counts.tokenizer)}${counts.tokenizer.model ? ` for ${counts.tokenizer.model}` : ''}${totals.exact ? '' : ' (counting…)'}`,
       share !== undefined && runs === 1 ? `${(share * 100).toFixed(1)}% of a ${info.contextWindow!.toLocaleString('en-US')}-token context window` : runs > 1 ? `${runs} runs in this file; the share is per run` : 'context window unknown for this model',
       counts.tokenizer.note ?? '',
     ].filter(Boolean).join('\n'));

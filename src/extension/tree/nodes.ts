@@ -61,3 +61,16 @@ export function chunked<T>(
   }
   return groups;
 }
+
+/**
+ * The trajectory (and run) the tree's selection points at, for commands that would otherwise ask:
+ * undefined when nothing is selected or the selection spans several files; `runIndex` only when
+ * every selected node lies in one run.
+ */
+export function selectionTarget(selected: readonly TreeNode[]): { doc: OpenTrajectory; runIndex?: number } | undefined {
+  const doc = selected[0]?.doc;
+  if (!doc || selected.some((n) => n.doc.key !== doc.key)) return undefined;
+  const runs = new Set(selected.map((n) => ('runIndex' in n ? n.runIndex : undefined)));
+  const [only] = runs;
+  return runs.size === 1 && only !== undefined ? { doc, runIndex: only } : { doc };
+}

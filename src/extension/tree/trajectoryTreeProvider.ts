@@ -82,7 +82,7 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
         if (t.runs && t.runs.length > 0) {
           return [...warnings, ...chunked(t.runs.map((run, runIndex) => ({ run, runIndex })).filter(({ runIndex }) => !this.filter?.active() || this.filter.count(doc, runIndex) > 0), node,
             ({ run, runIndex }, parent) => ({ type: 'run', id: `${node.id}/r${runIndex}`, parent, doc, run, runIndex }),
-            (a, b) => `Runs ${a.runIndex + 1}–${b.runIndex + 1}`, 0)];
+            (a, b) => `Runs ${a.runIndex}–${b.runIndex}`, 0)];
         }
         return [...warnings, ...this.turnNodes(node, 0)];
       }

@@ -117,7 +117,7 @@ export function survivalPane(r: ResultView, ctx: PaneContext): HTMLElement {
   const { inSummary, inContext, lost, lostNeeded } = r.entityCounts;
   const needed = r.entities.filter((e) => !e.kept && e.neededLater);
   // The headline loss first: what the compaction lost that the run went on to need.
-  const headline = h('section', { class: 'loss-headline', 'aria-label': 'Lost and needed later' },
+  const headline = h('section', { class: lostNeeded === 0 ? 'loss-headline none' : 'loss-headline', 'aria-label': 'Lost and needed later' },
     h('h2', { id: 'lost-needed-title' }, `Lost and needed later: ${lostNeeded}`),
     needed.length === 0
       ? h('p', { class: 'note' }, r.entities.length === 0 ? 'Nothing the run acted on was found in the forgotten steps.' : 'Nothing the run needed after the range was lost.')
@@ -132,7 +132,8 @@ export function survivalPane(r: ResultView, ctx: PaneContext): HTMLElement {
     headline,
     h('p', { class: 'survival-summary' },
       h('span', { class: 'kept' }, `✓ ${inSummary} in the summary`), ' · ', h('span', { class: 'kept' }, `✓ ${inContext} still in context`), ' · ',
-      h('span', { class: 'lost' }, `✗ ${lost} lost`),
+      // Nothing lost is no alarm: the cross and the error colour only for a real loss.
+      lost > 0 ? h('span', { class: 'lost' }, `✗ ${lost} lost`) : h('span', {}, '0 lost'),
       ` of the ${plural(total, 'thing')} the forgotten steps acted on: files changed and read, commands and their exit status, failing tests, errors, what the user gave and asked, to-do items${total > 0 ? ` (${percent((total - lost) / total)} kept)` : ''}.`),
     h('div', { class: 'toolbar' }, h('label', { for: 'entity-filter' }, 'Show '), select),
     total === 0 ? h('p', { class: 'note' }, 'Nothing the run acted on was found in the forgotten steps.') : entityTable(shown, 'Entities of the forgotten steps and where they survive', ctx, true));
@@ -163,7 +164,7 @@ export function replayPane(r: ResultView, ctx: PaneContext): HTMLElement {
       : `Costs ${usd(-rp.cost.saved)} more over the run: ${comp.input < raw.input ? 'fewer tokens, but ' : ''}each compaction rewrites the cached prompt after it.`)
     : h('p', { class: 'note' }, 'No price known for the model (or for a cache rate it needs), so no cost.');
   return h('div', {},
-    h('p', {}, `Replays all ${plural(rp.steps, 'step')} (${plural(rp.modelCalls, 'request')} by the agent) as if it had used ${rp.label}: it compacts whenever ${rp.trigger}. `,
+    h('p', {}, `Replays all ${plural(rp.steps, 'step')} (${plural(rp.modelCalls, 'request')} by the agent) as if it had used ${rp.label}: it compacts ${rp.trigger}. `,
       rp.effect === 'summarize' ? `Each summary is ${percent(rp.summaryRatio)} of what it replaces (${ratioSourceText(rp)}).` : `Effect: ${rp.effect}.`),
     totals,
     verdict,

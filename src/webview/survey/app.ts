@@ -1,7 +1,8 @@
 import type { SkippedEntry } from '../../core/survey/types';
 import type { SurveyHostMessage, SurveyTableRow, SurveyWebviewMessage } from '../../core/survey/protocol';
 import { h } from '../report/dom';
-import { COLUMNS, filterRows, sortRows, type SortState } from './columns';
+import { COLUMNS, sortRows, type SortState } from './columns';
+import { filterSurveyRows, parseSurveyQuery, SURVEY_FIELDS_HELP } from '../../core/survey/filter';
 
 // The Survey panel: one row per run, sortable by clicking a header, filtered by a text box, with
 // the totals of the rows shown; clicking (or Enter on) a row opens that run in the Trajectories tree.
@@ -23,7 +24,7 @@ export class SurveyApp {
   private state: SurveyUiState;
   private status = 'Waiting for the survey to start…';
   private readonly statusEl = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
-  private readonly filterEl = h('input', { type: 'search', class: 'filter', placeholder: 'Filter runs (file, task, model, format, outcome…)', 'aria-label': 'Filter runs' });
+  private readonly filterEl = h('input', { type: 'search', class: 'filter', placeholder: 'Filter runs: text, reward:1, resolved:true, format:codex, cost>0.5…', 'aria-label': 'Filter runs', title: `Filter runs: ${SURVEY_FIELDS_HELP}` });
   private readonly table = h('table', { class: 'survey' });
   private readonly skippedEl = h('details', { class: 'skipped' });
   private renderQueued = false;
@@ -85,7 +86,15 @@ export class SurveyApp {
 
   render(): void {
     this.statusEl.textContent = this.status;
-    const shown = sortRows(filterRows(this.rows, this.state.filter), this.state.sort);
+    // A query it cannot read keeps every row and says why, as the tree's filter does.
+    let problem = '';
+    let kept = this.rows;
+    try {
+      kept = filterSurveyRows(this.rows, parseSurveyQuery(this.state.filter));
+    } catch (e) {
+      problem = (e as Error).message;
+    }
+    const shown = sortRows(kept, this.state.sort);
     const head = h('tr', {}, ...COLUMNS.map((c) => {
       const sorted = this.state.sort.column === c.id;
       const button = h('button', { type: 'button', class: 'sort', title: c.title, 'data-column': c.id }, c.label, sorted ? (this.state.sort.descending ? ' ▼' : ' ▲') : '');
@@ -102,7 +111,7 @@ export class SurveyApp {
       body.append(tr);
     }
     const foot = h('tfoot', {}, h('tr', { class: 'totals' }, ...COLUMNS.map((c) => h('td', { class: c.numeric ? 'num' : '' }, c.total ? c.total(shown) : ''))));
-    const caption = h('caption', {}, this.rows.length === shown.length
+    const caption = h('caption', {}, problem ? `Filter not applied: ${problem}` : this.rows.length === shown.length
       ? `${shown.length.toLocaleString('en-US')} runs`
       : `${shown.length.toLocaleString('en-US')} of ${this.rows.length.toLocaleString('en-US')} runs match the filter`);
     this.table.replaceChildren(caption, h('thead', {}, head), body, foot);

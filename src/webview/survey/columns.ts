@@ -1,4 +1,5 @@
 import type { SurveyTableRow } from '../../core/survey/protocol';
+import { runLabel } from '../../core/survey/filter';
 
 // The survey table's columns: what each shows, how it sorts, and how its total is made.
 
@@ -42,7 +43,7 @@ export const COLUMNS: readonly Column[] = [
   {
     id: 'run', label: 'Run', title: 'The file (and the run within a file of many runs)', numeric: false,
     value: (r) => `${r.file}\u0000${String(r.run).padStart(6, '0')}`,
-    text: (r) => (r.runsInFile > 1 ? `${r.file} #${r.run + 1}` : r.file),
+    text: runLabel,
     total: (rows) => `Total: ${rows.length.toLocaleString('en-US')} run${rows.length === 1 ? '' : 's'}`,
   },
   { id: 'format', label: 'Format', title: 'The log format the run was read as', numeric: false, value: (r) => r.format, text: (r) => r.format },
@@ -82,15 +83,5 @@ export function sortRows(rows: readonly SurveyTableRow[], sort: SortState): Surv
     if (!emptyA) c = typeof va === 'number' && typeof vb === 'number' ? va - vb : String(va).localeCompare(String(vb), undefined, { numeric: true });
     if (sort.descending) c = -c;
     return c !== 0 ? c : String(key.value(a)).localeCompare(String(key.value(b)));
-  });
-}
-
-/** Rows any of whose cells (or name) contains every word of the filter, case-insensitively. */
-export function filterRows(rows: readonly SurveyTableRow[], filter: string): SurveyTableRow[] {
-  const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return [...rows];
-  return rows.filter((r) => {
-    const hay = [...COLUMNS.map((c) => c.text(r)), r.name].join('\n').toLowerCase();
-    return words.every((w) => hay.includes(w));
   });
 }

@@ -10,7 +10,8 @@ import type { TokenCounter } from '../../tokens/counter';
 import { charEstimateCounter } from '../../tokens/counter';
 import { keep, withText } from '../assemble';
 import { contextTextOf } from '../text';
-import type { ForcedTrigger, IncrementalPolicy, OutputStep, PolicyChoice, StepFate, StepRange, Strategy, StrategyOptions, StrategyOutput } from '../types';
+import type { ForcedTrigger, IncrementalPolicy, OptionSpec, OutputStep, PolicyChoice, StepFate, StepRange, Strategy, StrategyOptions, StrategyOutput } from '../types';
+import { fromDefaults } from '../describeDefaults';
 
 /** LangChain's mirror of the edit uses this text; the API's own placeholder is not published. */
 export const CLEARED_PLACEHOLDER = '[cleared]';
@@ -197,23 +198,25 @@ async function run(trajectory: Trajectory, range: StepRange, ctx: { options: Str
   return { mode: 'deterministic', steps, fates, summary: null, prompt: null, warnings };
 }
 
+const anthropicContextEditingOptions: OptionSpec[] = [
+  { name: 'trigger_input_tokens', type: 'integer', default: 100_000, min: 1, max: 10_000_000, help: 'Clear tool results once the input is over this many tokens (clear_tool_uses_20250919 trigger, default 100,000 input tokens).' },
+  { name: 'keep_tool_uses', type: 'integer', default: 3, min: 0, max: 100_000, help: 'The most recent tool uses whose results stay (keep, default 3).' },
+  { name: 'clear_at_least', type: 'integer', default: 0, min: 0, max: 10_000_000, help: 'Clear nothing unless at least this many tokens would go, so that breaking the prompt cache is worth it (clear_at_least; unset by default).' },
+  { name: 'exclude_tools', type: 'string', default: '', maxLength: 10_000, help: 'Comma-separated tool names whose results are never cleared (exclude_tools).' },
+  { name: 'clear_tool_inputs', type: 'boolean', default: false, help: 'Also blank the arguments of the calls whose results are cleared (clear_tool_inputs).' },
+  { name: 'placeholder', type: 'string', default: CLEARED_PLACEHOLDER, maxLength: 1000, help: 'Text that replaces a cleared result (the API does not publish its own; LangChain\'s mirror uses "[cleared]").' },
+  { name: 'clear_thinking', type: 'boolean', default: true, help: 'Drop thinking blocks of earlier assistant turns (clear_thinking_20251015; the API does this by default even without the edit).' },
+  { name: 'keep_thinking_turns', type: 'integer', default: 1, min: 0, max: 10_000, help: 'Assistant turns whose thinking stays (keep thinking_turns, default 1: the last turn).' },
+  { name: 'keep_all_thinking', type: 'boolean', default: false, help: 'Keep every thinking block (keep: "all"), which keeps prompt-cache hits.' },
+];
+
 export const anthropicContextEditingStrategy: Strategy = {
   id: 'anthropic-context-editing',
   label: 'Anthropic context editing (clear tool uses, clear thinking)',
   kind: 'deterministic',
   pairSafe: true,
-  description: 'The Messages API edits: past the input-token trigger, the oldest tool results become a placeholder except the last 3 tool uses; thinking of earlier turns is dropped. Nothing else is removed.',
-  options: [
-    { name: 'trigger_input_tokens', type: 'integer', default: 100_000, min: 1, max: 10_000_000, help: 'Clear tool results once the input is over this many tokens (clear_tool_uses_20250919 trigger, default 100,000 input tokens).' },
-    { name: 'keep_tool_uses', type: 'integer', default: 3, min: 0, max: 100_000, help: 'The most recent tool uses whose results stay (keep, default 3).' },
-    { name: 'clear_at_least', type: 'integer', default: 0, min: 0, max: 10_000_000, help: 'Clear nothing unless at least this many tokens would go, so that breaking the prompt cache is worth it (clear_at_least; unset by default).' },
-    { name: 'exclude_tools', type: 'string', default: '', maxLength: 10_000, help: 'Comma-separated tool names whose results are never cleared (exclude_tools).' },
-    { name: 'clear_tool_inputs', type: 'boolean', default: false, help: 'Also blank the arguments of the calls whose results are cleared (clear_tool_inputs).' },
-    { name: 'placeholder', type: 'string', default: CLEARED_PLACEHOLDER, maxLength: 1000, help: 'Text that replaces a cleared result (the API does not publish its own; LangChain\'s mirror uses "[cleared]").' },
-    { name: 'clear_thinking', type: 'boolean', default: true, help: 'Drop thinking blocks of earlier assistant turns (clear_thinking_20251015; the API does this by default even without the edit).' },
-    { name: 'keep_thinking_turns', type: 'integer', default: 1, min: 0, max: 10_000, help: 'Assistant turns whose thinking stays (keep thinking_turns, default 1: the last turn).' },
-    { name: 'keep_all_thinking', type: 'boolean', default: false, help: 'Keep every thinking block (keep: "all"), which keeps prompt-cache hits.' },
-  ],
+  description: fromDefaults('The Messages API edits: past {trigger_input_tokens} input tokens, the oldest tool results become a placeholder except the last {keep_tool_uses} tool uses; thinking of earlier turns is dropped. Nothing else is removed.', anthropicContextEditingOptions),
+  options: anthropicContextEditingOptions,
   policy,
   incrementalPolicy,
   // The edits are applied by the API while it serves the request: no request of their own.

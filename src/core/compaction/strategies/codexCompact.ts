@@ -16,8 +16,9 @@ import { errorLinesKeepingLast, must, outcomeLines } from '../facts/render';
 import { SUMMARY_MAX_CHARS, summaryMaxChars } from './summaryBudget';
 import { requestText } from '../facts/requests';
 import { contextTextOf } from '../text';
-import type { ForcedTrigger, OutputStep, PolicyChoice, StepFate, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
+import type { ForcedTrigger, OptionSpec, OutputStep, PolicyChoice, StepFate, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
 import { sessionSnippets } from './agentsSdk';
+import { fromDefaults } from '../describeDefaults';
 
 /**
  * Written for this project, in the role of Codex's summary prefix: it tells the model that picks
@@ -133,18 +134,20 @@ async function run(trajectory: Trajectory, range: StepRange, ctx: StrategyContex
   return { mode, steps: out, fates, summary, prompt: messages, warnings };
 }
 
+const codexCompactOptions: OptionSpec[] = [
+  { name: 'context_window', type: 'integer', default: 272_000, min: 1_000, max: 10_000_000, help: "The model's context window in tokens (272,000 for gpt-5-codex)." },
+  { name: 'auto_compact_ratio', type: 'number', default: 0.9, min: 0.05, max: 1, help: 'Compact when the context reaches this share of the window (current Codex: 9/10 of the raw window).' },
+  { name: 'auto_compact_token_limit', type: 'integer', default: 0, min: 0, max: 10_000_000, help: 'model_auto_compact_token_limit: a fixed limit in tokens; 0 derives it from the ratio.' },
+  { name: 'user_message_budget', type: 'integer', default: 20_000, min: 0, max: 1_000_000, help: 'Recent user messages kept, newest first, within this many tokens (bytes / 4, as Codex counts them).' },
+  SUMMARY_MAX_CHARS,
+];
+
 export const codexCompactStrategy: Strategy = {
   id: 'codex-compact',
   label: 'Codex CLI compaction (hand-off summary)',
   kind: 'llm',
-  description: 'At 90% of the window, the history becomes the initial context, the most recent user messages within 20,000 tokens, and a hand-off summary behind a prefix that tells the next model what it is.',
-  options: [
-    { name: 'context_window', type: 'integer', default: 272_000, min: 1_000, max: 10_000_000, help: "The model's context window in tokens (272,000 for gpt-5-codex)." },
-    { name: 'auto_compact_ratio', type: 'number', default: 0.9, min: 0.05, max: 1, help: 'Compact when the context reaches this share of the window (current Codex: 9/10 of the raw window).' },
-    { name: 'auto_compact_token_limit', type: 'integer', default: 0, min: 0, max: 10_000_000, help: 'model_auto_compact_token_limit: a fixed limit in tokens; 0 derives it from the ratio.' },
-    { name: 'user_message_budget', type: 'integer', default: 20_000, min: 0, max: 1_000_000, help: 'Recent user messages kept, newest first, within this many tokens (bytes / 4, as Codex counts them).' },
-    SUMMARY_MAX_CHARS,
-  ],
+  description: fromDefaults('At {auto_compact_ratio%} of the window, the history becomes the initial context, the most recent user messages within {user_message_budget} tokens, and a hand-off summary behind a prefix that tells the next model what it is.', codexCompactOptions),
+  options: codexCompactOptions,
   policy,
   summaryBudget: (o) => ({ chars: summaryMaxChars(o) }),
   // One request: the model writes the hand-off summary.

@@ -10,7 +10,8 @@ import {
 } from '../extract';
 import { errorLinesKeepingLast, must, outcomeLines } from '../facts/render';
 import { SUMMARY_MAX_CHARS, summaryMaxChars } from './summaryBudget';
-import type { ForcedTrigger, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
+import type { ForcedTrigger, OptionSpec, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
+import { fromDefaults } from '../describeDefaults';
 
 export const CHAT_SUMMARY_START = '[CONVERSATION SUMMARY]';
 export const CHAT_SUMMARY_END = '[END OF SUMMARY]';
@@ -110,16 +111,18 @@ async function run(trajectory: Trajectory, range: StepRange, ctx: StrategyContex
   return { mode, steps, fates, summary, prompt: messages, warnings: [] };
 }
 
+const katalystChatOptions: OptionSpec[] = [
+  { name: 'trigger', type: 'integer', default: 50, min: 1, max: 100_000, help: 'Summarize when there are more messages than this, system messages included (KATALYST_CHAT_SUMMARY_TRIGGER).' },
+  { name: 'keep_last', type: 'integer', default: 10, min: 0, max: 10_000, help: 'Recent non-system messages kept verbatim (KATALYST_CHAT_SUMMARY_KEEP_LAST_N).' },
+  SUMMARY_MAX_CHARS,
+];
+
 export const katalystChatStrategy: Strategy = {
   id: 'katalyst-chat',
   label: 'Katalyst conversation summarizer',
   kind: 'llm',
-  description: 'Keeps the system messages and the last 10 other messages, and puts one assistant summary of the rest between [CONVERSATION SUMMARY] and [END OF SUMMARY].',
-  options: [
-    { name: 'trigger', type: 'integer', default: 50, min: 1, max: 100_000, help: 'Summarize when there are more messages than this, system messages included (KATALYST_CHAT_SUMMARY_TRIGGER).' },
-    { name: 'keep_last', type: 'integer', default: 10, min: 0, max: 10_000, help: 'Recent non-system messages kept verbatim (KATALYST_CHAT_SUMMARY_KEEP_LAST_N).' },
-    SUMMARY_MAX_CHARS,
-  ],
+  description: fromDefaults('Keeps the system messages and the last {keep_last} other messages, and puts one assistant summary of the rest between [CONVERSATION SUMMARY] and [END OF SUMMARY].', katalystChatOptions),
+  options: katalystChatOptions,
   policy,
   summaryBudget: (o) => ({ chars: summaryMaxChars(o) }),
   requestsPerFiring: () => 1,

@@ -7,7 +7,8 @@ import { keep, summaryStep, withText } from '../assemble';
 import { bounded, describeCommand, describeFailedEdit, describeTest, extractFacts, failedEdits, filesChanged, filesRead, tidy, type Facts } from '../extract';
 import { fitItems, joinItems, type DigestItem } from '../facts/digest';
 import { truncateEnd, toolInputStr } from '../text';
-import type { ForcedTrigger, IncrementalPolicy, OutputStep, PolicyChoice, StepFate, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
+import type { ForcedTrigger, IncrementalPolicy, OptionSpec, OutputStep, PolicyChoice, StepFate, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
+import { fromDefaults } from '../describeDefaults';
 
 export const SUMMARY_START = '[PREVIOUS ACTIONS SUMMARY]';
 export const SUMMARY_END = '[END OF SUMMARY]';
@@ -283,18 +284,20 @@ function assemble(trajectory: Trajectory, range: StepRange, summarized: Action[]
   return { mode, steps, fates, summary, prompt: messages, warnings };
 }
 
+const katalystToolsOptions: OptionSpec[] = [
+  { name: 'trigger', type: 'integer', default: 10, min: 1, max: 100_000, help: 'Compress when there are more actions than this (KATALYST_ACTION_TRACE_TRIGGER).' },
+  { name: 'keep_last', type: 'integer', default: 5, min: 1, max: 10_000, help: 'Recent actions kept verbatim (KATALYST_ACTION_TRACE_KEEP_LAST_N).' },
+  { name: 'observation_max_chars', type: 'integer', default: 1000, min: 10, max: 1_000_000, help: 'Each observation in the trace is cut to this many characters, ending in "...".' },
+  { name: 'adaptive_context_chars', type: 'integer', default: 30_000, min: 0, max: 10_000_000, help: 'When the prompt before the trace is longer than this, the trigger drops to 5 and only 3 actions are kept.' },
+  { name: 'min_reduction', type: 'number', default: 0.1, min: 0, max: 1, help: 'The compressed trace must be at least this much shorter than the full one, else it falls back to truncation.' },
+];
+
 export const katalystToolsStrategy: Strategy = {
   id: 'katalyst-tools',
   label: 'Katalyst action-trace compressor',
   kind: 'llm',
-  description: 'Groups older tool calls by tool (last 3 per tool, observations cut to 200 characters), has the model shorten that, and keeps the last actions; falls back to plain truncation when the result is not at least 10% smaller.',
-  options: [
-    { name: 'trigger', type: 'integer', default: 10, min: 1, max: 100_000, help: 'Compress when there are more actions than this (KATALYST_ACTION_TRACE_TRIGGER).' },
-    { name: 'keep_last', type: 'integer', default: 5, min: 1, max: 10_000, help: 'Recent actions kept verbatim (KATALYST_ACTION_TRACE_KEEP_LAST_N).' },
-    { name: 'observation_max_chars', type: 'integer', default: 1000, min: 10, max: 1_000_000, help: 'Each observation in the trace is cut to this many characters, ending in "...".' },
-    { name: 'adaptive_context_chars', type: 'integer', default: 30_000, min: 0, max: 10_000_000, help: 'When the prompt before the trace is longer than this, the trigger drops to 5 and only 3 actions are kept.' },
-    { name: 'min_reduction', type: 'number', default: 0.1, min: 0, max: 1, help: 'The compressed trace must be at least this much shorter than the full one, else it falls back to truncation.' },
-  ],
+  description: fromDefaults('Groups older tool calls by tool (last 3 per tool, observations cut to {observation_max_chars} characters), has the model shorten that, and keeps the last {keep_last} actions; falls back to plain truncation when the result is not at least {min_reduction%} smaller.', katalystToolsOptions),
+  options: katalystToolsOptions,
   policy,
   // Offline, each tool's group takes the room its listing (its last calls) took, at least a short line.
   summaryBudget: (o, trajectory, range) => {

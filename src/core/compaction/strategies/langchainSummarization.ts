@@ -15,8 +15,9 @@ import {
 import { errorLinesKeepingLast, must, outcomeLines } from '../facts/render';
 import { SUMMARY_MAX_CHARS, summaryMaxChars } from './summaryBudget';
 import { contextTextOf } from '../text';
-import type { ForcedTrigger, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
+import type { ForcedTrigger, OptionSpec, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
 import { sessionSnippets } from './agentsSdk';
+import { fromDefaults } from '../describeDefaults';
 
 /** Written for this project, in the role of LangChain's opening of the summary message. */
 export const SUMMARY_OPENING = 'Summary of the conversation so far:';
@@ -124,20 +125,22 @@ async function run(trajectory: Trajectory, range: StepRange, ctx: StrategyContex
   return { mode, steps, fates, summary, prompt: messages, warnings };
 }
 
+const langchainSummarizationOptions: OptionSpec[] = [
+  { name: 'trigger_tokens', type: 'integer', default: 4000, min: 0, max: 10_000_000, help: "Summarize once the messages reach this many tokens; 0 turns this trigger off (LangChain has no default; 4,000 is its documentation's example)." },
+  { name: 'trigger_fraction', type: 'number', default: 0, min: 0, max: 1, help: 'Summarize once the messages reach this share of context_window; 0 turns this trigger off.' },
+  { name: 'trigger_messages', type: 'integer', default: 0, min: 0, max: 1_000_000, help: 'Summarize once there are this many messages; 0 turns this trigger off.' },
+  { name: 'context_window', type: 'integer', default: 128_000, min: 1_000, max: 10_000_000, help: "The model's input window, for trigger_fraction (LangChain reads it from the model's profile)." },
+  { name: 'keep_messages', type: 'integer', default: 20, min: 0, max: 1_000_000, help: 'Recent messages kept as they are (keep, default 20 messages).' },
+  { name: 'trim_tokens_to_summarize', type: 'integer', default: 4000, min: 0, max: 10_000_000, help: 'The summariser sees at most the last this-many tokens of what it replaces (default 4,000); 0 sends everything.' },
+  SUMMARY_MAX_CHARS,
+];
+
 export const langchainSummarizationStrategy: Strategy = {
   id: 'langchain-summarization',
   label: 'LangChain SummarizationMiddleware',
   kind: 'llm',
-  description: 'When a trigger holds (share of the window, tokens, messages), keeps the last 20 messages without parting a tool call from its result, and replaces the older ones with one summary message; the summariser sees only their last 4,000 tokens.',
-  options: [
-    { name: 'trigger_tokens', type: 'integer', default: 4000, min: 0, max: 10_000_000, help: "Summarize once the messages reach this many tokens; 0 turns this trigger off (LangChain has no default; 4,000 is its documentation's example)." },
-    { name: 'trigger_fraction', type: 'number', default: 0, min: 0, max: 1, help: 'Summarize once the messages reach this share of context_window; 0 turns this trigger off.' },
-    { name: 'trigger_messages', type: 'integer', default: 0, min: 0, max: 1_000_000, help: 'Summarize once there are this many messages; 0 turns this trigger off.' },
-    { name: 'context_window', type: 'integer', default: 128_000, min: 1_000, max: 10_000_000, help: "The model's input window, for trigger_fraction (LangChain reads it from the model's profile)." },
-    { name: 'keep_messages', type: 'integer', default: 20, min: 0, max: 1_000_000, help: 'Recent messages kept as they are (keep, default 20 messages).' },
-    { name: 'trim_tokens_to_summarize', type: 'integer', default: 4000, min: 0, max: 10_000_000, help: 'The summariser sees at most the last this-many tokens of what it replaces (default 4,000); 0 sends everything.' },
-    SUMMARY_MAX_CHARS,
-  ],
+  description: fromDefaults('When a trigger holds (share of the window, tokens, messages), keeps the last {keep_messages} messages without parting a tool call from its result, and replaces the older ones with one summary message; the summariser sees only their last {trim_tokens_to_summarize} tokens.', langchainSummarizationOptions),
+  options: langchainSummarizationOptions,
   policy,
   summaryBudget: (o) => ({ chars: summaryMaxChars(o) }),
   // One request: the summariser's.
