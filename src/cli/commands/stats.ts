@@ -7,12 +7,15 @@ import { TokenService } from '../../core/tokens/tokenService';
 import { parseCommandArgs, UsageError, type CliCommand } from '../args';
 import { renderStats } from '../render';
 import { isSurveyRequest, runSurveyCommand, SURVEY_USAGE } from './surveyCli';
+import { priceOption } from './common';
+import type { ModelPrice } from '../../core/pricing/prices';
 
 export const statsCommand: CliCommand = {
   name: 'stats',
-  usage: `stats FILE|FOLDER [--json] [--max-size-mb N] [--model MODEL | --tokens] [--no-token-cache] [--per-run] [--shard I/N] [--resume OUT.jsonl] [--jobs N]
+  usage: `stats FILE|FOLDER [--json] [--max-size-mb N] [--model MODEL | --tokens] [--price IN,CACHED,WRITE,OUT] [--no-token-cache] [--per-run] [--shard I/N] [--resume OUT.jsonl] [--jobs N]
     Format, steps, turns, kinds and tools of a trajectory. --model (or --tokens, which uses the
-    log's own model) adds token counts by kind and tool, recorded usage and cost.` + SURVEY_USAGE,
+    log's own model) adds token counts by kind and tool, recorded usage and cost; --model also
+    prices every call as MODEL, --price at your rates (USD per million tokens).` + SURVEY_USAGE,
   async run(args, io) {
     if (await isSurveyRequest(args)) return runSurveyCommand('stats', args, io);
     const { values, positionals } = parseCommandArgs(args, {
@@ -20,6 +23,7 @@ export const statsCommand: CliCommand = {
       'max-size-mb': { type: 'string' },
       model: { type: 'string' },
       tokens: { type: 'boolean' },
+      price: { type: 'string' },
       'no-token-cache': { type: 'boolean' },
     });
     if (positionals.length !== 1) throw new UsageError('stats takes exactly one FILE.');
@@ -27,8 +31,9 @@ export const statsCommand: CliCommand = {
     const maxBytes = maxBytesOption(values['max-size-mb']);
     const trajectory = await loadTrajectory(positionals[0], { maxBytes });
     const result = computeStats(trajectory);
-    const wantTokens = values.model !== undefined || values.tokens === true;
-    const tokens = wantTokens ? await countTokens(trajectory, values.model, values['no-token-cache'] === true) : undefined;
+    const price = priceOption(values.price);
+    const wantTokens = values.model !== undefined || values.tokens === true || price !== undefined;
+    const tokens = wantTokens ? await countTokens(trajectory, values.model, values['no-token-cache'] === true, price) : undefined;
     if (values.json) {
       const { title: _title, ...json } = result;
       io.out(JSON.stringify(tokens ? { ...json, ...tokens } : json) + '\n');
@@ -39,11 +44,11 @@ export const statsCommand: CliCommand = {
   },
 };
 
-async function countTokens(t: Trajectory, model: string | undefined, noCache: boolean): Promise<TokenReport> {
+async function countTokens(t: Trajectory, model: string | undefined, noCache: boolean, price?: ModelPrice): Promise<TokenReport> {
   const service = new TokenService(noCache ? { cacheDir: null } : {});
   try {
     const counts = await service.countTrajectory(t, { model: model ?? t.meta.model });
-    return tokenReport(t, counts);
+    return tokenReport(t, counts, {}, { ...(model !== undefined ? { model } : {}), ...(price ? { price } : {}) });
   } finally {
     await service.dispose();
   }
