@@ -41,11 +41,11 @@ export function billingReplayOptions(run: Trajectory, o: BillOptions): { model: 
 }
 
 /** The bill of one run, with the replay it came from. */
-export function billRunWithReplay(run: Trajectory, o: BillOptions = {}): { bill: RunBill; replay: ReplayResult } {
+export function billRunWithReplay(run: Trajectory, o: BillOptions = {}): ReturnType<typeof billingReplayOptions> & { bill: RunBill; replay: ReplayResult; stepTokens: number[] } {
   const r = billingReplayOptions(run, o);
   const stepTokens = run.steps.map((s) => r.counter.count(contextTextOf(s)));
   const result = replay(run, { strategy: findStrategy(BILLING_ONLY)!, options: {}, counter: r.counter, stepTokens, price: r.price, model: r.model, cache: o.cache, fixedModel: r.fixedModel });
-  return { bill: result.bill, replay: result };
+  return { ...r, bill: result.bill, replay: result, stepTokens };
 }
 
 /** The one cost of a file: its run's bill, or for a file of many runs the runs' bills summed. */

@@ -6,7 +6,7 @@ import { isSkipped, type StrategyTotal, type SurveyLine, type SurveyRow, type Su
 export class SurveyTotals {
   private readonly total: SurveyTotal = {
     runs: 0, files: 0, skipped: 0, steps: 0, tokens: 0, requests: 0, inputTokens: 0, outputTokens: 0,
-    costModelled: 0, unpriced: 0, costRecorded: 0, withRecordedCost: 0, resolved: 0, notResolved: 0, formats: {},
+    costModelled: 0, unpriced: 0, costRecorded: 0, withRecordedCost: 0, cost: 0, withoutCost: 0, resolved: 0, notResolved: 0, formats: {},
   };
   private readonly files = new Set<string>();
   private readonly strategies = new Map<string, StrategyTotal>();
@@ -33,6 +33,9 @@ export class SurveyTotals {
       t.costRecorded += line.costRecorded;
       t.withRecordedCost++;
     }
+    const cost = line.cost !== undefined ? line.cost : line.costRecorded ?? line.costModelled;
+    if (cost === null) t.withoutCost!++;
+    else t.cost! += cost;
     if (line.outcome.resolved === true) t.resolved++;
     if (line.outcome.resolved === false) t.notResolved++;
     t.formats[line.format] = (t.formats[line.format] ?? 0) + 1;
@@ -64,7 +67,7 @@ export class SurveyTotals {
   }
 
   result(): SurveyTotal {
-    const out: SurveyTotal = { ...this.total, formats: { ...this.total.formats }, costModelled: round6(this.total.costModelled), costRecorded: round6(this.total.costRecorded) };
+    const out: SurveyTotal = { ...this.total, formats: { ...this.total.formats }, costModelled: round6(this.total.costModelled), costRecorded: round6(this.total.costRecorded), cost: round6(this.total.cost!) };
     if (this.strategies.size > 0) out.strategies = [...this.strategies.values()].map((s) => ({ ...s, costRaw: round6(s.costRaw), costCompacted: round6(s.costCompacted) }));
     return out;
   }

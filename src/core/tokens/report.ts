@@ -49,7 +49,7 @@ export interface CostReport {
   withPromptCache: Cost;
 }
 
-export function tokenReport(t: Trajectory, counts: TokenCounts, prices: PriceOverrides = {}, bill: BillOptions = {}): TokenReport {
+export function tokenReport(t: Trajectory, counts: TokenCounts, prices: PriceOverrides = {}, bill: BillOptions = {}, billed?: RunBill): TokenReport {
   const runs = runsOf(t);
   const steps = runs.flatMap((r) => r.steps);
   const totals = summarizeTokens(steps, counts.steps);
@@ -71,7 +71,7 @@ export function tokenReport(t: Trajectory, counts: TokenCounts, prices: PriceOve
     tokens: share === undefined ? totals : { ...totals, contextShare: share },
     recorded: compareRecorded(t, counts.steps) ?? null,
     cost: costReport(info.model, calls, prices, runDate(steps)) ?? null,
-    bill: billRun(t, { overrides: prices, ...bill }),
+    bill: billed ?? billRun(t, { overrides: prices, ...bill }),
   };
 }
 
