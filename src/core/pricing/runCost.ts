@@ -161,7 +161,8 @@ export function runCost(t: Trajectory, o: RunCostOptions = {}): RunBill {
     if (modelled !== null) { bill.cost = modelled; bill.note += '; the bill is modelled'; }
   } else if (modelled !== null) {
     bill.cost = modelled;
-    bill.note = 'modelled: the log records no usage, so the bill is the replay of the run at the model\'s price, prompt cache included';
+    const rows = (o.modelled?.byModel ?? []).filter((m) => m.priceRow).map((m) => `${m.model} at the ${m.priceRow} price (prices of ${m.pricesAsOf})`);
+    bill.note = `modelled: the log records no usage, so the bill is the replay of the run${rows.length > 0 ? `, ${rows.join('; ')}` : ' at the model\'s price'}, prompt cache included`;
   } else {
     bill.reason = o.modelled?.unknown ?? (hasAnyUsage(t) ? 'not recorded' : 'not recorded, and no model to price');
     bill.note = bill.reason;

@@ -129,13 +129,18 @@ export function replay(trajectory: Trajectory, o: ReplayOptions): ReplayResult {
   const calibrating = o.calibrate !== false;
   const outputs = new Map(raw.requestSteps.map((step, i) => [step, raw.outputs[i]]));
   const calibration = calibrating ? calibrate(raw.recordedCalls, countsWithOwnTokenizer(o), outputs, raw.requestSteps[0]) : null;
-  const timing = requestTiming(raw.idleMs, raw.models, trajectory, o);
-  const mixed = new Set(timing.models?.filter(Boolean)).size > 1;
-  const price = calibrating && !mixed ? priceAsBilled(o, raw.recordedCalls, trajectory) : o.price;
+  const named = new Set(raw.models.filter((m): m is string => m !== undefined));
+  const mixed = !o.fixedModel && named.size > 1;
+  const timing: RequestTiming = mixed ? requestTiming(raw.idleMs, raw.models, trajectory, o) : { idleMs: raw.idleMs };
+  // One model named by the calls themselves (the served model, where the run's config names another): its price.
+  const only = !o.fixedModel && named.size === 1 ? [...named][0] : undefined;
+  const own = only && only !== o.model ? priceFor(only, {}, runDate(trajectory.steps)) ?? o.price : o.price;
+  const base = { ...o, price: own };
+  const price = calibrating && !mixed ? priceAsBilled(base, raw.recordedCalls, trajectory) : own;
   const cache = o.cache ?? cacheBehaviourFor(o.model, price);
   const warm = calibration?.warmCache ?? 0;
   const billRaw = (scale: Scale, lifetime: number) => {
-    const ledger = new Ledger(price, new PromptCache(cache, o.model, warm, lifetime), scale, true, timing, o.model ?? '');
+    const ledger = new Ledger(price, new PromptCache(cache, o.model, warm, lifetime), scale, true, timing, only ?? o.model ?? '');
     raw.requests.forEach((r, i) => { ledger.request(r); ledger.output(raw.outputs[i]); });
     return ledger;
   };
@@ -164,7 +169,7 @@ export function replay(trajectory: Trajectory, o: ReplayOptions): ReplayResult {
   const scale = calibration ?? IDENTITY_SCALE;
 
   // The run under the strategy.
-  const ledger = new Ledger(price, new PromptCache(cache, o.model, warm, ttl.seconds), scale, false, timing, o.model ?? '');
+  const ledger = new Ledger(price, new PromptCache(cache, o.model, warm, ttl.seconds), scale, false, timing, only ?? o.model ?? '');
   const run = compactedRun({
     trajectory, strategy: o.strategy, options: o.options, stepTokens, starts, effect, ratio, sizes,
     tokenBudget: o.tokenBudget, maxSize, modelFailures: o.modelFailures,
