@@ -41,6 +41,8 @@ export interface ModelledBill {
   reasons?: string[];
   /** Why there is no modelled cost (no price for the model, …). */
   unknown?: string;
+  /** Priced at the rates the log was billed at (then compared with the stated cost), or at the price table (then with the usage priced). */
+  basis?: 'log rates' | 'price table';
 }
 
 export interface RunBill {
@@ -167,8 +169,11 @@ export function runCost(t: Trajectory, o: RunCostOptions = {}): RunBill {
     bill.reason = o.modelled?.unknown ?? (hasAnyUsage(t) ? 'not recorded' : 'not recorded, and no model to price');
     bill.note = bill.reason;
   }
-  if (bill.label !== 'modelled' && bill.cost !== null && bill.cost > 0 && modelled !== null) {
-    bill.difference = (modelled - bill.cost) / bill.cost;
+  // Like with like: a replay at the price table against the usage priced at it (a stated cost may be
+  // rounded, as Aider's, or priced otherwise), a replay at the log's own rates against the stated cost.
+  const against = o.modelled?.basis === 'price table' && bill.pricedUsage !== null ? bill.pricedUsage : bill.cost;
+  if (bill.label !== 'modelled' && against !== null && against > 0 && modelled !== null) {
+    bill.difference = (modelled - against) / against;
     if (Math.abs(bill.difference) > EXPLAINED_DIFFERENCE) {
       const reasons = o.modelled?.reasons ?? [];
       bill.differenceReason = reasons.length > 0 ? reasons.join('; ') : 'the log holds less of each prompt than was sent (hidden instructions, tool schemas the calibration could not place)';

@@ -189,6 +189,7 @@ export function replay(trajectory: Trajectory, o: ReplayOptions): ReplayResult {
     ...(o.fixedModel && o.price?.source === 'settings' ? { price: o.price } : {}),
     modelled: {
       cost: rawTotals.cost, byModel: rawTotals.byModel,
+      basis: price?.source.startsWith('the rates the log') ? 'log rates' : 'price table',
       cachedShare: rawTotals.input > 0 ? rawTotals.cachedInput / rawTotals.input : undefined,
       writeShare: rawTotals.input > 0 ? rawTotals.cacheWrite / rawTotals.input : undefined,
       reasons: differenceReasons(raw, rawLedger.expiries, ttl, calibration),
