@@ -175,11 +175,29 @@ export function runCost(t: Trajectory, o: RunCostOptions = {}): RunBill {
   if (bill.label !== 'modelled' && against !== null && against > 0 && modelled !== null) {
     bill.difference = (modelled - against) / against;
     if (Math.abs(bill.difference) > EXPLAINED_DIFFERENCE) {
-      const reasons = o.modelled?.reasons ?? [];
-      bill.differenceReason = reasons.length > 0 ? reasons.join('; ') : 'the log holds less of each prompt than was sent (hidden instructions, tool schemas the calibration could not place)';
+      const reasons = [...(o.modelled?.reasons ?? []), ...tokenReasons(bill.tokens, o.modelled?.byModel ?? [], source)];
+      bill.differenceReason = reasons.length > 0 ? reasons.join('; ') : 'the replay\'s prompts and cache pattern differ from the recorded ones in ways the log does not show';
     }
   }
   return bill;
+}
+
+/** Where the replay's tokens part from the recorded ones (more than 20%), the largest first. */
+function tokenReasons(recorded: BillTokens, byModel: readonly ModelBill[], source: BillSource): string[] {
+  if (source !== 'per-call' || byModel.length === 0) return [];
+  const m = { input: 0, cachedInput: 0, cacheWrite: 0, output: 0 };
+  for (const r of byModel) { m.input += r.input; m.cachedInput += r.cachedInput; m.cacheWrite += r.cacheWrite; m.output += r.output; }
+  const parts: [string, number, number][] = [
+    ['prompt tokens', m.input, recorded.input],
+    ['cache writes', m.cacheWrite, recorded.cacheWrite],
+    ['cache reads', m.cachedInput, recorded.cachedInput],
+    ['output tokens', m.output, recorded.output],
+  ];
+  return parts
+    .filter(([, ours, theirs]) => Math.abs(ours - theirs) > 0.2 * Math.max(theirs, 1) && Math.abs(ours - theirs) > 500)
+    .sort((a, b) => Math.abs(b[1] - b[2]) - Math.abs(a[1] - a[2]))
+    .slice(0, 2)
+    .map(([what, ours, theirs]) => `the replay has ${fmt(ours)} ${what} where the log records ${fmt(theirs)}`);
 }
 
 /** `$4.78 priced from recorded usage`, `not recorded`, `no price for glm-4.6`: the figure in words. */

@@ -95,7 +95,7 @@ export interface ReplayResult {
   peakCompacted: number;
   /** The prompt cache behaviour the bill follows, and whether it came from the model or the user. */
   cache: CacheBehaviour;
-  cacheSource: 'model' | 'user';
+  cacheSource: 'model' | 'user' | 'log';
   /** How long a cached prefix lives after its last use, in the model of both runs. */
   cacheTtl: CacheLifetime;
   /** Requests of the uncompacted run that found the cache expired after an idle gap. */
@@ -137,7 +137,8 @@ export function replay(trajectory: Trajectory, o: ReplayOptions): ReplayResult {
   const own = only && only !== o.model ? priceFor(only, {}, runDate(trajectory.steps)) ?? o.price : o.price;
   const base = { ...o, price: own };
   const price = calibrating && !mixed ? priceAsBilled(base, raw.recordedCalls, trajectory) : own;
-  const cache = o.cache ?? cacheBehaviourFor(o.model, price);
+  const uncachedInLog = !o.cache && calibrating && recordsNoCaching(raw.recordedCalls, cacheBehaviourFor(o.model, price));
+  const cache = o.cache ?? (uncachedInLog ? 'none' : cacheBehaviourFor(o.model, price));
   const warm = calibration?.warmCache ?? 0;
   const billRaw = (scale: Scale, lifetime: number) => {
     const ledger = new Ledger(price, new PromptCache(cache, o.model, warm, lifetime), scale, true, timing, only ?? o.model ?? '');
@@ -220,7 +221,7 @@ export function replay(trajectory: Trajectory, o: ReplayOptions): ReplayResult {
     peakRaw: max(raw.series),
     peakCompacted: max(run.series),
     cache,
-    cacheSource: o.cache ? 'user' : 'model',
+    cacheSource: o.cache ? 'user' : uncachedInLog ? 'log' : 'model',
     cacheTtl: ttl,
     cacheExpiries: rawLedger.expiries,
     bill,
@@ -233,6 +234,22 @@ export function replay(trajectory: Trajectory, o: ReplayOptions): ReplayResult {
   };
   result.notes = notesOf(result, o, raw.sideBranchSteps, price);
   return result;
+}
+
+/**
+ * Whether the recorded calls show the provider cached nothing: Anthropic caches only where the agent
+ * sets breakpoints, so calls that record no cache read or write at all ran without them (Aider
+ * without --cache-prompts); an automatic cache that records 0 cached tokens on every long prompt
+ * served none.
+ */
+function recordsNoCaching(calls: readonly RecordedCall[], behaviour: CacheBehaviour): boolean {
+  const priced = calls.filter((c) => (c.usage.inputTokens ?? 0) > 0);
+  if (priced.length === 0 || priced.some((c) => (c.usage.cachedInputTokens ?? 0) + (c.usage.cacheWriteTokens ?? 0) > 0)) return false;
+  if (behaviour === 'anthropic') return true;
+  if (behaviour === 'openai' || behaviour === 'gemini') {
+    return priced.every((c) => c.usage.cachedInputTokens !== undefined) && priced.filter((c) => c.usage.inputTokens! >= 4096).length >= 2;
+  }
+  return false;
 }
 
 /** Each request's idle gap, model and price (the log's per-call model unless the user fixed one). */
@@ -352,7 +369,7 @@ const CACHE_WORDS: Record<CacheBehaviour, string> = {
 
 function notesOf(r: ReplayResult, o: ReplayOptions, sideBranchSteps: number, price: ResolvedPrice | undefined): string[] {
   const notes: string[] = [];
-  notes.push(`Prompt cache: ${CACHE_WORDS[r.cache]}; ${r.cacheSource === 'user' ? 'as you chose' : 'chosen from the model'}. Lifetime ${r.cacheTtl.words}${r.cacheExpiries > 0 ? `: idle gaps in the log's timestamps expired it ${r.cacheExpiries} time${r.cacheExpiries === 1 ? '' : 's'}` : ''}.`);
+  notes.push(`Prompt cache: ${CACHE_WORDS[r.cache]}; ${r.cacheSource === 'user' ? 'as you chose' : r.cacheSource === 'log' ? 'the recorded calls show no cache reads or writes, so the provider cached nothing' : 'chosen from the model'}. Lifetime ${r.cacheTtl.words}${r.cacheExpiries > 0 ? `: idle gaps in the log's timestamps expired it ${r.cacheExpiries} time${r.cacheExpiries === 1 ? '' : 's'}` : ''}.`);
   notes.push(`Cost of the run as it happened: ${r.bill.cost === null ? r.bill.reason ?? 'unknown' : `$${r.bill.cost.toFixed(r.bill.cost < 0.01 ? 4 : 2)}`}, ${r.bill.label} (${r.bill.note}).${r.bill.differenceReason ? ` The replay's modelled bill differs by ${(r.bill.difference! * 100).toFixed(0)}%: ${r.bill.differenceReason}.` : ''}`);
   notes.push(r.calibration
     ? `Prompt sizes: our count of the log (${o.counter.tokenizer}), ${r.calibration.note}.`
