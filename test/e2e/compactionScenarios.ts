@@ -172,12 +172,24 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
       assert.ok(tokens.contextWindow && tokens.contextShare !== undefined, `stats knows no context window for ${model}`);
       const entry = wb.statusBarEntry('agentTraceLens.tokens');
       await entry.waitFor({ timeout: 10_000 });
-      const text = (await entry.innerText()).trim();
-      assert.equal(text, `${compactCount(tokens.total)} tok · ${Math.round(tokens.contextShare * 100)}% of ${compactCount(tokens.contextWindow)}`, 'the status bar item differs from stats');
+      // The run's cost joins a moment after the counts (it is priced off the paint): the same figure as `stats`.
+      const want_ = `${compactCount(tokens.total)} tok · ${Math.round(tokens.contextShare * 100)}% of ${compactCount(tokens.contextWindow)}${tokens.cost ? ` · ${tokens.cost}` : ''}`;
+      let text = '';
+      for (const deadline = Date.now() + 15_000; Date.now() < deadline; await wb.page.waitForTimeout(200)) {
+        text = (await entry.innerText()).trim();
+        if (text === want_) break;
+      }
+      assert.equal(text, want_, 'the status bar item differs from stats');
       await wb.traceRow(want.title);
       const detail = flat(await wb.hoverText(entry, () => shot('status-bar')));
       assert.ok(detail.includes(`${thousands(tokens.total)} tokens, counted with ${tokens.tokenizer}`), `status bar tooltip: ${detail}`);
       assert.ok(detail.includes(`${(tokens.contextShare * 100).toFixed(1)}% of a ${thousands(tokens.contextWindow)}-token context window`), `status bar tooltip: ${detail}`);
+      if (tokens.costText) {
+        assert.ok(detail.includes(`Cost: ${tokens.costText}`), `status bar tooltip lacks the run's cost ${tokens.costText}: ${detail}`);
+        // The trajectory row's tooltip names the same figure.
+        const again = flat(await wb.hoverText(await wb.traceRow(want.title), () => shot('tooltip-cost')));
+        assert.ok(again.includes(tokens.costText), `the trajectory tooltip lacks the run's cost ${tokens.costText}: ${again}`);
+      }
     },
   },
   {
