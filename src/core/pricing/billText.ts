@@ -5,7 +5,7 @@ import { billText, usd, type RunBill } from './runCost';
 /** Rows of label and value: the figure with its label, per model, and why the model differs. */
 export function billLines(b: RunBill): [string, string][] {
   const rows: [string, string][] = [['run', billText(b)]];
-  rows.push(['how', b.note]);
+  if (b.note !== b.reason) rows.push(['how', b.note]);
   if (b.cost === null && b.tokens.input + b.tokens.output > 0) {
     rows.push(['tokens recorded', `${n(b.tokens.input)} in (${n(b.tokens.cachedInput)} cache reads, ${n(b.tokens.cacheWrite)} cache writes), ${n(b.tokens.output)} out`]);
   }

@@ -234,8 +234,10 @@ export class TokenTracker implements SizeLabels, vscode.Disposable {
     const steps = flatLength(doc);
     const kept = this.bills.get(doc.key);
     if (kept && kept.steps === steps && kept.prices === key) return kept.bill;
-    // The replay behind a modelled bill counts every step: off the paint, once, then the views redraw.
-    if (!this.billing.has(doc.key)) {
+    // The replay behind a modelled bill counts every step (and loads a tokenizer on this thread):
+    // only once the workers have counted the file and the tree is on screen, then the views redraw.
+    const counted = this.docs.get(doc.key)?.counts.exact === true;
+    if (counted && !this.billing.has(doc.key)) {
       this.billing.add(doc.key);
       setTimeout(() => {
         this.billing.delete(doc.key);
