@@ -463,7 +463,7 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
     // The README's whole-run picture: a real run whose log records usage per call, replayed under
     // observation masking, with the recorded prompt of each call over the modelled curve.
     name: 'whole-run-recorded',
-    async run({ wb, repo, workspace, shot }) {
+    async run({ wb, repo, workspace, shot, settings }) {
       await wb.closeAllEditors();
       const file = path.join(workspace, SPHINX);
       const title = expectedFor(repo, file).title;
@@ -475,7 +475,15 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
       await waitForStrategy(report, MASKING.label);
       await report.tab(title).click();
       await wb.runCommand('View: Close Editors in Other Groups');
+      // The run's one cost, the same figure as the status bar, the tooltip and the Survey (`stats` gives it).
+      const bill = expectedTokens(repo, file, settingValue(repo, settings, 'agentTraceLens.tokens.model') as string);
+      assert.ok(bill.cost, 'the sphinx run records its cost');
+      await report.openTab('overview');
+      assert.equal((await report.frame().locator('#headline-cost .card-value').innerText()).trim(), bill.cost);
+      await wb.parkMouse();
+      await shot('overview-cost');
       await report.openTab('replay');
+      assert.ok((await report.frame().locator('#replay-bill').innerText()).includes(`The run as it happened: ${bill.cost}, recorded`));
       // The check against the recorded calls concerns the run as it happened, whatever the range: the CLI must agree.
       const want = expectedSimulation(repo, file, MASKING.id);
       const recorded = await report.frame().locator('#replay-recorded').innerText();
