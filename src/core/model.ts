@@ -34,6 +34,8 @@ export interface RecordedUsage {
   cachedInputTokens?: number;
   /** The part of the prompt written to the prompt cache (Anthropic `cache_creation_input_tokens`). */
   cacheWriteTokens?: number;
+  /** The part of `cacheWriteTokens` written with the 1-hour lifetime (Anthropic `ephemeral_1h_input_tokens`; billed at 2× input). */
+  cacheWrite1hTokens?: number;
   cost?: number;
 }
 

@@ -173,14 +173,26 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
       assert.ok(tokens.contextWindow && tokens.contextShare !== undefined, `stats knows no context window for ${model}`);
       const entry = wb.statusBarEntry('agentTraceLens.tokens');
       await entry.waitFor({ timeout: 10_000 });
-      const text = (await entry.innerText()).trim();
-      assert.equal(text, `${compactCount(tokens.total)} tok in log`, 'the status bar item differs from stats');
+      // The run's cost joins a moment after the counts (it is priced off the paint): the same figure as `stats`.
+      const want_ = `${compactCount(tokens.total)} tok in log${tokens.cost ? ` · ${tokens.cost}` : ''}`;
+      let text = '';
+      for (const deadline = Date.now() + 15_000; Date.now() < deadline; await wb.page.waitForTimeout(200)) {
+        text = (await entry.innerText()).trim();
+        if (text === want_) break;
+      }
+      assert.equal(text, want_, 'the status bar item differs from stats');
       const context = wb.statusBarEntry('agentTraceLens.context');
       if (await context.isVisible()) assert.match((await context.innerText()).trim(), /^context /, 'the two entries must read differently');
       await wb.traceRow(want.title);
       const detail = flat(await wb.hoverText(entry, () => shot('status-bar')));
       assert.ok(detail.includes(`${thousands(tokens.total)} tokens, counted with ${tokens.tokenizer}`), `status bar tooltip: ${detail}`);
       assert.ok(detail.includes(`${(tokens.contextShare * 100).toFixed(1)}% of a ${thousands(tokens.contextWindow)}-token context window`), `status bar tooltip: ${detail}`);
+      if (tokens.costText) {
+        assert.ok(detail.includes(`Cost: ${tokens.costText}`), `status bar tooltip lacks the run's cost ${tokens.costText}: ${detail}`);
+        // The trajectory row's tooltip names the same figure.
+        const again = flat(await wb.hoverText(await wb.traceRow(want.title), () => shot('tooltip-cost')));
+        assert.ok(again.includes(tokens.costText), `the trajectory tooltip lacks the run's cost ${tokens.costText}: ${again}`);
+      }
     },
   },
   {
@@ -476,7 +488,7 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
     // The README's whole-run picture: a real run whose log records usage per call, replayed under
     // observation masking, with the recorded prompt of each call over the modelled curve.
     name: 'whole-run-recorded',
-    async run({ wb, repo, workspace, shot }) {
+    async run({ wb, repo, workspace, shot, settings }) {
       await wb.closeAllEditors();
       const file = path.join(workspace, SPHINX);
       const title = expectedFor(repo, file).title;
@@ -488,7 +500,15 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
       await waitForStrategy(report, MASKING.label);
       await report.tab(title).click();
       await wb.runCommand('View: Close Editors in Other Groups');
+      // The run's one cost, the same figure as the status bar, the tooltip and the Survey (`stats` gives it).
+      const bill = expectedTokens(repo, file, settingValue(repo, settings, 'agentTraceLens.tokens.model') as string);
+      assert.ok(bill.cost, 'the sphinx run records its cost');
+      await report.openTab('overview');
+      assert.equal((await report.frame().locator('#headline-cost .card-value').innerText()).trim(), bill.cost);
+      await wb.parkMouse();
+      await shot('overview-cost');
       await report.openTab('replay');
+      assert.ok((await report.frame().locator('#replay-bill').innerText()).includes(`The run as it happened: ${bill.cost}, recorded`));
       // The check against the recorded calls concerns the run as it happened, whatever the range: the CLI must agree.
       const want = expectedSimulation(repo, file, MASKING.id);
       const recorded = await report.frame().locator('#replay-recorded').innerText();

@@ -52,6 +52,10 @@ export interface ExpectedTokens {
   contextShare?: number;
   /** The text report's "Tokens (…)" section: total, text, chat framing, context window. */
   section: string;
+  /** The run's one cost as the status bar words it (`$0.43`), when it has one. */
+  cost?: string;
+  /** The cost with its label, as the tooltips word it (`$0.43 recorded`). */
+  costText?: string;
 }
 
 export function expectedTokens(repo: string, file: string, model: string): ExpectedTokens {
@@ -63,11 +67,14 @@ export function expectedTokens(repo: string, file: string, model: string): Expec
   const json = JSON.parse(run('--json')) as {
     tokenizer: { name: string; model: string; contextWindow?: number };
     tokens: { total: number; exact: boolean; contextShare?: number };
+    bill: { cost: number | null; label: string };
   };
+  const usd = (x: number) => `$${x.toFixed(x !== 0 && Math.abs(x) < 0.01 ? 4 : 2)}`;
   if (!json.tokens.exact) throw new Error(`stats counted ${file} only approximately for ${model}; pick an OpenAI model`);
   return {
     total: json.tokens.total, tokenizer: json.tokenizer.name, model: json.tokenizer.model,
     contextWindow: json.tokenizer.contextWindow, contextShare: json.tokens.contextShare, section: text.slice(start, end).trim(),
+    ...(json.bill.cost !== null ? { cost: usd(json.bill.cost), costText: `${usd(json.bill.cost)} ${json.bill.label}` } : {}),
   };
 }
 

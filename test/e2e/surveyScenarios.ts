@@ -18,7 +18,7 @@ const FILES: Record<string, string> = {
   'claude/crud.jsonl': 'claude-code/crud.jsonl',
 };
 
-interface ExpectedRow { file: string; run: number; runsInFile: number; steps: number; task?: string; name: string }
+interface ExpectedRow { file: string; run: number; runsInFile: number; steps: number; task?: string; name: string; cost?: number | null; costLabel?: string; costReason?: string }
 
 /** The folder of runs, made before the workbench opens (a busy machine's file watcher can be slow to show a new one). */
 export function fillSurveyFolder(workspace: string): string {
@@ -63,9 +63,12 @@ export const SURVEY_SCENARIOS: Scenario[] = [
         const cells = await row.locator('td').allInnerTexts();
         assert.equal(cells[4], e.steps.toLocaleString('en-US'), `steps of ${label(e)}`);
         if (e.task) assert.equal(cells[2], e.task);
+        // The run's one cost, as `stats` (and the tooltip, status bar and report) give it.
+        const usd = (x: number) => `$${x.toFixed(x !== 0 && Math.abs(x) < 0.01 ? 4 : 2)}`;
+        assert.equal(cells[7], e.cost === null || e.cost === undefined ? e.costReason ?? 'unknown' : `${usd(e.cost)} ${e.costLabel}`, `cost of ${label(e)}`);
       }
       const headers = (await frame().locator('thead th').allInnerTexts()).map((h) => h.replace(/[▲▼]/g, '').trim());
-      assert.deepEqual(headers, ['Run', 'Format', 'Task', 'Model', 'Steps', 'Tokens', 'Requests', 'Cost (modelled, with caching)', 'Cost (recorded)', 'Outcome']);
+      assert.deepEqual(headers, ['Run', 'Format', 'Task', 'Model', 'Steps', 'Tokens', 'Requests', 'Cost', 'Cost (modelled, with caching)', 'Cost (recorded)', 'Outcome']);
       const totals = await frame().locator('tfoot tr.totals td').allInnerTexts();
       assert.equal(totals[0], 'Total: 7 runs');
       assert.equal(totals[4], expected.reduce((n, e) => n + e.steps, 0).toLocaleString('en-US'));

@@ -13,6 +13,7 @@ import { charEstimateCounter } from '../../src/core/tokens/counter';
 import { describeTokenReport } from '../../src/core/tokens/describe';
 import type { TokenReport } from '../../src/core/tokens/report';
 import { contextText, logTokensText, statusOnEditor } from '../../src/core/view/statusText';
+import { billRun } from '../../src/core/report/runBill';
 import { stepDocument } from '../../src/core/view/stepPresentation';
 import { selectionTarget, type TreeNode } from '../../src/extension/tree/nodes';
 import { COLUMNS } from '../../src/webview/survey/columns';
@@ -31,6 +32,7 @@ function report(perCallSame: boolean): TokenReport {
     },
     recorded: { totals: usage, perCall: perCallSame ? { ...usage } : { ...usage, calls: 11 } },
     cost: null,
+    bill: billRun({ format: 'openai-chat', title: 'no calls', source: { path: 'none.json', size: 0 }, steps: [], meta: {}, warnings: [], records: 0 }),
   };
 }
 
@@ -114,7 +116,7 @@ test('Compact Trajectory…: a selected file or run is the target, no question a
 function row(over: Partial<SurveyTableRow>): SurveyTableRow {
   return {
     file: 'runs.jsonl', run: 0, runsInFile: 1, name: 'a run', format: 'swe-agent', task: 'django-1', model: 'gpt-4o', steps: 40, tokens: 20_000,
-    approximateTokens: false, requests: 20, costModelled: 0.3, cache: 'openai', costRecorded: null, outcome: '', ...over,
+    approximateTokens: false, requests: 20, costModelled: 0.3, cache: 'openai', costRecorded: null, cost: 0.3, costLabel: 'modelled', outcome: '', ...over,
   };
 }
 

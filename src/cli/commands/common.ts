@@ -1,5 +1,6 @@
 import { findStrategy, strategyIds, type Strategy } from '../../core/compaction';
 import type { Trajectory } from '../../core/model';
+import type { ModelPrice } from '../../core/pricing/prices';
 import { runsOf } from '../../core/stats';
 import { DEFAULT_MAX_BYTES } from '../../core/io/load';
 import { UsageError } from '../args';
@@ -43,4 +44,18 @@ export function maxBytesOption(value: string | undefined): number {
   const mb = Number(value);
   if (!Number.isFinite(mb) || mb <= 0) throw new UsageError('--max-size-mb takes a positive number.');
   return mb * 1024 * 1024;
+}
+
+/** `--price in,cached,write,out`: USD per million tokens; cached and write may be empty (`3,,,15`). */
+export function priceOption(value: string | undefined): ModelPrice | undefined {
+  if (value === undefined) return undefined;
+  const parts = value.split(',').map((p) => p.trim());
+  const bad = () => new UsageError(`--price takes four numbers in USD per million tokens, input,cached input,cache write,output (e.g. 3,0.3,3.75,15; leave cached or write empty if the model has none), not "${value}".`);
+  if (parts.length !== 4) throw bad();
+  const nums = parts.map((p) => (p === '' ? undefined : Number(p)));
+  if (nums.some((x) => x !== undefined && (!Number.isFinite(x) || x < 0)) || nums[0] === undefined || nums[3] === undefined) throw bad();
+  const price: ModelPrice = { input: nums[0], output: nums[3] };
+  if (nums[1] !== undefined) price.cachedInput = nums[1];
+  if (nums[2] !== undefined) price.cacheWrite = nums[2];
+  return price;
 }

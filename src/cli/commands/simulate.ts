@@ -14,7 +14,9 @@ import { memoizedCounter, tiktokenCounter } from '../../core/tokens/tiktokenCoun
 import { parseCommandArgs, UsageError, type CliCommand, type CliIO } from '../args';
 import { table } from '../render';
 import { grid } from '../../core/view/textTable';
-import { maxBytesOption, parseOptionPairs, pickRun, requireStrategy, stringMeta } from './common';
+import { maxBytesOption, parseOptionPairs, pickRun, priceOption, requireStrategy, stringMeta } from './common';
+import { billLines } from '../../core/pricing/billText';
+import { savingText } from '../../core/pricing/runCost';
 import { checkTargets, writeSafely } from '../../core/output/safeWrite';
 import { isSurveyRequest, runSurveyCommand, SURVEY_OPTIONS_HELP, SURVEY_USAGE } from './surveyCli';
 import { EXIT } from '../exitCodes';
@@ -33,6 +35,7 @@ export const simulateCommand: CliCommand = {
     ['--cache BEHAVIOUR', 'prompt cache: openai, anthropic, gemini or none (default: from the model)'],
     ['--model-failures', 'count the re-asks a strategy makes when a reply fails its checks'],
     ['--model M', 'tokenizer and prices of M instead of the log\'s model'],
+    ['--price IN,CACHED,WRITE,OUT', 'price every call at these USD per million tokens (cached or write may be empty: 3,,,15)'],
     ['--run N', 'run N of a file of many runs (from 0)'],
     ['--json', 'the result as JSON (a FOLDER: JSON Lines, then {"total": …})'],
     ['--html REPORT.html', 'also write the before/after report (one strategy)'],
@@ -44,11 +47,13 @@ export const simulateCommand: CliCommand = {
   example: 'agent-trace-lens simulate samples/demo-trajectory.json --strategy all',
   exitCodes: [EXIT.input, EXIT.writeRefused],
   usage: `simulate FILE|FOLDER --strategy ID|all|ID,ID… [--option NAME=VALUE]... [--ratio R] [--budget TOKENS] [--cache openai|anthropic|gemini|none]
-                  [--model-failures] [--model M] [--run N] [--json] [--html REPORT.html] [--no-redact] [--force]
+                  [--model-failures] [--model M] [--price IN,CACHED,WRITE,OUT] [--run N] [--json] [--html REPORT.html] [--no-redact] [--force]
     Replays the run as if the agent had compacted with the strategy whenever its trigger fired,
     beside the run as it happened, and bills both as the provider would, prompt cache included
     (--cache overrides the behaviour chosen from the model). Where the log records usage per call,
-    prompt sizes and prices are calibrated on it and the modelled bill is checked against it.
+    prompt sizes and prices are calibrated on it and the modelled bill is checked against it. The run
+    as it happened is billed from the usage the log records, each call at its own model's price;
+    --model prices every call as M, --price at your rates (USD per million tokens).
     --budget fires on a token count instead of the strategy's own trigger; --ratio sets summary size ÷
     forgotten size (default: measured on an offline run of the strategy); --model-failures counts the
     re-asks a strategy makes when a reply fails its checks. Several strategies are ranked by cost
@@ -65,6 +70,7 @@ export const simulateCommand: CliCommand = {
       cache: { type: 'string' },
       'model-failures': { type: 'boolean' },
       model: { type: 'string' },
+      price: { type: 'string' },
       run: { type: 'string' },
       json: { type: 'boolean' },
       'max-size-mb': { type: 'string' },
@@ -93,7 +99,9 @@ export const simulateCommand: CliCommand = {
     const model = values.model ?? stringMeta(trajectory.meta.model);
     const tokenizer = tokenizerFor(model);
     const counter = memoizedCounter(tiktokenCounter(tokenizer.encoding, tokenizer.approximate));
-    const price = priceFor(model, {}, runDate(trajectory.steps));
+    const userPrice = priceOption(values.price);
+    const price = userPrice ? { ...userPrice, matched: 'your --price', asOf: 'settings', source: 'settings' } : priceFor(model, {}, runDate(trajectory.steps));
+    const fixedModel = values.model !== undefined || userPrice !== undefined;
     const results: ReplayResult[] = [];
     for (const strategy of strategies) {
       let sample: CompactionResult;
@@ -106,7 +114,7 @@ export const simulateCommand: CliCommand = {
       }
       results.push(replay(trajectory, {
         strategy, options: sample.options, counter, stepTokens: sample.stepTokensBefore, sample,
-        summaryRatio: ratio, tokenBudget: budget, price, model, cache, modelFailures: values['model-failures'] === true,
+        summaryRatio: ratio, tokenBudget: budget, price, model, cache, modelFailures: values['model-failures'] === true, fixedModel,
       }));
       if (values.html) {
         await writeHtmlReport(values.html, positionals[0], sample, trajectory, { model, counter, replay: { summaryRatio: ratio, tokenBudget: budget, cache }, redact }, io, overwrite);
@@ -166,7 +174,8 @@ function renderReplay(r: ReplayResult, counter: TokenCounter): string {
     ['compactions', `${r.events.length} (${r.events.filter((e) => e.cacheBreak > 0).length} broke the prompt cache)`],
     ['largest context', `${n(r.peakRaw)} → ${n(r.peakCompacted)} (${counter.tokenizer})`],
   ]);
-  text += `\nBilled over the run (modelled; prompt cache: ${r.cache})\n`;
+  text += `\nCost of the run as it happened\n${table(billLines(r.bill))}`;
+  text += `\nBilled over the run (modelled; prompt cache: ${r.cache}, lifetime ${r.cacheTtl.words})\n`;
   text += grid([
     ['', 'no compaction', `with ${r.strategy}`],
     ['requests', String(raw.requests), `${comp.requests} (${r.summaryCalls} for summaries)`],
@@ -177,8 +186,11 @@ function renderReplay(r: ReplayResult, counter: TokenCounter): string {
     ['output', n(raw.output), n(comp.output)],
     ['cost', usdOrUnknown(raw.cost), usdOrUnknown(comp.cost)],
   ]);
-  if (r.cost) text += `  ${savingText(r.cost.saved, 'saves')} over the run\n`;
-  if (r.recorded) {
+  if (r.cost) text += `  ${savingText(r.cost.saved).text} over the run\n`;
+  if (r.totals.raw.byModel && r.totals.raw.byModel.length > 1) {
+    text += `  by model (no compaction): ${r.totals.raw.byModel.map((m) => `${m.model} ${usdOrUnknown(m.cost)} (${m.calls} requests)`).join(', ')}\n`;
+  }
+  if (r.recorded.calls > 0) {
     const rec = r.recorded;
     text += `\nAgainst what the log recorded (${rec.calls} calls)\n`;
     const rows: [string, string][] = [];
@@ -199,20 +211,15 @@ function renderRanking(results: readonly ReplayResult[], counter: TokenCounter):
   text += grid([
     ['strategy', 'cost', 'against no compaction', 'requests', 'input', 'cache reads', 'cache writes', 'compactions'],
     ...results.map((r) => [
-      r.strategy, usdOrUnknown(r.totals.compacted.cost), r.cost ? savingText(r.cost.saved, 'saves') : '—', String(r.totals.compacted.requests),
+      r.strategy, usdOrUnknown(r.totals.compacted.cost), r.cost ? savingText(r.cost.saved).text : '—', String(r.totals.compacted.requests),
       n(r.totals.compacted.input), n(r.totals.compacted.cachedInput), n(r.totals.compacted.cacheWrite), String(r.events.length),
     ] as string[]),
   ]);
   const first = results[0];
-  if (first) text += `\nWithout compaction: ${usdOrUnknown(first.totals.raw.cost)}, ${n(first.totals.raw.input)} input tokens (${counter.tokenizer}).\n`;
+  if (first) text += `\nWithout compaction: ${usdOrUnknown(first.totals.raw.cost)} modelled, ${n(first.totals.raw.input)} input tokens (${counter.tokenizer}).\n`;
+  if (first) text += `\nCost of the run as it happened\n${table(billLines(first.bill))}`;
   if (first) text += `\nHow these numbers are modelled\n${first.notes.filter((line) => !/^(Summaries|Effect):/.test(line)).map((line) => `  - ${line}`).join('\n')}\n`;
   return text;
-}
-
-/** A saving in words: a negative one is extra cost ("costs $0.11 more"), never "saved $-0.11". */
-export function savingText(saved: number, verb: 'saves' | 'saved'): string {
-  if (saved === 0) return 'same cost';
-  return saved > 0 ? `${verb} ${usd(saved)}` : `${verb === 'saves' ? 'costs' : 'cost'} ${usd(-saved)} more`;
 }
 
 function usd(x: number): string {

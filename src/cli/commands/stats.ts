@@ -7,21 +7,24 @@ import { tokenReport, type TokenReport } from '../../core/tokens/report';
 import { TokenService } from '../../core/tokens/tokenService';
 import { parseCommandArgs, UsageError, type CliCommand } from '../args';
 import { renderStats } from '../render';
-import { maxBytesOption } from './common';
+import { maxBytesOption, priceOption } from './common';
+import type { ModelPrice } from '../../core/pricing/prices';
 import { isSurveyRequest, runSurveyCommand, SURVEY_OPTIONS_HELP, SURVEY_USAGE } from './surveyCli';
 import { EXIT } from '../exitCodes';
 
 export const statsCommand: CliCommand = {
   name: 'stats',
   summary: 'format, steps, turns, kinds, tools and tokens of a run; of every run under a FOLDER',
-  usage: `stats FILE|FOLDER [--json] [--max-size-mb N] [--model MODEL | --tokens] [--no-token-cache] [--per-run] [--no-redact] [--shard I/N] [--resume OUT.jsonl] [--jobs N]
+  usage: `stats FILE|FOLDER [--json] [--max-size-mb N] [--model MODEL | --tokens] [--price IN,CACHED,WRITE,OUT] [--no-token-cache] [--per-run] [--no-redact] [--shard I/N] [--resume OUT.jsonl] [--jobs N]
     Format, steps, turns, kinds and tools of a trajectory. --model (or --tokens, which uses the
-    log's own model) adds token counts by kind and tool, recorded usage and cost. Secrets in what is
+    log's own model) adds token counts by kind and tool, recorded usage and cost; --model also
+    prices every call as MODEL, --price at your rates (USD per million tokens). Secrets in what is
     printed (tool names, the title, paths) are redacted unless --no-redact.` + SURVEY_USAGE,
   options: [
     ['--json', 'one JSON object (a FOLDER: JSON Lines, one per run, then {"total": …})'],
     ['--model MODEL', 'count tokens and price with this model\'s tokenizer and prices'],
     ['--tokens', 'count tokens with the log\'s own model'],
+    ['--price IN,CACHED,WRITE,OUT', 'price every call at these USD per million tokens (cached or write may be empty: 3,,,15)'],
     ['--no-token-cache', 'do not keep token counts on disk between runs'],
     ['--max-size-mb N', 'refuse files larger than N MB (default 512)'],
     ['--no-redact', 'print the log\'s own text, secrets included'],
@@ -36,6 +39,7 @@ export const statsCommand: CliCommand = {
       'max-size-mb': { type: 'string' },
       model: { type: 'string' },
       tokens: { type: 'boolean' },
+      price: { type: 'string' },
       'no-token-cache': { type: 'boolean' },
       'no-redact': { type: 'boolean' },
     });
@@ -45,8 +49,9 @@ export const statsCommand: CliCommand = {
     const maxBytes = maxBytesOption(values['max-size-mb']);
     const trajectory = await loadTrajectory(positionals[0], { maxBytes });
     const result = computeStats(trajectory);
-    const wantTokens = values.model !== undefined || values.tokens === true;
-    const tokens = wantTokens ? await countTokens(trajectory, values.model, values['no-token-cache'] === true) : undefined;
+    const price = priceOption(values.price);
+    const wantTokens = values.model !== undefined || values.tokens === true || price !== undefined;
+    const tokens = wantTokens ? await countTokens(trajectory, values.model, values['no-token-cache'] === true, price) : undefined;
     if (values.json) {
       const { title: _title, ...json } = result;
       io.out(JSON.stringify(redactOutgoing(tokens ? { ...json, ...tokens } : json, { redact })) + '\n');
@@ -57,11 +62,11 @@ export const statsCommand: CliCommand = {
   },
 };
 
-async function countTokens(t: Trajectory, model: string | undefined, noCache: boolean): Promise<TokenReport> {
+async function countTokens(t: Trajectory, model: string | undefined, noCache: boolean, price?: ModelPrice): Promise<TokenReport> {
   const service = new TokenService(noCache ? { cacheDir: null } : {});
   try {
     const counts = await service.countTrajectory(t, { model: model ?? t.meta.model });
-    return tokenReport(t, counts);
+    return tokenReport(t, counts, {}, { ...(model !== undefined ? { model } : {}), ...(price ? { price } : {}) });
   } finally {
     await service.dispose();
   }

@@ -194,7 +194,7 @@ function textLine(row: Exclude<SurveyLine, { skipped: string }>): string {
     row.outcome.score !== undefined ? `score ${row.outcome.score}` : '',
     row.outcome.exitStatus ?? '',
   ].filter(Boolean).join(', ');
-  let line = `${who}  ${row.format}  ${row.steps} steps  ${row.tokens.toLocaleString('en-US')} tokens  ${row.requests} requests  cost ${usd(row.costModelled)} modelled (cache ${row.cache}), ${usd(row.costRecorded)} recorded${outcome ? `  ${outcome}` : ''}`;
+  let line = `${who}  ${row.format}  ${row.steps} steps  ${row.tokens.toLocaleString('en-US')} tokens  ${row.requests} requests  cost ${row.cost === undefined ? `${usd(row.costRecorded ?? row.costModelled)}` : row.cost === null ? row.costReason ?? 'unknown' : `${usd(row.cost)} ${row.costLabel}`} (modelled ${usd(row.costModelled)}, cache ${row.cache})${outcome ? `  ${outcome}` : ''}`;
   for (const s of row.strategies ?? []) {
     line += s.error ? `\n    ${s.strategy}: ${s.error}` : `\n    ${s.strategy}: ${usd(s.costRaw)} → ${usd(s.costCompacted)}, input ${s.inputRaw.toLocaleString('en-US')} → ${s.inputCompacted.toLocaleString('en-US')}, ${s.requestsCompacted} requests, ${s.entitiesLost} entities lost (${s.entitiesLostNeededLater} needed later)`;
   }
@@ -207,6 +207,7 @@ export function renderTotal(t: SurveyTotal): string {
     ['steps', t.steps.toLocaleString('en-US')],
     ['tokens', t.tokens.toLocaleString('en-US')],
     ['requests', t.requests.toLocaleString('en-US')],
+    ['cost (recorded first, else modelled)', `${usd(t.cost ?? 0)}${t.withoutCost ? ` (${t.withoutCost} runs without a cost left out)` : ''}`],
     ['cost (modelled, with prompt caching)', `${usd(t.costModelled)}${t.unpriced ? ` (${t.unpriced} runs without a known price left out)` : ''}`],
     ['cost (recorded by the logs)', `${usd(t.costRecorded)} over ${t.withRecordedCost} runs`],
     ['resolved', `${t.resolved} of ${t.resolved + t.notResolved} that record it`],

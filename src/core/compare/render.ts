@@ -11,7 +11,7 @@ export function formatUsd(cost: number | null): string {
 }
 
 export function costText(t: RunTotals): string {
-  return t.cost === null ? 'unknown' : `${formatUsd(t.cost)} ${t.costSource}`;
+  return t.cost === null ? t.costLabel ?? 'unknown' : `${formatUsd(t.cost)} ${t.costLabel ?? t.costSource}`;
 }
 
 export function toolsText(tools: Record<string, number>, max = 6): string {

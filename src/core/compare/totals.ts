@@ -1,8 +1,7 @@
-import type { RecordedUsage, Step, Trajectory, TrajectoryMeta } from '../model';
+import type { Step, Trajectory, TrajectoryMeta } from '../model';
 import { runOutcome } from '../formats/runMeta';
-import { costOf, priceFor, runDate, type PriceOverrides } from '../pricing/prices';
-import { compareRecorded } from '../tokens/recorded';
-import { tokenReport } from '../tokens/report';
+import type { PriceOverrides } from '../pricing/prices';
+import { billRun } from '../report/runBill';
 import { modelCalls, summarizeTokens } from '../tokens/summary';
 import { tokenizerLabel } from '../tokens/models';
 import type { TokenCounts } from '../tokens/tokenService';
@@ -36,6 +35,8 @@ export interface RunTotals {
   costSource: Provenance | null;
   /** How the cost was obtained, in words. */
   costNote: string;
+  /** `recorded`, `priced from recorded usage` or `modelled`; when there is no cost, why. */
+  costLabel: string;
   /** Observations the log marks as errors, and commands with a non-zero exit status. */
   errors: number;
   /** Tool calls per tool. */
@@ -102,36 +103,17 @@ export function runTotals(run: Trajectory, counts: TokenCounts, options: TotalsO
     tokenizer: tokenizerLabel(counts.tokenizer),
     requests: apiCalls ?? modelCalls(steps, counts.steps).length,
     requestsSource: apiCalls !== undefined ? 'recorded' : 'modelled',
-    ...costOfRun(run, counts, model ?? undefined, options.prices ?? {}),
+    ...costOfRun(run, options.prices ?? {}),
     errors,
     tools: plainTable(tools),
     outcome: outcomeOf(run.meta),
   };
 }
 
-/** The log's cost; else its recorded usage at the model's prices; else our counts priced. */
-function costOfRun(run: Trajectory, counts: TokenCounts, model: string | undefined, prices: PriceOverrides): Pick<RunTotals, 'cost' | 'costSource' | 'costNote'> {
-  const recordedReport = compareRecorded(run, counts.steps);
-  const usage: RecordedUsage | undefined = recordedReport?.totals?.recorded ?? recordedReport?.perCall?.recorded;
-  if (usage && typeof usage.cost === 'number' && usage.cost > 0) {
-    return { cost: usage.cost, costSource: 'recorded', costNote: 'the cost the log records' };
-  }
-  const at = runDate(run.steps);
-  const usageModel = usage?.model ?? model;
-  const price = usageModel ? priceFor(usageModel, prices, at) : undefined;
-  if (usage && usage.inputTokens !== undefined && usage.inputTokens > 0 && price) {
-    const cost = costOf({ input: usage.inputTokens, cachedInput: usage.cachedInputTokens, cacheWrite: usage.cacheWriteTokens, output: usage.outputTokens ?? 0 }, price);
-    if (!cost.unknownRates) {
-      return { cost: cost.total, costSource: 'recorded', costNote: `the usage the log records, priced as ${price.matched} (prices of ${price.asOf})` };
-    }
-  }
-  const modelled = tokenReport(run, counts, prices).cost;
-  if (modelled && !modelled.withPromptCache.unknownRates) {
-    return {
-      cost: modelled.withPromptCache.total,
-      costSource: 'modelled',
-      costNote: `modelled: ${modelled.calls} reconstructed requests by our token count, priced as ${modelled.priceRow} with prompt caching (prices of ${modelled.pricesAsOf})`,
-    };
-  }
-  return { cost: null, costSource: null, costNote: usageModel ? `no price known for ${usageModel}` : 'the log names no model to price' };
+/** The run's one cost, as every view shows it (`billRun`: recorded first, else modelled). */
+function costOfRun(run: Trajectory, prices: PriceOverrides): Pick<RunTotals, 'cost' | 'costSource' | 'costNote' | 'costLabel'> {
+  const bill = billRun(run, { overrides: prices });
+  const note = `${bill.label}: ${bill.note}${bill.differenceReason ? `; modelled differs by ${(bill.difference! * 100).toFixed(0)}%: ${bill.differenceReason}` : ''}`;
+  if (bill.cost === null) return { cost: null, costSource: null, costNote: bill.reason ?? note, costLabel: bill.reason ?? 'unknown' };
+  return { cost: bill.cost, costSource: bill.label === 'modelled' ? 'modelled' : 'recorded', costNote: note, costLabel: bill.label };
 }

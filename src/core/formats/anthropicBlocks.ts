@@ -134,6 +134,9 @@ export function anthropicUsage(u: unknown, model: string | undefined): RecordedU
     cachedInputTokens: cacheRead,
   };
   if (typeof u.cache_creation_input_tokens === 'number') usage.cacheWriteTokens = u.cache_creation_input_tokens;
+  // Claude Code splits its writes by lifetime; the 1-hour ones cost 2× input instead of 1.25×.
+  const oneHour = isRecord(u.cache_creation) ? u.cache_creation.ephemeral_1h_input_tokens : undefined;
+  if (typeof oneHour === 'number' && oneHour > 0) usage.cacheWrite1hTokens = oneHour;
   return usage;
 }
 
@@ -146,5 +149,6 @@ export function addUsage(into: RecordedUsage | undefined, u: RecordedUsage): Rec
     outputTokens: sum(into?.outputTokens, u.outputTokens),
     cachedInputTokens: sum(into?.cachedInputTokens, u.cachedInputTokens),
     ...(into?.cacheWriteTokens !== undefined || u.cacheWriteTokens !== undefined ? { cacheWriteTokens: sum(into?.cacheWriteTokens, u.cacheWriteTokens) } : {}),
+    ...(into?.cacheWrite1hTokens !== undefined || u.cacheWrite1hTokens !== undefined ? { cacheWrite1hTokens: sum(into?.cacheWrite1hTokens, u.cacheWrite1hTokens) } : {}),
   };
 }

@@ -13,10 +13,45 @@ import type { ResolvedPrice } from './prices';
 //   cache writes: 1.25× the input price; reads 0.1×).
 // - `gemini`: implicit caching (Gemini 2.5 and later), like OpenAI's with a larger minimum.
 // - `none`: every input token at the full price.
-// Requests are assumed to follow each other within the cache's lifetime (minutes), as an agent's do.
+// A cached prefix lives for the provider's lifetime (`CacheLifetime`) from its last use: a request
+// that comes after a longer idle gap (the log's timestamps) finds nothing cached and writes again.
 
 export type CacheBehaviour = 'openai' | 'anthropic' | 'gemini' | 'none';
 export const CACHE_BEHAVIOURS: readonly CacheBehaviour[] = ['openai', 'anthropic', 'gemini', 'none'];
+
+/** How long a cached prefix lives after its last use, and why that figure. */
+export interface CacheLifetime {
+  seconds: number;
+  /** `default`: the provider's published lifetime; `log`: what the log records (1-hour writes);
+   *  `calibrated`: the lifetime whose hits match the cached tokens the log records per call; `user`. */
+  source: 'default' | 'log' | 'calibrated' | 'user';
+  /** In words, e.g. "5 minutes, refreshed on each hit (Anthropic's default)". */
+  words: string;
+}
+
+const MINUTE = 60;
+const HOUR = 3600;
+
+/** The provider's lifetime when the log says nothing: Anthropic 5 min; OpenAI's in-memory cache 5–10 min of idle (the lower bound); DeepSeek's disk cache hours; Gemini's implicit cache publishes none (1 hour, as its explicit caches). */
+export function defaultLifetime(behaviour: CacheBehaviour, model: string | undefined, retention?: string): CacheLifetime {
+  const id = model ? normalizeModelId(model) : '';
+  switch (behaviour) {
+    case 'anthropic': return { seconds: 5 * MINUTE, source: 'default', words: '5 minutes, refreshed on each hit (Anthropic\'s default)' };
+    case 'openai':
+      if (isDeepSeek(id)) return { seconds: 24 * HOUR, source: 'default', words: '24 hours (DeepSeek\'s disk cache keeps prefixes for hours)' };
+      if (retention === '24h') return { seconds: 24 * HOUR, source: 'log', words: '24 hours (the requests ask for prompt_cache_retention: 24h)' };
+      return { seconds: 5 * MINUTE, source: 'default', words: '5 minutes of idle (OpenAI evicts after 5–10 minutes without use)' };
+    case 'gemini': return { seconds: HOUR, source: 'default', words: '1 hour (Gemini publishes no lifetime for implicit caching; its explicit caches default to 1 hour)' };
+    case 'none': return { seconds: 0, source: 'default', words: 'no cache' };
+  }
+}
+
+/** Lifetimes tried when the log records cached tokens per call. */
+export const LIFETIME_CANDIDATES: readonly number[] = [5 * MINUTE, 10 * MINUTE, HOUR, 24 * HOUR];
+
+export function lifetimeWords(seconds: number): string {
+  return seconds >= HOUR ? `${seconds / HOUR} hour${seconds === HOUR ? '' : 's'}` : `${seconds / MINUTE} minutes`;
+}
 
 /** Anthropic checks for a cached prefix at most this many blocks before a breakpoint. */
 export const ANTHROPIC_LOOKBACK_BLOCKS = 20;
@@ -64,6 +99,8 @@ export interface CacheRequest {
   /** Blocks (context entries) in the prompt, and in its unchanged start: for Anthropic's lookback. */
   blocks: number;
   unchangedBlocks: number;
+  /** Milliseconds since the previous request's reply, from the log's timestamps (unknown: no expiry). */
+  idleMs?: number;
 }
 
 /** How the input of one request is billed: the three add up to the prompt. */
@@ -89,12 +126,14 @@ export class PromptCache {
   /** What the next request can find cached at most: the previous prompt (OpenAI: and its reply). */
   private previousPrompt = 0;
   private first = true;
+  /** Requests that found the cache expired after an idle gap longer than the lifetime. */
+  expiries = 0;
 
   /**
    * `warm`: tokens at the start of the first prompt already in the cache when the log begins (a
    * shared system prompt from an earlier session), as the first recorded call shows.
    */
-  constructor(readonly behaviour: CacheBehaviour, model: string | undefined, private readonly warm = 0) {
+  constructor(readonly behaviour: CacheBehaviour, model: string | undefined, private readonly warm = 0, readonly lifetimeSeconds = Infinity) {
     this.minimum = minimumCacheable(behaviour, model);
     this.step = behaviour === 'openai' && isDeepSeek(model ? normalizeModelId(model) : '') ? DEEPSEEK_UNIT : OPENAI_STEP;
   }
@@ -105,6 +144,13 @@ export class PromptCache {
   }
 
   bill(r: CacheRequest): CacheBill {
+    if (!this.first && r.idleMs !== undefined && r.idleMs > this.lifetimeSeconds * 1000 && this.behaviour !== 'none') {
+      // Everything cached has expired: the next request writes (or misses) its prefix again.
+      if (this.previousPrompt > 0 || this.prefixes.length > 0 || this.systemCached > 0) this.expiries++;
+      this.prefixes = [];
+      this.systemCached = 0;
+      this.previousPrompt = 0;
+    }
     if (this.first) {
       this.first = false;
       if (this.warm > 0) return this.warmStart(r);

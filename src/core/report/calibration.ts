@@ -159,6 +159,8 @@ export interface RecordedComparison {
   modelledCost: number | null;
   /** (modelled − recorded) ÷ recorded, or null. */
   costDifference: number | null;
+  /** Median over calls of |modelled − recorded| ÷ recorded for each call's cost (recorded usage priced); null when not priced. */
+  medianCallCostDeviation: number | null;
   /** Recorded and modelled prompt per call, for the chart. */
   points: { step: number; recorded: number; modelled: number }[];
 }
@@ -180,6 +182,7 @@ export function compareWithRecorded(
   const deviations: number[] = [];
   let logCost = 0, logCostCalls = 0, pricedCost: number | null = price ? 0 : null, modelled: number | null = modelledCosts ? 0 : null;
   let cacheInfo = false;
+  const callDeviations: number[] = [];
   for (const c of calls) {
     const i = index.get(c.step);
     if (i === undefined) continue;
@@ -194,6 +197,7 @@ export function compareWithRecorded(
       const input = c.usage.inputTokens ?? 0;
       const priced = costOf({ input, cachedInput: c.usage.cachedInputTokens, cacheWrite: c.usage.cacheWriteTokens, output: c.usage.outputTokens ?? 0 }, { ...ratesFor(price, input), asOf: price.asOf });
       pricedCost = priced.unknownRates ? null : pricedCost + priced.total;
+      if (!priced.unknownRates && priced.total > 0 && modelledCosts) callDeviations.push(Math.abs(modelledCosts[i] - priced.total) / priced.total);
     }
     if (modelled !== null && modelledCosts) modelled += modelledCosts[i];
   }
@@ -205,6 +209,7 @@ export function compareWithRecorded(
   return {
     calls: calls.filter((c) => index.has(c.step)).length,
     medianPromptDeviation: deviations.length > 0 ? median(deviations) : null,
+    medianCallCostDeviation: callDeviations.length > 0 ? median(callDeviations) : null,
     cost, costSource, modelledCost: modelled, costDifference, points,
   };
 }

@@ -5,13 +5,14 @@
 
 import type { CompactionResult, Strategy, StrategyOptions } from '../compaction/types';
 import type { Trajectory } from '../model';
-import { runDate, type Cost, type ResolvedPrice } from '../pricing/prices';
-import { cacheBehaviourFor, PromptCache, type CacheBehaviour } from '../pricing/promptCache';
+import { priceFor, runDate, type Cost, type ResolvedPrice } from '../pricing/prices';
+import { cacheBehaviourFor, defaultLifetime, LIFETIME_CANDIDATES, lifetimeWords, PromptCache, type CacheBehaviour, type CacheLifetime } from '../pricing/promptCache';
+import { runCost, type RunBill } from '../pricing/runCost';
 import { contextTextOf } from '../compaction/text';
 import type { TokenCounter } from '../tokens/counter';
 import { tokenizerFor } from '../tokens/models';
 import { calibrate, compareWithRecorded, fitLogRates, type Calibration, type RecordedCall, type RecordedComparison } from './calibration';
-import { IDENTITY_SCALE, Ledger, type Scale, type SideTotals } from './replayBilling';
+import { IDENTITY_SCALE, Ledger, type RequestTiming, type Scale, type SideTotals } from './replayBilling';
 import { compactedRun, type ReplayEvent } from './replayCompacted';
 import { effectOf, ratioOf, Sizes, type ReplayEffect } from './replayEffect';
 import { rawRun, requestStarts } from './replayRaw';
@@ -42,6 +43,10 @@ export interface ReplayOptions {
   modelFailures?: boolean;
   /** Calibrate prompt sizes on the usage the log records (default true). */
   calibrate?: boolean;
+  /** Price every request as `model`/`price` (the user's --model or --price), not each call's own model. */
+  fixedModel?: boolean;
+  /** The cache lifetime in seconds, instead of the provider's (or the one the log shows). */
+  cacheTtl?: number;
 }
 
 export interface ReplayPoint {
@@ -90,14 +95,20 @@ export interface ReplayResult {
   peakCompacted: number;
   /** The prompt cache behaviour the bill follows, and whether it came from the model or the user. */
   cache: CacheBehaviour;
-  cacheSource: 'model' | 'user';
+  cacheSource: 'model' | 'user' | 'log';
+  /** How long a cached prefix lives after its last use, in the model of both runs. */
+  cacheTtl: CacheLifetime;
+  /** Requests of the uncompacted run that found the cache expired after an idle gap. */
+  cacheExpiries: number;
+  /** The run's one cost (recorded first), as every view shows it. */
+  bill: RunBill;
   /** Both runs as billed, in the provider's tokens (calibrated when `calibration` is set). */
   totals: { raw: SideTotals; compacted: SideTotals };
   cost: ReplayCost | null;
   /** How our counts were mapped onto the provider's, from the usage the log records; null when it records none. */
   calibration: Calibration | null;
-  /** The uncompacted run checked against the recorded calls; null when the log records no usage per call. */
-  recorded: RecordedComparison | null;
+  /** The uncompacted run checked against the recorded calls; `source` says what the log records. */
+  recorded: RecordedComparison & { source: RunBill['source'] };
   /** Steps at which the agent compacted its own context (shown on the no-compaction curve). */
   agentCompactions: number[];
   /** What is modelled and how, in sentences, for the report and the CLI. */
@@ -118,28 +129,48 @@ export function replay(trajectory: Trajectory, o: ReplayOptions): ReplayResult {
   const calibrating = o.calibrate !== false;
   const outputs = new Map(raw.requestSteps.map((step, i) => [step, raw.outputs[i]]));
   const calibration = calibrating ? calibrate(raw.recordedCalls, countsWithOwnTokenizer(o), outputs, raw.requestSteps[0]) : null;
-  const price = calibrating ? priceAsBilled(o, raw.recordedCalls, trajectory) : o.price;
-  const cache = o.cache ?? cacheBehaviourFor(o.model, price);
+  const named = new Set(raw.models.filter((m): m is string => m !== undefined));
+  const mixed = !o.fixedModel && named.size > 1;
+  const timing: RequestTiming = mixed ? requestTiming(raw.idleMs, raw.models, trajectory, o) : { idleMs: raw.idleMs };
+  // One model named by the calls themselves (the served model, where the run's config names another): its price.
+  const only = !o.fixedModel && named.size === 1 ? [...named][0] : undefined;
+  const own = only && only !== o.model ? priceFor(only, {}, runDate(trajectory.steps)) ?? o.price : o.price;
+  const base = { ...o, price: own };
+  const price = calibrating && !mixed ? priceAsBilled(base, raw.recordedCalls, trajectory) : own;
+  const uncachedInLog = !o.cache && calibrating && recordsNoCaching(raw.recordedCalls, cacheBehaviourFor(o.model, price));
+  const cache = o.cache ?? (uncachedInLog ? 'none' : cacheBehaviourFor(o.model, price));
   const warm = calibration?.warmCache ?? 0;
-  const billRaw = (scale: Scale) => {
-    const ledger = new Ledger(price, new PromptCache(cache, o.model, warm), scale, true);
+  const billRaw = (scale: Scale, lifetime: number) => {
+    const ledger = new Ledger(price, new PromptCache(cache, o.model, warm, lifetime), scale, true, timing, only ?? o.model ?? '');
     raw.requests.forEach((r, i) => { ledger.request(r); ledger.output(raw.outputs[i]); });
     return ledger;
   };
-  let rawLedger = billRaw(calibration ?? IDENTITY_SCALE);
+  let ttl = lifetimeOf(o, cache, raw.recordedCalls, trajectory);
+  let rawLedger = billRaw(calibration ?? IDENTITY_SCALE, ttl.seconds);
+  if (calibration && ttl.source === 'default' && cache !== 'none' && timing.idleMs.some((ms) => ms !== undefined && ms > LIFETIME_CANDIDATES[0] * 1000)) {
+    // Where the log records cached tokens per call, the lifetime whose hits match them best.
+    const miss = (l: Ledger) => cacheMiss(raw.recordedCalls, raw.requestSteps, l.cachedTokens);
+    let best = miss(rawLedger);
+    for (const seconds of LIFETIME_CANDIDATES) {
+      if (seconds === ttl.seconds || best === undefined) continue;
+      const tried = billRaw(calibration, seconds);
+      const m = miss(tried);
+      if (m !== undefined && m < best * 0.98) { best = m; rawLedger = tried; ttl = { seconds, source: 'calibrated', words: `${lifetimeWords(seconds)}, the lifetime whose cache hits match the cached tokens the log records per call` }; }
+    }
+  }
   if (calibration && cache === 'gemini') {
     // Gemini's implicit cache is best effort: it serves what the log shows it served.
     const hit = measuredHitRate(raw.recordedCalls, raw.requestSteps, rawLedger.cachedTokens);
     if (hit !== undefined && hit < 1) {
       calibration.cacheHitRate = hit;
       calibration.note += `; Gemini's implicit cache served ${(hit * 100).toFixed(0)}% of the prefix it could have, so both runs assume that share`;
-      rawLedger = billRaw(calibration);
+      rawLedger = billRaw(calibration, ttl.seconds);
     }
   }
   const scale = calibration ?? IDENTITY_SCALE;
 
   // The run under the strategy.
-  const ledger = new Ledger(price, new PromptCache(cache, o.model, warm), scale);
+  const ledger = new Ledger(price, new PromptCache(cache, o.model, warm, ttl.seconds), scale, false, timing, only ?? o.model ?? '');
   const run = compactedRun({
     trajectory, strategy: o.strategy, options: o.options, stepTokens, starts, effect, ratio, sizes,
     tokenBudget: o.tokenBudget, maxSize, modelFailures: o.modelFailures,
@@ -153,9 +184,20 @@ export function replay(trajectory: Trajectory, o: ReplayOptions): ReplayResult {
   const cost: ReplayCost | null = price && rawCost && compactedCost
     ? { model: o.model ?? price.matched, pricesAsOf: price.asOf, priceSource: price.source, raw: rawCost, compacted: compactedCost, saved: rawCost.total - compactedCost.total }
     : null;
-  const recorded = raw.recordedCalls.length > 0
-    ? compareWithRecorded(raw.recordedCalls, raw.requestSteps, rawLedger.prompts, rawCost ? rawLedger.requestCosts : null, price)
-    : null;
+  const comparison = compareWithRecorded(raw.recordedCalls, raw.requestSteps, rawLedger.prompts, rawCost ? rawLedger.requestCosts : null, price);
+  const bill = runCost(trajectory, {
+    ...(o.fixedModel && o.model ? { model: o.model } : {}),
+    ...(o.fixedModel && o.price?.source === 'settings' ? { price: o.price } : {}),
+    modelled: {
+      cost: rawTotals.cost, byModel: rawTotals.byModel,
+      basis: price?.source.startsWith('the rates the log') ? 'log rates' : 'price table',
+      cachedShare: rawTotals.input > 0 ? rawTotals.cachedInput / rawTotals.input : undefined,
+      writeShare: rawTotals.input > 0 ? rawTotals.cacheWrite / rawTotals.input : undefined,
+      reasons: differenceReasons(raw, rawLedger.expiries, ttl, calibration),
+      ...(rawTotals.cost === null ? { unknown: o.model ? `no price for ${o.model}` : 'no model named to price (use --model or --price)' } : {}),
+    },
+  });
+  const recorded = { ...comparison, source: bill.source };
   const series = raw.series.map((tokensRaw, step) => ({ step, tokensRaw, tokensCompacted: run.series[step] }));
   const summaryCalls = run.events.reduce((n, e) => n + e.requests, 0);
   const result: ReplayResult = {
@@ -179,7 +221,10 @@ export function replay(trajectory: Trajectory, o: ReplayOptions): ReplayResult {
     peakRaw: max(raw.series),
     peakCompacted: max(run.series),
     cache,
-    cacheSource: o.cache ? 'user' : 'model',
+    cacheSource: o.cache ? 'user' : uncachedInLog ? 'log' : 'model',
+    cacheTtl: ttl,
+    cacheExpiries: rawLedger.expiries,
+    bill,
     totals: { raw: rawTotals, compacted: compactedTotals },
     cost,
     calibration,
@@ -189,6 +234,70 @@ export function replay(trajectory: Trajectory, o: ReplayOptions): ReplayResult {
   };
   result.notes = notesOf(result, o, raw.sideBranchSteps, price);
   return result;
+}
+
+/**
+ * Whether the recorded calls show the provider cached nothing: Anthropic caches only where the agent
+ * sets breakpoints, so calls that record no cache read or write at all ran without them (Aider
+ * without --cache-prompts); an automatic cache that records 0 cached tokens on every long prompt
+ * served none.
+ */
+function recordsNoCaching(calls: readonly RecordedCall[], behaviour: CacheBehaviour): boolean {
+  const priced = calls.filter((c) => (c.usage.inputTokens ?? 0) > 0);
+  if (priced.length === 0 || priced.some((c) => (c.usage.cachedInputTokens ?? 0) + (c.usage.cacheWriteTokens ?? 0) > 0)) return false;
+  if (behaviour === 'anthropic') return true;
+  if (behaviour === 'openai' || behaviour === 'gemini') {
+    return priced.every((c) => c.usage.cachedInputTokens !== undefined) && priced.filter((c) => c.usage.inputTokens! >= 4096).length >= 2;
+  }
+  return false;
+}
+
+/** Each request's idle gap, model and price (the log's per-call model unless the user fixed one). */
+function requestTiming(idleMs: (number | undefined)[], models: (string | undefined)[], trajectory: Trajectory, o: ReplayOptions): RequestTiming {
+  if (o.fixedModel) return { idleMs };
+  const at = runDate(trajectory.steps);
+  const prices = new Map<string, ResolvedPrice | undefined>();
+  const priceOf = (m: string | undefined) => {
+    if (!m || m === o.model) return o.price;
+    if (!prices.has(m)) prices.set(m, priceFor(m, {}, at));
+    return prices.get(m);
+  };
+  const named = models.map((m) => m ?? o.model);
+  return { idleMs, models: named, prices: named.map(priceOf) };
+}
+
+/** The lifetime the bill uses: the user's; Anthropic's 1 hour where the log records 1-hour writes; else the provider's. */
+function lifetimeOf(o: ReplayOptions, cache: CacheBehaviour, calls: readonly RecordedCall[], trajectory: Trajectory): CacheLifetime {
+  if (o.cacheTtl !== undefined) return { seconds: o.cacheTtl, source: 'user', words: `${lifetimeWords(o.cacheTtl)}, as you set` };
+  if (cache === 'anthropic' && calls.some((c) => (c.usage.cacheWrite1hTokens ?? 0) > 0)) {
+    return { seconds: 3600, source: 'log', words: '1 hour, refreshed on each hit (the log records 1-hour cache writes, billed at 2× input)' };
+  }
+  const retention = typeof trajectory.meta.promptCacheRetention === 'string' ? trajectory.meta.promptCacheRetention : undefined;
+  return defaultLifetime(cache, o.model, retention);
+}
+
+/** Σ |modelled − recorded| cached tokens over the recorded calls; undefined when none records them. */
+function cacheMiss(calls: readonly RecordedCall[], requestSteps: readonly number[], modelledCached: readonly number[]): number | undefined {
+  const index = new Map(requestSteps.map((step, i) => [step, i]));
+  let miss = 0, any = false;
+  for (const c of calls) {
+    const i = index.get(c.step);
+    if (i === undefined || c.usage.cachedInputTokens === undefined) continue;
+    miss += Math.abs(modelledCached[i] - c.usage.cachedInputTokens);
+    any = true;
+  }
+  return any ? miss : undefined;
+}
+
+/** What makes the modelled bill of the run as it happened differ from the recorded one. */
+function differenceReasons(raw: ReturnType<typeof rawRun>, expiries: number, ttl: CacheLifetime, calibration: Calibration | null): string[] {
+  const reasons: string[] = [];
+  if (expiries > 0) reasons.push(`the cache expired ${expiries} time${expiries === 1 ? '' : 's'} after idle gaps longer than ${lifetimeWords(ttl.seconds)}`);
+  if (raw.sideBranchSteps > 0) reasons.push(`${raw.sideBranchSteps} subagent steps are billed in the record but left out of the replay`);
+  const unrecorded = raw.requests.length - raw.recordedCalls.length;
+  if (raw.recordedCalls.length > 0 && unrecorded > 0) reasons.push(`${unrecorded} of the ${raw.requests.length} requests the replay finds have no usage in the log`);
+  if (calibration && /more than a tokenizer difference/.test(calibration.note)) reasons.push('the log leaves out part of what each call sent');
+  return reasons;
 }
 
 /** Cached tokens the log records over those our model finds cacheable, on the same calls. */
@@ -260,7 +369,8 @@ const CACHE_WORDS: Record<CacheBehaviour, string> = {
 
 function notesOf(r: ReplayResult, o: ReplayOptions, sideBranchSteps: number, price: ResolvedPrice | undefined): string[] {
   const notes: string[] = [];
-  notes.push(`Prompt cache: ${CACHE_WORDS[r.cache]}; ${r.cacheSource === 'user' ? 'as you chose' : 'chosen from the model'}. Requests are assumed to follow each other within the cache's lifetime.`);
+  notes.push(`Prompt cache: ${CACHE_WORDS[r.cache]}; ${r.cacheSource === 'user' ? 'as you chose' : r.cacheSource === 'log' ? 'the recorded calls show no cache reads or writes, so the provider cached nothing' : 'chosen from the model'}. Lifetime ${r.cacheTtl.words}${r.cacheExpiries > 0 ? `: idle gaps in the log's timestamps expired it ${r.cacheExpiries} time${r.cacheExpiries === 1 ? '' : 's'}` : ''}.`);
+  notes.push(`Cost of the run as it happened: ${r.bill.cost === null ? r.bill.reason ?? 'unknown' : `$${r.bill.cost.toFixed(r.bill.cost < 0.01 ? 4 : 2)}`}, ${r.bill.label} (${r.bill.note}).${r.bill.differenceReason ? ` The replay's modelled bill differs by ${(r.bill.difference! * 100).toFixed(0)}%: ${r.bill.differenceReason}.` : ''}`);
   notes.push(r.calibration
     ? `Prompt sizes: our count of the log (${o.counter.tokenizer}), ${r.calibration.note}.`
     : `Prompt sizes: our count of the log (${o.counter.tokenizer}${o.counter.approximate ? ', a stand-in for the model\'s tokenizer' : ''}); the log records no usage per call to calibrate on, so what it does not hold (system prompt, tool definitions) is missing.`);

@@ -4,6 +4,7 @@
 
 import { ratesFor, type Cost, type ResolvedPrice } from '../pricing/prices';
 import { PromptCache } from '../pricing/promptCache';
+import type { ModelBill } from '../pricing/runCost';
 import { REPLY_PRIMING } from '../tokens/chatFormat';
 
 /** How our counts map onto what the provider counts: prompt = offset + ratio × our tokens. */
@@ -32,6 +33,17 @@ export interface SideTotals {
   output: number;
   /** USD, or null when the model's price (or a cache rate it needs) is unknown. */
   cost: number | null;
+  /** The same bill per model, where the run's calls ran on their own models (set on the uncompacted side). */
+  byModel?: ModelBill[];
+}
+
+/** What the ledger knows of each agent request beyond its tokens, in request order. */
+export interface RequestTiming {
+  /** Milliseconds since the previous request's reply (undefined where the log has no timestamps). */
+  idleMs: (number | undefined)[];
+  /** The model each request ran on, and its price; undefined entries use the ledger's own. */
+  models?: (string | undefined)[];
+  prices?: (ResolvedPrice | undefined)[];
 }
 
 /** A request the agent makes, in our tokens. */
@@ -58,12 +70,40 @@ export class Ledger {
   readonly requestCosts: number[] = [];
   readonly cachedTokens: number[] = [];
 
-  constructor(private readonly price: ResolvedPrice | undefined, cache: PromptCache, private readonly scale: Scale, private readonly keepPrompts = false) {
+  /** Agent requests billed so far: the index into `timing`. */
+  private agentRequests = 0;
+  private pendingPrice: ResolvedPrice | undefined;
+  private pendingModel = '';
+  private readonly models = new Map<string, ModelBill>();
+  /** The latest price used: for the day the bill's prices are of. */
+  private priced: ResolvedPrice | undefined;
+
+  constructor(private readonly price: ResolvedPrice | undefined, cache: PromptCache, private readonly scale: Scale, private readonly keepPrompts = false, private readonly timing?: RequestTiming, private readonly mainModel = '') {
     this.cache = cache;
+  }
+
+  /** Cache expiries after idle gaps longer than the lifetime, so far. */
+  get expiries(): number {
+    return this.cache.expiries;
+  }
+
+  private row(model: string, price: ResolvedPrice | undefined): ModelBill {
+    let row = this.models.get(model);
+    if (!row) {
+      this.models.set(model, (row = { model, calls: 0, input: 0, cachedInput: 0, cacheWrite: 0, output: 0, cost: price ? 0 : null }));
+      if (price) { row.priceRow = price.matched; row.pricesAsOf = price.asOf; }
+    }
+    return row;
   }
 
   request(r: AgentRequest): void {
     this.flushOutput();
+    const k = this.agentRequests++;
+    const model = this.timing?.models?.[k] ?? this.mainModel;
+    const price = this.timing?.prices?.[k] ?? this.price;
+    // Another model does not read this model's cache: a switch starts from nothing.
+    const switched = k > 0 && (this.timing?.models?.[k - 1] ?? this.mainModel) !== model;
+    const idleMs = switched ? Infinity : this.timing?.idleMs[k];
     const s = this.scale;
     const prompt = Math.max(0, s.offset + s.ratio * (r.context + REPLY_PRIMING));
     const billed = this.cache.bill({
@@ -73,6 +113,7 @@ export class Ledger {
       system: s.offset + s.ratio * r.system,
       blocks: r.blocks,
       unchangedBlocks: r.unchangedBlocks,
+      ...(idleMs !== undefined ? { idleMs } : {}),
     });
     const hit = s.cacheHitRate ?? 1;
     const bill = hit === 1 ? billed : { ...billed, cached: billed.cached * hit, uncached: billed.uncached + billed.cached * (1 - hit) };
@@ -83,8 +124,13 @@ export class Ledger {
     this.t.cacheWrite += bill.written;
     if (this.keepPrompts) { this.prompts.push(prompt); this.cachedTokens.push(bill.cached); }
     this.pendingPrompt = prompt;
-    if (!this.price) return;
-    const rates = ratesFor(this.price, prompt);
+    this.pendingPrice = price;
+    this.pendingModel = model;
+    const row = this.row(model, price);
+    row.calls++; row.input += prompt; row.cachedInput += bill.cached; row.cacheWrite += bill.written;
+    if (!price) { this.unknownRate = true; return; }
+    this.priced = price;
+    const rates = ratesFor(price, prompt);
     const uncached = (bill.uncached * rates.input) / 1e6;
     let cached = 0, written = 0;
     if (bill.cached > 0) {
@@ -93,8 +139,11 @@ export class Ledger {
     }
     if (bill.written > 0) {
       if (rates.cacheWrite === undefined) this.unknownRate = true;
-      written = (bill.written * (rates.cacheWrite ?? rates.input)) / 1e6;
+      // Anthropic's 1-hour writes cost 2× input, its 5-minute ones the listed write price (1.25×).
+      const writeRate = this.cache.behaviour === 'anthropic' && this.cache.lifetimeSeconds >= 3600 ? 2 * rates.input : rates.cacheWrite ?? rates.input;
+      written = (bill.written * writeRate) / 1e6;
     }
+    if (row.cost !== null) row.cost += uncached + cached + written;
     this.dollars.input += uncached;
     this.dollars.cachedInput += cached;
     this.dollars.cacheWrite += written;
@@ -125,8 +174,12 @@ export class Ledger {
     if (this.pendingOutput === 0) return;
     this.cache.output(this.pendingOutput);
     this.t.output += this.pendingOutput;
-    if (this.price) {
-      const dollars = (this.pendingOutput * ratesFor(this.price, this.pendingPrompt).output) / 1e6;
+    const row = this.models.get(this.pendingModel);
+    if (row) row.output += this.pendingOutput;
+    const price = this.pendingPrice ?? this.price;
+    if (price) {
+      const dollars = (this.pendingOutput * ratesFor(price, this.pendingPrompt).output) / 1e6;
+      if (row && row.cost !== null) row.cost += dollars;
       this.dollars.output += dollars;
       if (this.keepPrompts && this.requestCosts.length > 0) this.requestCosts[this.requestCosts.length - 1] += dollars;
     }
@@ -136,15 +189,17 @@ export class Ledger {
   totals(): SideTotals {
     this.flushOutput();
     const d = this.dollars;
-    const cost = !this.price || this.unknownRate ? null : d.input + d.cachedInput + d.cacheWrite + d.output;
-    return { ...this.t, cost };
+    const cost = !(this.price ?? this.priced) || this.unknownRate ? null : d.input + d.cachedInput + d.cacheWrite + d.output;
+    return { ...this.t, cost, byModel: [...this.models.values()].sort((a, b) => (b.cost ?? 0) - (a.cost ?? 0)) };
   }
 
   /** The dollars by kind, for the report's cost breakdown (null as in `totals`). */
   costBreakdown(): Cost | null {
     const total = this.totals().cost;
-    if (total === null || !this.price) return null;
+    const price = this.price ?? this.priced;
+    if (total === null || !price) return null;
+    // pricesAsOf: the main model's day; per-model rows carry their own.
     const d = this.dollars;
-    return { currency: 'USD', input: d.input, cachedInput: d.cachedInput, cacheWrite: d.cacheWrite, output: d.output, total, pricesAsOf: this.price.asOf };
+    return { currency: 'USD', input: d.input, cachedInput: d.cachedInput, cacheWrite: d.cacheWrite, output: d.output, total, pricesAsOf: price.asOf };
   }
 }

@@ -36,6 +36,16 @@ export interface RawRun {
   /** Requests for which the log records usage. */
   recordedCalls: RecordedCall[];
   sideBranchSteps: number;
+  /** Per request: milliseconds since the previous request's reply, where the log has timestamps. */
+  idleMs: (number | undefined)[];
+  /** Per request: the model the log names for it (the step's, or its recorded usage's). */
+  models: (string | undefined)[];
+}
+
+function timeOf(step: Step): number | undefined {
+  if (!step.timestamp) return undefined;
+  const ms = Date.parse(step.timestamp);
+  return Number.isNaN(ms) ? undefined : ms;
 }
 
 interface RawEntry {
@@ -52,7 +62,10 @@ export function rawRun(steps: readonly Step[], stepTokens: readonly number[], st
   let tokens = 0;
   let dirtyFrom = Infinity;
   let previousBlocks = 0;
-  const run: RawRun = { series: [], requestSteps: [], requests: [], outputs: [], agentCompactions: [], recordedCalls: [], sideBranchSteps: 0 };
+  const run: RawRun = { series: [], requestSteps: [], requests: [], outputs: [], agentCompactions: [], recordedCalls: [], sideBranchSteps: 0, idleMs: [], models: [] };
+  /** Time of the latest reply (agent step), and of the latest step of any kind before the request. */
+  let lastReply: number | undefined;
+  let lastSeen: number | undefined;
   let compactedSinceCall = false;
   let callUsageOpen = false;
 
@@ -62,7 +75,12 @@ export function rawRun(steps: readonly Step[], stepTokens: readonly number[], st
       run.series.push(tokens);
       return;
     }
+    const time = timeOf(step);
     if (starts[t]) {
+      // The request went out after the latest observation; the cache last served the latest reply.
+      const sent = lastSeen !== undefined && lastReply !== undefined && lastSeen > lastReply ? lastSeen : time;
+      run.idleMs.push(run.requests.length > 0 && sent !== undefined && lastReply !== undefined ? Math.max(0, sent - lastReply) : undefined);
+      run.models.push(step.model ?? step.usage?.model);
       const unchangedBlocks = Math.min(dirtyFrom, previousBlocks);
       run.requestSteps.push(t);
       run.requests.push({ context: tokens, unchanged: prefix[unchangedBlocks], system: prefix[headSystem], blocks: entries.length, unchangedBlocks });
@@ -75,10 +93,15 @@ export function rawRun(steps: readonly Step[], stepTokens: readonly number[], st
     if (step.usage && callUsageOpen && run.requests.length > 0) {
       const context = run.requests[run.requests.length - 1].context;
       run.recordedCalls.push({ step: run.requestSteps[run.requestSteps.length - 1], context, usage: step.usage, afterCompaction: compactedSinceCall });
+      run.models[run.models.length - 1] ??= step.usage.model ?? step.model;
       compactedSinceCall = false;
       callUsageOpen = false;
     }
     if (isAgentStep(step) && run.outputs.length > 0) run.outputs[run.outputs.length - 1] += stepTokens[t];
+    if (time !== undefined) {
+      lastSeen = lastSeen === undefined ? time : Math.max(lastSeen, time);
+      if (isAgentStep(step)) lastReply = lastReply === undefined ? time : Math.max(lastReply, time);
+    }
     if (step.kind === 'compaction') {
       const cut = compact(entries, step);
       dirtyFrom = Math.min(dirtyFrom, cut);

@@ -10,6 +10,8 @@ import { charEstimateCounter, type TokenCounter } from '../tokens/counter';
 import { kindLabel, stepLabel, stepPreview } from '../view/stepPresentation';
 import { forgottenEntities, type EntityKind, type Where } from './entities';
 import { replay, type ReplayResult } from './replay';
+import { billRun } from './runBill';
+import type { RunBill } from '../pricing/runCost';
 import type { CacheBehaviour } from '../pricing/promptCache';
 
 export const REPORT_VERSION = 1;
@@ -105,8 +107,10 @@ export interface Headline {
   mode: CompactionMode;
   /** `LLM (gpt-4o-mini)`, `extractive (no model)`, `deterministic`. */
   modeLabel: string;
-  /** Input cost of one model call with the context before and after, when the model's price is known. */
+  /** Input cost of one model call with the context before and after, when the model's price is known (uncached list price; not shown). */
   cost: { model: string; priceRow: string; pricesAsOf: string; perCallBefore: number; perCallAfter: number } | null;
+  /** The run's one cost as it happened, the figure every view shows (recorded first). */
+  bill: RunBill;
 }
 
 export interface ResultView {
@@ -151,11 +155,15 @@ export interface ReportViewModel {
   actions: ReportActions;
   strategies: StrategyChoice[];
   replaySettings: ReplaySettings;
+  /** The run's one cost as it happened (the same in the tooltip, status bar, Survey and CLI). */
+  bill: RunBill;
   results: ResultView[];
 }
 
 export function buildReport(results: readonly CompactionResult[], trajectory: Trajectory, opts: ReportOptions = {}): ReportViewModel {
   const replaySettings = opts.replay === false ? {} : opts.replay ?? {};
+  const bill = billRun(trajectory, { overrides: opts.priceOverrides ?? {} });
+  const withBill = { ...opts, bill };
   return {
     version: REPORT_VERSION,
     title: trajectory.title,
@@ -164,11 +172,12 @@ export function buildReport(results: readonly CompactionResult[], trajectory: Tr
     actions: { diff: false, copy: true, save: false, rerun: false, prompt: false, ...opts.actions },
     strategies: STRATEGIES.map((s) => ({ id: s.id, label: s.label, kind: s.kind, options: s.options })),
     replaySettings,
-    results: results.map((r) => resultView(r, trajectory, opts)),
+    bill,
+    results: results.map((r) => resultView(r, trajectory, withBill)),
   };
 }
 
-export function resultView(r: CompactionResult, trajectory: Trajectory, opts: ReportOptions): ResultView {
+export function resultView(r: CompactionResult, trajectory: Trajectory, opts: ReportOptions & { bill?: RunBill }): ResultView {
   const steps = trajectory.steps;
   const inRange = (i: number) => r.range !== null && i >= r.range[0] && i <= r.range[1];
   const afterOf = new Map<number, number>();
@@ -217,7 +226,7 @@ export function resultView(r: CompactionResult, trajectory: Trajectory, opts: Re
   };
 }
 
-function headline(r: CompactionResult, trajectory: Trajectory, opts: ReportOptions): Headline {
+function headline(r: CompactionResult, trajectory: Trajectory, opts: ReportOptions & { bill?: RunBill }): Headline {
   const model = opts.model ?? r.llm?.model ?? trajectory.meta.model;
   const price = priceFor(model, opts.priceOverrides, runDate(trajectory.steps));
   const perCall = (tokens: number) => (price ? costOf({ input: tokens, output: 0 }, price).total : 0);
@@ -235,6 +244,7 @@ function headline(r: CompactionResult, trajectory: Trajectory, opts: ReportOptio
     cost: price && model
       ? { model, priceRow: price.matched, pricesAsOf: price.asOf, perCallBefore: perCall(r.tokensBefore), perCallAfter: perCall(r.tokensAfter) }
       : null,
+    bill: opts.bill ?? billRun(trajectory, { overrides: opts.priceOverrides ?? {} }),
   };
 }
 

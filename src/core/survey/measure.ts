@@ -1,17 +1,14 @@
 import { runCompaction, findStrategy, STRATEGIES, type CompactionResult, type Strategy } from '../compaction';
-import { contextTextOf } from '../compaction/text';
 import { loadTrajectory } from '../io/load';
 import type { Trajectory } from '../model';
-import { priceFor, runDate, costOf, type ResolvedPrice } from '../pricing/prices';
 import type { CacheBehaviour } from '../pricing/promptCache';
 import { forgottenEntities } from '../report/entities';
-import { replay, type ReplayResult } from '../report/replay';
+import { replay } from '../report/replay';
+import { billRunWithReplay } from '../report/runBill';
 import { computeStats, runsOf } from '../stats';
 import { messageStarts, overheadOf, piecesOf } from '../tokens/chatFormat';
 import type { TokenCounter } from '../tokens/counter';
-import { tokenizerFor } from '../tokens/models';
 import { summarizeTokens } from '../tokens/summary';
-import { memoizedCounter, tiktokenCounter } from '../tokens/tiktokenCounter';
 import type { RunOutcome, StrategyRow, SurveyLine, SurveyRow } from './types';
 import { shardOf, type SurveyEntry } from './enumerate';
 import { stampOf } from './fingerprint';
@@ -33,8 +30,6 @@ export interface SurveyJob {
   runShard?: { index: number; count: number };
 }
 
-/** The replay needs a strategy even when only the run as it happened is billed; this one is cheap. */
-const BILLING_ONLY = 'observation-masking';
 
 export async function surveyEntry(entry: SurveyEntry, job: SurveyJob): Promise<SurveyLine[]> {
   // Taken before the load: a file that changes while it is measured no longer matches its lines.
@@ -87,13 +82,10 @@ export function outcomeOf(meta: Trajectory['meta']): RunOutcome {
 
 export async function surveyRun(run: Trajectory, file: string, index: number, runsInFile: number, job: SurveyJob): Promise<SurveyRow> {
   const stats = computeStats({ ...run, runs: undefined });
-  const model = job.model ?? text(run.meta.model) ?? text(run.meta.recorded?.model);
-  const tokenizer = tokenizerFor(model);
-  const counter = memoizedCounter(tiktokenCounter(tokenizer.encoding, tokenizer.approximate));
-  const stepTokens = run.steps.map((s) => counter.count(contextTextOf(s)));
-  const price = model ? priceFor(model, {}, runDate(run.steps)) : undefined;
-  const common = { counter, stepTokens, price, model, cache: job.cache, summaryRatio: job.summaryRatio, tokenBudget: job.tokenBudget };
-  const billing = replay(run, { ...common, strategy: findStrategy(BILLING_ONLY)!, options: {} });
+  // The same replay `billRun` makes, so the Survey's cost is the one every other view shows.
+  const billOptions = { ...(job.model !== undefined ? { model: job.model } : {}), ...(job.cache !== undefined ? { cache: job.cache } : {}) };
+  const { bill, replay: billing, model, price, fixedModel, counter, stepTokens } = billRunWithReplay(run, billOptions);
+  const common = { counter, stepTokens, price, model, fixedModel, cache: job.cache, summaryRatio: job.summaryRatio, tokenBudget: job.tokenBudget };
   const raw = billing.totals.raw;
   const row: SurveyRow = {
     file, run: index, runsInFile, name: run.title, format: run.format,
@@ -104,7 +96,9 @@ export async function surveyRun(run: Trajectory, file: string, index: number, ru
     tokens: chatTokens(run, counter), tokenizer: counter.tokenizer, approximateTokens: counter.approximate,
     requests: billing.modelCalls, inputTokens: Math.round(raw.input), cachedInputTokens: Math.round(raw.cachedInput), outputTokens: Math.round(raw.output),
     costModelled: raw.cost, cache: billing.cache,
-    costRecorded: recordedCost(run, billing, price),
+    costRecorded: bill.label === 'modelled' ? null : bill.cost,
+    cost: bill.cost, costLabel: bill.label, costSource: bill.source,
+    ...(bill.reason ? { costReason: bill.reason } : {}),
     outcome: outcomeOf(run.meta),
   };
   if (job.mode === 'simulate') {
@@ -126,21 +120,6 @@ function chatTokens(run: Trajectory, counter: TokenCounter): number {
     exact: true,
   }));
   return summarizeTokens(run.steps, counts).total;
-}
-
-/** What the log says the run cost: its own figure, else its recorded usage at the model's price. */
-function recordedCost(run: Trajectory, billing: ReplayResult, price: ResolvedPrice | undefined): number | null {
-  const total = run.meta.recorded;
-  if (typeof total?.cost === 'number') return total.cost;
-  if (billing.recorded?.cost !== null && billing.recorded?.cost !== undefined) return billing.recorded.cost;
-  let cost = 0, found = false;
-  for (const s of run.steps) if (typeof s.usage?.cost === 'number') { cost += s.usage.cost; found = true; }
-  if (found) return cost;
-  if (price && total && typeof total.inputTokens === 'number' && typeof total.outputTokens === 'number') {
-    const c = costOf({ input: total.inputTokens, output: total.outputTokens, cachedInput: total.cachedInputTokens, cacheWrite: total.cacheWriteTokens }, price);
-    return c.unknownRates ? null : c.total;
-  }
-  return null;
 }
 
 type Common = Parameters<typeof replay>[1] & object;

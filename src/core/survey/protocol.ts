@@ -19,6 +19,9 @@ export interface SurveyTableRow {
   costModelled: number | null;
   cache: string;
   costRecorded: number | null;
+  /** The run's one cost (as the tooltip, status bar and report show it) and its label or, when unknown, why. */
+  cost: number | null;
+  costLabel: string;
   outcome: string;
   /** The outcome's parts, for the filter (reward:1, resolved:true, is:error); absent where the log records none. */
   resolved?: boolean;
@@ -56,7 +59,11 @@ export function tableRow(r: SurveyRow): SurveyTableRow {
   return {
     file: r.file, run: r.run, runsInFile: r.runsInFile, name: r.name, format: r.format, task: r.task ?? '', model: r.model ?? '',
     steps: r.steps, tokens: r.tokens, approximateTokens: r.approximateTokens, requests: r.requests,
-    costModelled: r.costModelled, cache: r.cache, costRecorded: r.costRecorded, outcome,
+    costModelled: r.costModelled, cache: r.cache, costRecorded: r.costRecorded,
+    // Rows from an older survey (resume) have no bill: their recorded cost, else the modelled one.
+    cost: r.cost !== undefined ? r.cost : r.costRecorded ?? r.costModelled,
+    costLabel: r.cost === null ? r.costReason ?? 'unknown' : r.costLabel ?? (r.costRecorded !== null ? 'recorded' : 'modelled'),
+    outcome,
     ...(o.resolved !== undefined ? { resolved: o.resolved } : {}),
     ...(o.reward !== undefined ? { reward: o.reward } : {}),
     ...(o.score !== undefined ? { score: o.score } : {}),

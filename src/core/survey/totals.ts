@@ -9,7 +9,7 @@ import { setOwn } from '../names';
 export class SurveyTotals {
   private readonly total: SurveyTotal = {
     runs: 0, files: 0, skipped: 0, steps: 0, tokens: 0, requests: 0, inputTokens: 0, outputTokens: 0,
-    costModelled: 0, unpriced: 0, costRecorded: 0, withRecordedCost: 0, resolved: 0, notResolved: 0, formats: {},
+    costModelled: 0, unpriced: 0, costRecorded: 0, withRecordedCost: 0, cost: 0, withoutCost: 0, resolved: 0, notResolved: 0, formats: {},
   };
   private readonly files = new Set<string>();
   private readonly strategies = new Map<string, StrategyTotal>();
@@ -36,6 +36,9 @@ export class SurveyTotals {
       t.costRecorded += units(line.costRecorded);
       t.withRecordedCost++;
     }
+    const cost = line.cost !== undefined ? line.cost : line.costRecorded ?? line.costModelled;
+    if (cost === null) t.withoutCost!++;
+    else t.cost! += units(cost);
     if (line.outcome.resolved === true) t.resolved++;
     if (line.outcome.resolved === false) t.notResolved++;
     // Own keys only: a --resume line's format is text from a file, not one of our ids.
@@ -68,7 +71,7 @@ export class SurveyTotals {
   }
 
   result(): SurveyTotal {
-    const out: SurveyTotal = { ...this.total, formats: sortedKeys(this.total.formats), costModelled: dollars(this.total.costModelled), costRecorded: dollars(this.total.costRecorded) };
+    const out: SurveyTotal = { ...this.total, formats: sortedKeys(this.total.formats), costModelled: dollars(this.total.costModelled), costRecorded: dollars(this.total.costRecorded), cost: dollars(this.total.cost!) };
     if (this.strategies.size > 0) out.strategies = [...this.strategies.values()].map((s) => ({ ...s, costRaw: dollars(s.costRaw), costCompacted: dollars(s.costCompacted) }));
     return out;
   }

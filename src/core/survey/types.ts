@@ -69,6 +69,12 @@ export interface SurveyRow extends RunStatsFields {
   cache: string;
   /** USD the log records (its own cost, or its recorded usage priced); null when it records neither. */
   costRecorded: number | null;
+  /** The run's one cost, as every view shows it (recorded first); null with `costReason`. */
+  cost?: number | null;
+  costLabel?: 'recorded' | 'priced from recorded usage' | 'modelled';
+  /** What the log records: usage per call, totals only, or nothing. */
+  costSource?: 'per-call' | 'totals' | 'none';
+  costReason?: string;
   outcome: RunOutcome;
   /** Per strategy, for `simulate DIR`. */
   strategies?: StrategyRow[];
@@ -119,6 +125,9 @@ export interface SurveyTotal {
   unpriced: number;
   /** Sum over the runs whose log records a cost; `withRecordedCost` counts them. */
   costRecorded: number;
+  /** The runs' one cost summed (recorded first, else modelled); `withoutCost` counts runs with none. */
+  cost?: number;
+  withoutCost?: number;
   withRecordedCost: number;
   resolved: number;
   notResolved: number;

@@ -1,4 +1,4 @@
-import { formatCost } from '../pricing/prices';
+import { billLines } from '../pricing/billText';
 import { table } from '../view/textTable';
 import { formatTokenCount, tokenizerFor } from './models';
 import type { UsageComparison } from './recorded';
@@ -33,12 +33,7 @@ export function describeTokenReport(r: TokenReport): string {
     if (c.recorded.cost !== undefined) text += `  recorded cost $${c.recorded.cost.toFixed(4)}\n`;
   }
   if (r.recorded) text += '  (Recorded input also holds what the log leaves out: tool schemas, hidden instructions.)\n';
-  if (r.cost) {
-    text += `\nEstimated cost (${r.cost.model} at the ${r.cost.priceRow} price, ${r.cost.calls} calls)\n`;
-    text += table([['without prompt cache', formatCost(r.cost.withoutCache)], ['with prompt cache', formatCost(r.cost.withPromptCache)]]);
-  } else if (r.tokenizer.model) {
-    text += `\nNo price known for ${r.tokenizer.model}.\n`;
-  }
+  text += `\nCost\n${table(billLines(r.bill))}`;
   return text;
 }
 

@@ -1,6 +1,8 @@
 import type { Trajectory } from '../model';
 import { costOf, priceFor, runDate, type Cost, type ModelPrice, type PriceOverrides } from '../pricing/prices';
 import { runsOf } from '../stats';
+import type { RunBill } from '../pricing/runCost';
+import { billRun, type BillOptions } from '../report/runBill';
 import { compareRecorded, type RecordedReport } from './recorded';
 import { contextShare, tokenizerLabel } from './models';
 import { modelCalls, summarizeTokens, type ModelCall, type TokenTotals } from './summary';
@@ -24,7 +26,10 @@ export interface TokenReport {
     contextShare?: number;
   };
   recorded: RecordedReport | null;
+  /** Our count of the calls priced as one model (kept for `stats --json`); the run's cost is `bill`. */
   cost: CostReport | null;
+  /** The run's one cost, recorded first: the figure every view shows. */
+  bill: RunBill;
 }
 
 export interface CostReport {
@@ -44,7 +49,7 @@ export interface CostReport {
   withPromptCache: Cost;
 }
 
-export function tokenReport(t: Trajectory, counts: TokenCounts, prices: PriceOverrides = {}): TokenReport {
+export function tokenReport(t: Trajectory, counts: TokenCounts, prices: PriceOverrides = {}, bill: BillOptions = {}, billed?: RunBill): TokenReport {
   const runs = runsOf(t);
   const steps = runs.flatMap((r) => r.steps);
   const totals = summarizeTokens(steps, counts.steps);
@@ -66,6 +71,7 @@ export function tokenReport(t: Trajectory, counts: TokenCounts, prices: PriceOve
     tokens: share === undefined ? totals : { ...totals, contextShare: share },
     recorded: compareRecorded(t, counts.steps) ?? null,
     cost: costReport(info.model, calls, prices, runDate(steps)) ?? null,
+    bill: billed ?? billRun(t, { overrides: prices, ...bill }),
   };
 }
 

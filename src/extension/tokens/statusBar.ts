@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { runsOf } from '../../core/stats';
 import { contextShare, summarizeTokens, tokenizerFor, tokenizerLabel } from '../../core/tokens';
 import { logTokensText } from '../../core/view/statusText';
+import { billText, usd, type RunBill } from '../../core/pricing/runCost';
 import type { OpenTrajectory } from '../trajectoryStore';
 import type { TokenTracker } from './tokenTracker';
 
@@ -37,12 +38,14 @@ export class TokenStatusBar implements vscode.Disposable {
     const share = contextShare(totals.total, info);
     const mark = totals.exact && !counts.tokenizer.approximate ? '' : '≈';
     const runs = runsOf(doc.trajectory).length;
-    this.item.text = `$(symbol-numeric) ${logTokensText(totals.total, mark !== '')}`;
+    const bill: RunBill | undefined = this.tracker.billOf(doc);
+    this.item.text = `$(symbol-numeric) ${logTokensText(totals.total, mark !== '')}${bill?.cost !== null && bill?.cost !== undefined ? ` · ${usd(bill.cost)}` : ''}`;
     this.item.tooltip = new vscode.MarkdownString().appendText([
       doc.trajectory.title,
       `Every step of the log: ${mark}${totals.total.toLocaleString('en-US')} tokens, counted with ${tokenizerLabel(counts.tokenizer)}${counts.tokenizer.model ? ` for ${counts.tokenizer.model}` : ''}${totals.exact ? '' : ' (counting…)'}`,
       share !== undefined && runs === 1 ? `${(share * 100).toFixed(1)}% of a ${info.contextWindow!.toLocaleString('en-US')}-token context window` : runs > 1 ? `${runs} runs in this file; the share is per run` : 'context window unknown for this model',
       counts.tokenizer.note ?? '',
+      bill ? `Cost: ${billText(bill)} (${bill.note})` : '',
     ].filter(Boolean).join('\n'));
     this.item.show();
   }

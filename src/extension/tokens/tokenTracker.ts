@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import type { Step } from '../../core/model';
 import { runsOf } from '../../core/stats';
 import type { PriceOverrides } from '../../core/pricing/prices';
+import type { RunBill } from '../../core/pricing/runCost';
+import { billRun } from '../../core/report/runBill';
 import { stepTotal, tokenReport, tokenizerLabel, TokenService, type TokenCounts } from '../../core/tokens';
 import { describeTokenReport } from '../../core/tokens/describe';
 import { countFrom, extendEstimate } from '../../core/live/liveTokens';
@@ -33,6 +35,9 @@ interface DocTokens {
  */
 export class TokenTracker implements SizeLabels, vscode.Disposable {
   private readonly docs = new Map<string, DocTokens>();
+  /** Each file's bill, kept while its steps and the price settings stay the same (a replay per hover is too slow). */
+  private readonly bills = new Map<string, { steps: number; prices: string; bill: RunBill }>();
+  private readonly billing = new Set<string>();
   private readonly changed = new vscode.EventEmitter<OpenTrajectory>();
   readonly onDidChange = this.changed.event;
   private readonly subscription: vscode.Disposable;
@@ -68,6 +73,7 @@ export class TokenTracker implements SizeLabels, vscode.Disposable {
       if (!open.has(key)) {
         entry.abort.abort();
         this.docs.delete(key);
+        this.bills.delete(key);
       }
     }
     for (const doc of this.store.all()) {
@@ -218,12 +224,42 @@ export class TokenTracker implements SizeLabels, vscode.Disposable {
     return lines;
   }
 
+  /**
+   * The run's one cost, as `stats --tokens`, the Survey and the report show it: priced at the
+   * log's own models (the tokens.model setting picks a tokenizer, not the bill).
+   */
+  billOf(doc: OpenTrajectory): RunBill | undefined {
+    const prices = vscode.workspace.getConfiguration('agentTraceLens').get<PriceOverrides>('prices', {});
+    const key = JSON.stringify(prices);
+    const steps = flatLength(doc);
+    const kept = this.bills.get(doc.key);
+    if (kept && kept.steps === steps && kept.prices === key) return kept.bill;
+    // The replay behind a modelled bill counts every step (and loads a tokenizer on this thread):
+    // only once the workers have counted the file and the tree is on screen, then the views redraw.
+    const counted = this.docs.get(doc.key)?.counts.exact === true;
+    if (counted && !this.billing.has(doc.key)) {
+      this.billing.add(doc.key);
+      setTimeout(() => {
+        this.billing.delete(doc.key);
+        if (!this.docs.has(doc.key)) return;
+        try {
+          this.bills.set(doc.key, { steps, prices: key, bill: billRun(doc.trajectory, { overrides: prices }) });
+          this.changed.fire(doc);
+        } catch (e) {
+          this.log.warn(`Could not price ${doc.key}: ${(e as Error).message}`);
+        }
+      }, 0);
+    }
+    return kept?.bill;
+  }
+
   /** The trajectory tooltip: the same token report the CLI prints (by kind, tool, recorded usage, cost). */
   totalDetails(doc: OpenTrajectory): string[] {
     const entry = this.docs.get(doc.key);
     if (!entry) return [];
     const prices = vscode.workspace.getConfiguration('agentTraceLens').get<PriceOverrides>('prices', {});
-    const report = tokenReport(doc.trajectory, entry.counts, prices);
+    const bill = this.billOf(doc);
+    const report = tokenReport(doc.trajectory, entry.counts, prices, {}, bill ?? PRICING);
     const counting = report.tokens.exact ? [] : ['(estimates until the count finishes)'];
     return [...describeTokenReport(report).trim().split('\n'), ...counting];
   }
@@ -235,6 +271,12 @@ export class TokenTracker implements SizeLabels, vscode.Disposable {
     void this.service.dispose();
   }
 }
+
+/** Shown until the bill is made (a moment after the file opens). */
+const PRICING: RunBill = {
+  source: 'none', label: 'modelled', cost: null, reason: 'pricing…', recordedCost: null, pricedUsage: null, modelled: null, difference: null,
+  calls: 0, tokens: { input: 0, cachedInput: 0, cacheWrite: 0, output: 0 }, byModel: [], pricesAsOf: '', note: 'pricing the run…',
+};
 
 function flatLength(doc: OpenTrajectory): number {
   return runsOf(doc.trajectory).reduce((n, r) => n + r.steps.length, 0);

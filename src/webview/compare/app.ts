@@ -123,7 +123,7 @@ function runName(t: RunTotals): string {
 
 function costCell(t: RunTotals): (Node | string)[] {
   if (t.cost === null) return ['unknown'];
-  return [usd(t.cost), ' ', h('span', { class: `provenance provenance-${t.costSource}`, title: t.costNote }, t.costSource ?? '')];
+  return [usd(t.cost), ' ', h('span', { class: `provenance provenance-${t.costSource}`, title: t.costNote }, t.costLabel ?? t.costSource ?? '')];
 }
 
 function toolsCell(tools: Record<string, number>): string {

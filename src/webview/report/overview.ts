@@ -19,9 +19,7 @@ export function headlineView(r: ResultView): HTMLElement {
     card('Tokens', `${tokensApprox(hl.tokensBefore, approx)} → ${tokensApprox(hl.tokensAfter, approx)}`, `${hl.saved >= 0 ? `${tokens(hl.saved)} fewer` : `${tokens(-hl.saved)} more`} · tokenizer ${approx ? '≈ ' : ''}${hl.tokenizer}`, 'headline-tokens'),
     card('Reduction', percent(hl.reduction), `${tokens(hl.stepsBefore)} → ${tokens(hl.stepsAfter)} steps`, 'headline-reduction'),
     card('Lost, needed later', String(r.entityCounts.lostNeeded), `of ${r.entities.length} things the forgotten steps acted on; ${r.entityCounts.lost} lost in all`, 'headline-loss'),
-    hl.cost
-      ? card('Input cost per call', `${usd(hl.cost.perCallBefore)} → ${usd(hl.cost.perCallAfter)}`, `${hl.cost.model} (${hl.cost.priceRow} price, ${hl.cost.pricesAsOf === 'settings' ? 'from settings' : `prices of ${hl.cost.pricesAsOf}`})`, 'headline-cost')
-      : card('Input cost per call', '—', 'no price known for the model; set one in agentTraceLens.prices', 'headline-cost'),
+    card('Run cost', hl.bill.cost === null ? '—' : usd(hl.bill.cost), hl.bill.cost === null ? `${hl.bill.reason ?? 'unknown'}` : `${hl.bill.label}${hl.bill.byModel.length > 1 ? ` · ${hl.bill.byModel.length} models` : ''}`, 'headline-cost'),
     card('Mode', hl.modeLabel, `${r.label}`, 'headline-mode'),
   );
 }

@@ -147,7 +147,7 @@ export function replayPane(r: ResultView, ctx: PaneContext): HTMLElement {
     h('tr', { id: id ?? null }, h('th', { scope: 'row', class: label.startsWith('  ') ? 'sub' : null }, label.trim()), h('td', { class: 'num' }, before), h('td', { class: 'num' }, after));
   const cost = (x: number | null) => (x === null ? 'unknown' : usd(x));
   const totals = h('table', { class: 'data totals', id: 'replay-totals' },
-    h('caption', {}, `The whole run, both ways, as the provider bills it (modelled; prompt cache: ${rp.cache})`),
+    h('caption', {}, `The whole run, both ways, as the provider bills it (modelled; prompt cache: ${rp.cache}, lifetime ${rp.cacheTtl.words})`),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, ''), h('th', { scope: 'col', class: 'num' }, 'No compaction'), h('th', { scope: 'col', class: 'num' }, `With ${rp.strategy}`))),
     h('tbody', {},
       stat('Model requests', tokens(raw.requests), `${tokens(comp.requests)} (${tokens(rp.summaryCalls)} for summaries)`),
@@ -163,7 +163,12 @@ export function replayPane(r: ResultView, ctx: PaneContext): HTMLElement {
       ? `Saves ${usd(rp.cost.saved)} over the run, prompt caching included.`
       : `Costs ${usd(-rp.cost.saved)} more over the run: ${comp.input < raw.input ? 'fewer tokens, but ' : ''}each compaction rewrites the cached prompt after it.`)
     : h('p', { class: 'note' }, 'No price known for the model (or for a cache rate it needs), so no cost.');
+  const bill = r.headline.bill;
+  const asItHappened = h('p', { id: 'replay-bill' }, `The run as it happened: ${bill.cost === null ? bill.reason ?? 'cost unknown' : `${usd(bill.cost)}, ${bill.label}`} (${bill.note})`,
+    bill.byModel.length > 1 ? `; by model: ${bill.byModel.map((m) => `${m.model} ${m.cost === null ? 'no price' : usd(m.cost)} (${plural(m.calls, 'call')})`).join(', ')}` : '',
+    bill.differenceReason ? `. The replay below models it ${bill.difference! >= 0 ? 'above' : 'below'} that by ${percent(Math.abs(bill.difference!))}: ${bill.differenceReason}.` : '.');
   return h('div', {},
+    asItHappened,
     h('p', {}, `Replays all ${plural(rp.steps, 'step')} (${plural(rp.modelCalls, 'request')} by the agent) as if it had used ${rp.label}: it compacts ${rp.trigger}. `,
       rp.effect === 'summarize' ? `Each summary is ${percent(rp.summaryRatio)} of what it replaces (${ratioSourceText(rp)}).` : `Effect: ${rp.effect}.`),
     totals,
@@ -178,7 +183,7 @@ export function replayPane(r: ResultView, ctx: PaneContext): HTMLElement {
 /** The uncompacted run against what the log recorded, when it records usage per call. */
 function recordedLine(rp: ReplayResult): HTMLElement | null {
   const rec = rp.recorded;
-  if (!rec) return null;
+  if (!rec || rec.calls === 0) return null;
   const parts: string[] = [`Checked against the ${plural(rec.calls, 'call')} whose usage the log records:`];
   if (rec.medianPromptDeviation !== null) parts.push(`the modelled prompt is within ${percent(rec.medianPromptDeviation)} of the recorded one (median over calls);`);
   if (rec.cost !== null) {

@@ -56,6 +56,10 @@ export const COLUMNS: readonly Column[] = [
   },
   { id: 'requests', label: 'Requests', title: 'Model requests the agent made', numeric: true, value: (r) => r.requests, text: (r) => int(r.requests), total: (rows) => int(sum(rows, (r) => r.requests).value) },
   {
+    id: 'cost', label: 'Cost', title: 'What the run cost, as every view shows it: the cost the log records, else its recorded usage priced call by call, else modelled (the label says which)', numeric: true,
+    value: (r) => r.cost, text: (r) => (r.cost === null ? r.costLabel : `${usd(r.cost)} ${r.costLabel}`), total: (rows) => costTotal(rows, (r) => r.cost),
+  },
+  {
     id: 'costModelled', label: 'Cost (modelled, with caching)', title: 'What the run costs as modelled, the provider\'s prompt cache included (— when no price is known for the model)', numeric: true,
     value: (r) => r.costModelled, text: (r) => usd(r.costModelled), total: (rows) => costTotal(rows, (r) => r.costModelled),
   },

@@ -1,0 +1,364 @@
+import type { RecordedUsage, Step, Trajectory } from '../model';
+import { runsOf } from '../stats';
+import { priceFor, ratesFor, runDate, type ModelPrice, type PriceOverrides, type ResolvedPrice } from './prices';
+
+// The one cost of a run, the figure every view shows (tooltip, status bar, `stats --tokens`, the
+// Survey, the report, `simulate`, `diff`). Recorded first: where the log records usage per call,
+// the run is billed from those records call by call, each at its own model's price on its own day;
+// where it records totals only, the totals are priced; where it records nothing, the replay's
+// modelled bill is used and labelled so. A cost the log states itself (SWE-agent `instance_cost`,
+// mini-swe-agent, LiteLLM per call) is the bill as recorded. Never $0 for "unknown".
+
+export type BillSource = 'per-call' | 'totals' | 'none';
+export type BillLabel = 'recorded' | 'priced from recorded usage' | 'modelled';
+
+export interface BillTokens {
+  /** The whole prompt: uncached, cache reads and cache writes together. */
+  input: number;
+  cachedInput: number;
+  cacheWrite: number;
+  output: number;
+}
+
+/** The bill of the calls that ran on one model. */
+export interface ModelBill extends BillTokens {
+  model: string;
+  calls: number;
+  /** USD, or null when no price is known for the model (`priceRow` then absent). */
+  cost: number | null;
+  priceRow?: string;
+  pricesAsOf?: string;
+}
+
+/** What the replay modelled for the run as it happened, for runs whose log records too little. */
+export interface ModelledBill {
+  cost: number | null;
+  byModel?: ModelBill[];
+  /** Share of the modelled input read from and written to the cache, to split recorded totals. */
+  cachedShare?: number;
+  writeShare?: number;
+  /** Why the modelled bill may differ from the recorded one (cache expiries, calls left out, …). */
+  reasons?: string[];
+  /** Why there is no modelled cost (no price for the model, …). */
+  unknown?: string;
+  /** Priced at the rates the log was billed at (then compared with the stated cost), or at the price table (then with the usage priced). */
+  basis?: 'log rates' | 'price table';
+}
+
+export interface RunBill {
+  source: BillSource;
+  label: BillLabel;
+  /** The one figure, USD; null when it cannot be known (`reason` says why). */
+  cost: number | null;
+  /** "not recorded", "no price for MODEL", …; set when `cost` is null. */
+  reason?: string;
+  /** The cost the log states itself, when it does. */
+  recordedCost: number | null;
+  /** The recorded usage priced (per call, or the totals); null when a price is missing. */
+  pricedUsage: number | null;
+  /** The replay's modelled cost of the run as it happened, when given. */
+  modelled: number | null;
+  /** (modelled − bill) ÷ bill when both are known and the bill is not itself modelled. */
+  difference: number | null;
+  /** Why modelled and recorded differ, when they differ by more than 10%. */
+  differenceReason?: string;
+  /** Calls the bill covers (0 when the log records totals or nothing). */
+  calls: number;
+  tokens: BillTokens;
+  byModel: ModelBill[];
+  pricesAsOf: string;
+  /** How the figure was obtained, in words. */
+  note: string;
+}
+
+export interface RunCostOptions {
+  /** Price every call as this model (CLI `--model`): for logs that name none, or a proxy's alias. */
+  model?: string;
+  /** Price every call at these rates, USD per million tokens (CLI `--price in,cached,write,out`). */
+  price?: ModelPrice;
+  overrides?: PriceOverrides;
+  /** The replay's bill of the run as it happened. */
+  modelled?: ModelledBill;
+}
+
+/** Differences above this share between the modelled and the recorded bill are explained. */
+export const EXPLAINED_DIFFERENCE = 0.1;
+
+/** One recorded call: its usage, the model it ran on and its day. */
+export interface BilledCall {
+  usage: RecordedUsage;
+  model: string | undefined;
+  at: Date | undefined;
+}
+
+/**
+ * The calls whose usage the log records, once each. Adapters put a call's usage on one step
+ * (Claude Code merges the lines of one message id); a usage object shared by several steps counts once.
+ */
+export function recordedCalls(t: Trajectory): BilledCall[] {
+  const seen = new Set<RecordedUsage>();
+  const calls: BilledCall[] = [];
+  for (const run of runsOf(t)) {
+    const runModel = text(run.meta.model) ?? text(t.meta.model);
+    let at = runDate(run.steps);
+    for (const step of run.steps) {
+      const when = stepDate(step);
+      if (when) at = when;
+      const u = step.usage;
+      if (!u || seen.has(u) || !hasTokens(u)) continue;
+      seen.add(u);
+      calls.push({ usage: u, model: u.model ?? step.model ?? runModel, at });
+    }
+  }
+  return calls;
+}
+
+export function runCost(t: Trajectory, o: RunCostOptions = {}): RunBill {
+  const runs = runsOf(t);
+  const at = runDate(runs.flatMap((r) => r.steps.slice(0, 50)));
+  const calls = recordedCalls(t);
+  const totals = recordedTotals(t);
+  const stated = statedCost(t, calls, totals);
+  const perCallInput = calls.reduce((n, c) => n + (c.usage.inputTokens ?? 0), 0);
+  // Per-call records that leave out most of the input the totals hold (Copilot CLI) are not the bill.
+  const perCall = calls.length > 0 && !(totals && (totals.inputTokens ?? 0) > 1.01 * perCallInput);
+  const prices = new PriceBook(o);
+
+  let source: BillSource = 'none';
+  let priced: Priced | undefined;
+  if (perCall) {
+    source = 'per-call';
+    priced = prices.priceCalls(calls);
+  } else if (totals && hasTokens(totals)) {
+    source = 'totals';
+    priced = prices.priceTotals(totals, o.model ?? totals.model ?? text(t.meta.model) ?? runs.map((r) => text(r.meta.model)).find(Boolean), at, o.modelled);
+  }
+  const modelled = o.modelled?.cost ?? null;
+  const bill: RunBill = {
+    source, label: 'modelled', cost: null, recordedCost: stated, pricedUsage: priced?.cost ?? null, modelled, difference: null,
+    calls: source === 'per-call' ? calls.length : 0,
+    tokens: priced?.tokens ?? { input: 0, cachedInput: 0, cacheWrite: 0, output: 0 },
+    byModel: priced?.byModel ?? o.modelled?.byModel ?? [],
+    pricesAsOf: priced?.pricesAsOf ?? (at ?? new Date()).toISOString().slice(0, 10),
+    note: '',
+  };
+  if (stated !== null) {
+    bill.label = 'recorded';
+    bill.cost = stated;
+    bill.note = `the cost the log records${priced?.cost !== null && priced?.cost !== undefined ? `; its usage priced comes to ${usd(priced.cost)}` : ''}`;
+  } else if (priced && priced.cost !== null) {
+    bill.label = 'priced from recorded usage';
+    bill.cost = priced.cost;
+    bill.note = source === 'per-call'
+      ? `${calls.length} recorded call${calls.length === 1 ? '' : 's'}, each priced at its own model's price (${priced.rows})`
+      : `the run's recorded totals priced (${priced.rows})${priced.splitModelled ? '; the split into cache reads and writes is modelled' : ''}`;
+  } else if (priced) {
+    bill.label = 'priced from recorded usage';
+    bill.reason = priced.reason;
+    bill.note = `${bill.reason}; ${fmt(bill.tokens.input)} input and ${fmt(bill.tokens.output)} output tokens recorded`;
+  } else if (hasAnyUsage(t) && calls.length === 0 && !(totals && hasTokens(totals))) {
+    // Usage fields present but all zero (a proxy that reports nothing): not a price of $0.
+    bill.reason = 'not recorded (the log\'s usage fields are all zero)';
+    bill.note = bill.reason;
+    if (modelled !== null) { bill.cost = modelled; bill.note += '; the bill is modelled'; }
+  } else if (modelled !== null) {
+    bill.cost = modelled;
+    const rows = (o.modelled?.byModel ?? []).filter((m) => m.priceRow).map((m) => `${m.model} at the ${m.priceRow} price (prices of ${m.pricesAsOf})`);
+    bill.note = `modelled: the log records no usage, so the bill is the replay of the run${rows.length > 0 ? `, ${rows.join('; ')}` : ' at the model\'s price'}, prompt cache included`;
+  } else {
+    bill.reason = o.modelled?.unknown ?? (hasAnyUsage(t) ? 'not recorded' : 'not recorded, and no model to price');
+    bill.note = bill.reason;
+  }
+  // Like with like: a replay at the price table against the usage priced at it (a stated cost may be
+  // rounded, as Aider's, or priced otherwise), a replay at the log's own rates against the stated cost.
+  const against = o.modelled?.basis === 'price table' && bill.pricedUsage !== null ? bill.pricedUsage : bill.cost;
+  if (bill.label !== 'modelled' && against !== null && against > 0 && modelled !== null) {
+    bill.difference = (modelled - against) / against;
+    if (Math.abs(bill.difference) > EXPLAINED_DIFFERENCE) {
+      const reasons = [...(o.modelled?.reasons ?? []), ...tokenReasons(bill.tokens, o.modelled?.byModel ?? [], source)];
+      bill.differenceReason = reasons.length > 0 ? reasons.join('; ') : 'the replay\'s prompts and cache pattern differ from the recorded ones in ways the log does not show';
+    }
+  }
+  return bill;
+}
+
+/** Where the replay's tokens part from the recorded ones (more than 20%), the largest first. */
+function tokenReasons(recorded: BillTokens, byModel: readonly ModelBill[], source: BillSource): string[] {
+  if (source !== 'per-call' || byModel.length === 0) return [];
+  const m = { input: 0, cachedInput: 0, cacheWrite: 0, output: 0 };
+  for (const r of byModel) { m.input += r.input; m.cachedInput += r.cachedInput; m.cacheWrite += r.cacheWrite; m.output += r.output; }
+  const parts: [string, number, number][] = [
+    ['prompt tokens', m.input, recorded.input],
+    ['cache writes', m.cacheWrite, recorded.cacheWrite],
+    ['cache reads', m.cachedInput, recorded.cachedInput],
+    ['output tokens', m.output, recorded.output],
+  ];
+  return parts
+    .filter(([, ours, theirs]) => Math.abs(ours - theirs) > 0.2 * Math.max(theirs, 1) && Math.abs(ours - theirs) > 500)
+    .sort((a, b) => Math.abs(b[1] - b[2]) - Math.abs(a[1] - a[2]))
+    .slice(0, 2)
+    .map(([what, ours, theirs]) => `the replay has ${fmt(ours)} ${what} where the log records ${fmt(theirs)}`);
+}
+
+/** `$4.78 priced from recorded usage`, `not recorded`, `no price for glm-4.6`: the figure in words. */
+export function billText(b: RunBill): string {
+  if (b.cost === null) return b.reason ?? 'unknown';
+  return `${usd(b.cost)} ${b.label}`;
+}
+
+/** `$1.23`, small amounts with four decimals; a negative amount keeps its sign. */
+export function usd(x: number): string {
+  const digits = x !== 0 && Math.abs(x) < 0.01 ? 4 : 2;
+  return `${x < 0 ? '−' : ''}$${Math.abs(x).toFixed(digits)}`;
+}
+
+/** A saving in words: negative is extra cost. `signed` is raw − compacted. */
+export function savingText(saved: number): { label: 'saves' | 'costs more' | 'same'; text: string } {
+  if (Math.abs(saved) < 1e-9) return { label: 'same', text: 'costs the same' };
+  return saved > 0 ? { label: 'saves', text: `saves ${usd(saved)}` } : { label: 'costs more', text: `costs ${usd(-saved)} more` };
+}
+
+interface Priced {
+  cost: number | null;
+  reason?: string;
+  tokens: BillTokens;
+  byModel: ModelBill[];
+  pricesAsOf: string;
+  rows: string;
+  splitModelled?: boolean;
+}
+
+class PriceBook {
+  private readonly cache = new Map<string, ResolvedPrice | undefined>();
+  constructor(private readonly o: RunCostOptions) {}
+
+  price(model: string | undefined, at: Date | undefined): ResolvedPrice | undefined {
+    if (this.o.price) return { ...this.o.price, matched: 'your --price', asOf: 'settings', source: 'settings' };
+    const m = this.o.model ?? model;
+    if (!m) return undefined;
+    const day = (at ?? new Date()).toISOString().slice(0, 10);
+    const key = `${m}\u0000${day}`;
+    if (!this.cache.has(key)) this.cache.set(key, priceFor(m, this.o.overrides, at));
+    return this.cache.get(key);
+  }
+
+  priceCalls(calls: readonly BilledCall[]): Priced {
+    const byModel = new Map<string, ModelBill>();
+    let missing: string | undefined;
+    let asOf = '';
+    for (const c of calls) {
+      const name = this.o.price ? 'your --price' : this.o.model ?? c.model ?? '(no model named)';
+      let row = byModel.get(name);
+      if (!row) byModel.set(name, (row = { model: name, calls: 0, input: 0, cachedInput: 0, cacheWrite: 0, output: 0, cost: 0 }));
+      const parts = partsOf(c.usage);
+      row.calls++;
+      row.input += parts.input; row.cachedInput += parts.cached; row.cacheWrite += parts.written; row.output += parts.output;
+      const price = this.price(c.model, c.at);
+      if (!price) { row.cost = null; missing ??= name; continue; }
+      row.priceRow ??= price.matched;
+      row.pricesAsOf ??= price.asOf;
+      asOf ||= price.asOf;
+      if (row.cost !== null) row.cost += callDollars(parts, price);
+    }
+    return summed([...byModel.values()], missing, asOf);
+  }
+
+  priceTotals(u: RecordedUsage, model: string | undefined, at: Date | undefined, modelled: ModelledBill | undefined): Priced {
+    const parts = partsOf(u);
+    let splitModelled = false;
+    if (u.cachedInputTokens === undefined && u.cacheWriteTokens === undefined && modelled?.cachedShare !== undefined) {
+      // Totals without their cache split: the replay's share of reads and writes, on the recorded input.
+      parts.cached = Math.round(parts.input * modelled.cachedShare);
+      parts.written = Math.round(parts.input * (modelled.writeShare ?? 0));
+      splitModelled = parts.cached + parts.written > 0;
+    }
+    const name = this.o.price ? 'your --price' : this.o.model ?? model ?? '(no model named)';
+    const row: ModelBill = { model: name, calls: 0, input: parts.input, cachedInput: parts.cached, cacheWrite: parts.written, output: parts.output, cost: null };
+    const price = this.price(model, at);
+    if (price) {
+      // Totals are priced at the base rates: the long-context tier needs each call's prompt.
+      row.cost = callDollars(parts, { ...price, longContext: undefined });
+      row.priceRow = price.matched;
+      row.pricesAsOf = price.asOf;
+    }
+    return { ...summed([row], price ? undefined : name, price?.asOf ?? ''), splitModelled };
+  }
+}
+
+function summed(rows: ModelBill[], missing: string | undefined, asOf: string): Priced {
+  const tokens: BillTokens = { input: 0, cachedInput: 0, cacheWrite: 0, output: 0 };
+  for (const r of rows) { tokens.input += r.input; tokens.cachedInput += r.cachedInput; tokens.cacheWrite += r.cacheWrite; tokens.output += r.output; }
+  const known = rows.every((r) => r.cost !== null);
+  const cost = known ? rows.reduce((n, r) => n + r.cost!, 0) : null;
+  const reason = missing === undefined ? undefined : missing === '(no model named)' ? 'no model named to price (use --model or --price)' : `no price for ${missing}`;
+  const rowsText = rows.map((r) => `${r.model}${r.priceRow && r.priceRow !== r.model ? ` at the ${r.priceRow} price` : ''}${r.pricesAsOf ? `, prices of ${r.pricesAsOf}` : ''}`).join('; ');
+  return { cost, ...(reason ? { reason } : {}), tokens, byModel: rows.sort((a, b) => (b.cost ?? 0) - (a.cost ?? 0)), pricesAsOf: asOf, rows: rowsText };
+}
+
+interface Parts { input: number; cached: number; written: number; written1h: number; output: number }
+
+function partsOf(u: RecordedUsage): Parts {
+  const input = Math.max(0, u.inputTokens ?? 0);
+  const cached = Math.min(Math.max(0, u.cachedInputTokens ?? 0), input);
+  const written = Math.min(Math.max(0, u.cacheWriteTokens ?? 0), input - cached);
+  return { input, cached, written, written1h: Math.min(written, Math.max(0, u.cacheWrite1hTokens ?? 0)), output: Math.max(0, u.outputTokens ?? 0) };
+}
+
+/** One call at its price: the long-context tier when its prompt reaches it; 1-hour writes at 2× input. */
+function callDollars(p: Parts, price: ResolvedPrice): number {
+  const r = ratesFor(price, p.input);
+  const fresh = p.input - p.cached - p.written;
+  const write5m = p.written - p.written1h;
+  return (fresh * r.input + p.cached * (r.cachedInput ?? r.input) + write5m * (r.cacheWrite ?? r.input) + p.written1h * 2 * r.input + p.output * r.output) / 1e6;
+}
+
+/** Usage with at least one token; a record of all zeros (a proxy that reports nothing) is not usage. */
+function hasTokens(u: RecordedUsage): boolean {
+  return (u.inputTokens ?? 0) > 0 || (u.outputTokens ?? 0) > 0;
+}
+
+function hasAnyUsage(t: Trajectory): boolean {
+  return runsOf(t).some((r) => r.meta.recorded !== undefined || r.steps.some((s) => s.usage !== undefined)) || t.meta.recorded !== undefined;
+}
+
+/** The run totals the log records: per run where runs have them, else the file's. */
+function recordedTotals(t: Trajectory): RecordedUsage | undefined {
+  const runs = runsOf(t);
+  const list = runs.map((r) => r.meta.recorded).filter((u): u is RecordedUsage => u !== undefined);
+  const all = list.length > 0 ? list : t.meta.recorded ? [t.meta.recorded] : [];
+  if (all.length === 0) return undefined;
+  const sum: RecordedUsage = {};
+  for (const u of all) {
+    for (const f of ['inputTokens', 'outputTokens', 'cachedInputTokens', 'cacheWriteTokens', 'cacheWrite1hTokens', 'cost'] as const) {
+      if (typeof u[f] === 'number') sum[f] = (sum[f] ?? 0) + u[f]!;
+    }
+    sum.model ??= u.model;
+  }
+  return sum;
+}
+
+/** The cost the log states: every recorded call's own cost, else the run's; zero is "not recorded". */
+function statedCost(t: Trajectory, calls: readonly BilledCall[], totals: RecordedUsage | undefined): number | null {
+  if (calls.length > 0 && calls.every((c) => typeof c.usage.cost === 'number' && c.usage.cost > 0)) {
+    const perCall = calls.reduce((n, c) => n + c.usage.cost!, 0);
+    // The run's own total wins where it covers more (calls the per-call records left out).
+    return totals?.cost !== undefined && totals.cost > perCall * 1.001 ? totals.cost : perCall;
+  }
+  if (totals?.cost !== undefined && totals.cost > 0) return totals.cost;
+  void t;
+  return null;
+}
+
+function stepDate(step: Step): Date | undefined {
+  if (!step.timestamp) return undefined;
+  const d = new Date(step.timestamp);
+  return Number.isNaN(d.getTime()) ? undefined : d;
+}
+
+function text(v: unknown): string | undefined {
+  return typeof v === 'string' && v.trim() !== '' ? v : undefined;
+}
+
+function fmt(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}

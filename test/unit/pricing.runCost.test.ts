@@ -1,0 +1,273 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { loadTrajectory } from '../../src/core/io/load';
+import type { RecordedUsage, Trajectory } from '../../src/core/model';
+import { PromptCache } from '../../src/core/pricing/promptCache';
+import { billText, runCost } from '../../src/core/pricing/runCost';
+import { billRun, billRunWithReplay } from '../../src/core/report/runBill';
+import { runsOf } from '../../src/core/stats';
+import { runCli } from '../helpers/cli';
+import { corpus, REPO_ROOT, tempDir } from '../helpers/paths';
+
+// The run as it happened, billed from what the log records: every figure here is the recorded
+// usage priced by hand, from this table (USD per million tokens: input, cache read, cache write,
+// output; the @pydantic/genai-prices list prices), never by the code under test.
+
+const TABLE: Record<string, [number, number, number, number]> = {
+  'claude-sonnet-4-5': [3, 0.3, 3.75, 15],
+  'claude-sonnet-4-6': [3, 0.3, 3.75, 15],
+  'claude-3-5-sonnet': [3, 0.3, 3.75, 15],
+  'claude-opus-4-6': [5, 0.5, 6.25, 25],
+  'claude-haiku-4-5': [1, 0.1, 1.25, 5],
+  'claude-3-haiku': [0.25, 0.03, 0.3, 1.25],
+  'gpt-5.2': [1.75, 0.175, 0, 14],
+  'gpt-4o': [2.5, 1.25, 0, 10],
+  'gpt-4o-mini': [0.15, 0.075, 0, 0.6],
+  'gemini-2.0-flash': [0.1, 0.025, 0, 0.4],
+  'gemini-3-pro-preview': [2, 0.2, 0, 12],
+  'deepseek-v4-flash': [0.14, 0.0028, 0, 0.28],
+  'mistral-small-latest': [0.1, 0, 0, 0.3],
+  'minimax-m2.7': [0.3, 0.06, 0.375, 1.2],
+};
+
+/** The log's model names, mapped to the table by hand. */
+const ROW: Record<string, string> = {
+  'claude-sonnet-4-5-20250929': 'claude-sonnet-4-5', 'claude-sonnet-4.6': 'claude-sonnet-4-6', 'claude-3-5-sonnet-20241022': 'claude-3-5-sonnet',
+  'claude-opus-4-6': 'claude-opus-4-6', 'claude-haiku-4-5-20251001': 'claude-haiku-4-5', 'anthropic/claude-3-haiku-20240307': 'claude-3-haiku',
+  'gpt-5.2-codex': 'gpt-5.2', 'openai/gpt-4o': 'gpt-4o', 'openai/gpt-4o-mini': 'gpt-4o-mini', 'gemini-2.0-flash': 'gemini-2.0-flash',
+  'google/gemini-3-pro-preview': 'gemini-3-pro-preview', 'deepseek-v4-flash': 'deepseek-v4-flash', 'mistral/mistral-small-latest': 'mistral-small-latest',
+  'litellm_proxy/minimax-m2.7': 'minimax-m2.7',
+};
+
+function byHand(u: RecordedUsage, model: string): number {
+  const [input, cached, write, output] = TABLE[ROW[model] ?? model];
+  assert.ok((u.inputTokens ?? 0) < 200_000, 'no call here reaches a long-context tier');
+  const read = u.cachedInputTokens ?? 0;
+  const written = u.cacheWriteTokens ?? 0;
+  const fresh = (u.inputTokens ?? 0) - read - written;
+  return (fresh * input + read * cached + written * write + (u.outputTokens ?? 0) * output) / 1e6;
+}
+
+/** The usage on each step, once per call (what the adapter read), priced by hand at the call's own model. */
+function stepsByHand(t: Trajectory): number {
+  let sum = 0;
+  for (const run of runsOf(t)) {
+    for (const s of run.steps) {
+      if (!s.usage || ((s.usage.inputTokens ?? 0) === 0 && (s.usage.outputTokens ?? 0) === 0)) continue;
+      sum += byHand(s.usage, s.usage.model ?? s.model ?? String(run.meta.model));
+    }
+  }
+  return sum;
+}
+
+const fixture = (rel: string) => path.join(REPO_ROOT, 'test', 'fixtures', rel);
+const load = async (file: string) => loadTrajectory(file);
+
+test('Claude Code: the bill is each message id once (its lines repeat the usage), priced by hand from the raw file', async () => {
+  for (const name of ['crud.jsonl', 'compact.jsonl', 'subagent.jsonl']) {
+    const file = corpus(`claude-code/${name}`);
+    // Read the raw lines ourselves: one usage per message id, the last line's.
+    const byId = new Map<string, { usage: Record<string, number>; model: string }>();
+    for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      const v = JSON.parse(line);
+      if (v.type === 'assistant' && v.message?.id && v.message.usage) byId.set(v.message.id, { usage: v.message.usage, model: v.message.model });
+    }
+    let expected = 0;
+    for (const { usage: u, model } of byId.values()) {
+      const [input, cached, write, output] = TABLE[ROW[model]];
+      expected += (u.input_tokens * input + (u.cache_read_input_tokens ?? 0) * cached + (u.cache_creation_input_tokens ?? 0) * write + u.output_tokens * output) / 1e6;
+    }
+    const bill = runCost(await load(file));
+    assert.equal(bill.source, 'per-call', name);
+    assert.equal(bill.label, 'priced from recorded usage', name);
+    assert.equal(bill.calls, byId.size, `${name}: one call per message id`);
+    assert.ok(Math.abs(bill.cost! - expected) < 1e-9, `${name}: $${bill.cost} against $${expected} by hand`);
+  }
+});
+
+test('every format that records usage per call: the bill is the recorded usage priced by hand, to the cent', async () => {
+  const files = [
+    corpus('codex/crud.jsonl'), corpus('openhands-v0/basic.json'),
+    fixture('gemini-cli/session-hello-world.json'), fixture('opencode/all-tools.json'), fixture('opencode/crud.json'), fixture('cline/task-crud'),
+  ];
+  for (const file of files) {
+    const t = await load(file);
+    const bill = runCost(t);
+    const expected = stepsByHand(t);
+    assert.equal(bill.source, 'per-call', file);
+    assert.equal(bill.label, 'priced from recorded usage', `${file}: no cost in the log (OpenCode's 0 is not a cost)`);
+    assert.ok(expected > 0);
+    assert.ok(Math.abs(bill.cost! - expected) < 0.005, `${file}: $${bill.cost} against $${expected} by hand`);
+    assert.ok(Math.abs(bill.pricedUsage! - expected) < 1e-9, `${file}: exactly`);
+  }
+});
+
+test('a cost the log states is the bill as recorded (mini-swe-agent, SWE-agent, Aider, ATIF, OpenTelemetry), its usage priced beside it', async () => {
+  const stated: [string, number][] = [
+    [corpus('mini-swe-agent/astropy__astropy-12907.traj.json'), JSON.parse(fs.readFileSync(corpus('mini-swe-agent/astropy__astropy-12907.traj.json'), 'utf8')).info.model_stats.instance_cost],
+    [corpus('swe-agent/pydicom__pydicom-1458.traj'), 1.26719],
+    // Aider prints a cost per message; 16 sessions in the file, one of them with a cost but no per-call line.
+    [fixture('aider/aider-caching.aider.chat.history.md'), 0.46131],
+    [fixture('atif/openhands-hello-world.trajectory.json'), 0.00135],
+  ];
+  for (const [file, cost] of stated) {
+    const bill = runCost(await load(file));
+    assert.equal(bill.label, 'recorded', file);
+    assert.ok(Math.abs(bill.cost! - cost) < 1e-9, `${file}: $${bill.cost} against the recorded $${cost}`);
+  }
+  // SWE-agent names no model: the cost is still shown as recorded, and `--model` prices its totals beside it.
+  const pydicom = await load(corpus('swe-agent/pydicom__pydicom-1458.traj'));
+  const asGpt4o = runCost(pydicom, { model: 'gpt-4o' });
+  assert.equal(asGpt4o.cost, 1.26719);
+  assert.equal(asGpt4o.source, 'totals');
+  assert.ok(Math.abs(asGpt4o.pricedUsage! - (122612 * 2.5 + 1369 * 10) / 1e6) < 1e-9);
+  // Where calls state their cost and name their model, both: the stated one is the bill, the priced one checks it.
+  for (const file of [fixture('otel/any-agent-langchain.trace.json'), fixture('atif/terminus-2-invalid-json.trajectory.json'), corpus('mini-swe-agent/sphinx-doc__sphinx-9711.traj.json')]) {
+    const t = await load(file);
+    const bill = runCost(t);
+    assert.equal(bill.label, 'recorded', file);
+    assert.ok(Math.abs(bill.pricedUsage! - stepsByHand(t)) < 1e-9, `${file}: usage priced $${bill.pricedUsage} against $${stepsByHand(t)} by hand`);
+  }
+});
+
+test('totals only: the totals are priced (OpenHands v1, Copilot CLI, Inspect), and the split is said to be modelled where the log has none', async () => {
+  const v1 = runCost(await load(corpus('openhands-v1/events.jsonl')));
+  assert.equal(v1.source, 'totals');
+  assert.ok(Math.abs(v1.cost! - ((107458 - 68193) * 0.3 + 68193 * 0.06 + 1347 * 1.2) / 1e6) < 1e-9, `$${v1.cost}`);
+  const copilot = runCost(await load(fixture('copilot-cli/events.jsonl')));
+  assert.equal(copilot.source, 'totals', 'its per-call records leave out the input');
+  assert.ok(Math.abs(copilot.cost! - ((48243 - 24072 - 24167) * 3 + 24072 * 0.3 + 24167 * 3.75 + 414 * 15) / 1e6) < 1e-9, `$${copilot.cost}`);
+  const inspect = await load(corpus('inspect/2025-05-12T20-27-36-04-00_browser.json'));
+  assert.ok(Math.abs(runCost(inspect).cost! - ((15235 - 9088) * 0.15 + 9088 * 0.075 + 281 * 0.6) / 1e6) < 1e-9);
+  // Totals with no cache split: the replay's share splits them, and the note says so.
+  const t: Trajectory = { format: 'x', title: 't', source: { path: 'x', size: 0 }, steps: [], meta: { model: 'gpt-4o', recorded: { inputTokens: 1000, outputTokens: 10 } }, warnings: [], records: 0 };
+  const split = runCost(t, { modelled: { cost: 1, cachedShare: 0.5 } });
+  assert.ok(Math.abs(split.cost! - (500 * 2.5 + 500 * 1.25 + 10 * 10) / 1e6) < 1e-12);
+  assert.match(split.note, /split into cache reads and writes is modelled/);
+});
+
+test('zero usage is "not recorded" and a model without a price says so, tokens still counted; never $0', async () => {
+  const zeros = await load(corpus('swe-agent/marshmallow-code__marshmallow-1867.traj'));
+  const z = billRun(zeros);
+  assert.equal(z.cost, null);
+  assert.match(billText(z), /^not recorded/);
+  const eval_ = await load(corpus('openhands-eval/output.jsonl'));
+  const first = runsOf(eval_)[0];
+  const b = runCost(first);
+  assert.equal(b.cost, null);
+  assert.equal(b.reason, 'no price for meta-llama/llama-4-maverick');
+  assert.equal(b.tokens.input, 565158, 'the recorded tokens are still counted');
+  // By hand: `--price 0.15,,,0.6`.
+  const priced = runCost(first, { price: { input: 0.15, output: 0.6 } });
+  assert.ok(Math.abs(priced.cost! - (565158 * 0.15 + 2558 * 0.6) / 1e6) < 1e-9);
+});
+
+/** A Claude Code session: `calls` API messages, each written as two lines (two content blocks) with the same id and usage. */
+function claudeSession(calls: { model: string; usage: Record<string, unknown>; at: string }[]): string {
+  const lines: string[] = [];
+  lines.push(JSON.stringify({ type: 'user', uuid: 'u0', sessionId: 's', timestamp: calls[0].at, message: { role: 'user', content: 'Fix the failing test in parser.py please.' } }));
+  calls.forEach((c, i) => {
+    const message = (content: unknown[]) => ({ id: `msg_${i}`, role: 'assistant', model: c.model, usage: c.usage, content });
+    lines.push(JSON.stringify({ type: 'assistant', uuid: `a${i}`, sessionId: 's', timestamp: c.at, message: message([{ type: 'text', text: `Looking at step ${i}.` }]) }));
+    lines.push(JSON.stringify({ type: 'assistant', uuid: `b${i}`, sessionId: 's', timestamp: c.at, message: message([{ type: 'tool_use', id: `t${i}`, name: 'Bash', input: { command: `ls ${i}` } }]) }));
+    lines.push(JSON.stringify({ type: 'user', uuid: `r${i}`, sessionId: 's', timestamp: c.at, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${i}`, content: `file${i}.py `.repeat(50) }] } }));
+  });
+  return lines.join('\n') + '\n';
+}
+
+test('a mixed-model session is billed per call at each model, listed per model, not all at the first model', async () => {
+  const usage = (input: number, read: number, write: number, out: number) => ({ input_tokens: input, cache_read_input_tokens: read, cache_creation_input_tokens: write, output_tokens: out });
+  const calls = [
+    { model: 'claude-opus-4-6', usage: usage(10, 0, 20000, 300), at: '2026-03-01T10:00:00Z' },
+    { model: 'claude-haiku-4-5-20251001', usage: usage(5, 0, 15000, 100), at: '2026-03-01T10:00:10Z' },
+    { model: 'claude-haiku-4-5-20251001', usage: usage(5, 15000, 800, 120), at: '2026-03-01T10:00:20Z' },
+    { model: 'claude-opus-4-6', usage: usage(10, 20000, 2500, 200), at: '2026-03-01T10:00:30Z' },
+  ];
+  const file = path.join(tempDir(), 'mixed.jsonl');
+  fs.writeFileSync(file, claudeSession(calls));
+  const t = await load(file);
+  const bill = runCost(t);
+  const opus = (10 * 5 + 20000 * 6.25 + 300 * 25 + 10 * 5 + 20000 * 0.5 + 2500 * 6.25 + 200 * 25) / 1e6;
+  const haiku = (5 * 1 + 15000 * 1.25 + 100 * 5 + 5 * 1 + 15000 * 0.1 + 800 * 1.25 + 120 * 5) / 1e6;
+  assert.equal(bill.calls, 4, 'two lines per message id, one call each');
+  assert.ok(Math.abs(bill.cost! - (opus + haiku)) < 1e-12, `$${bill.cost} against $${opus + haiku}`);
+  assert.deepEqual(bill.byModel.map((m) => [m.model, m.calls]), [['claude-opus-4-6', 2], ['claude-haiku-4-5-20251001', 2]]);
+  assert.ok(Math.abs(bill.byModel[1].cost! - haiku) < 1e-12);
+  // The replay prices each request at its own model too.
+  const { replay } = billRunWithReplay(runsOf(t)[0]);
+  assert.deepEqual(replay.totals.raw.byModel!.map((m) => m.model).sort(), ['claude-haiku-4-5-20251001', 'claude-opus-4-6']);
+});
+
+test('1-hour cache writes are billed at 2× input, and the replay keeps the cache for an hour when the log shows them', async () => {
+  const u = { input_tokens: 10, cache_read_input_tokens: 0, cache_creation_input_tokens: 8000, output_tokens: 50, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 8000 } };
+  const u2 = { ...u, cache_read_input_tokens: 8000, cache_creation_input_tokens: 300, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 300 } };
+  const file = path.join(tempDir(), 'onehour.jsonl');
+  // 20 minutes between the calls: a 5-minute cache would have expired, a 1-hour one not.
+  fs.writeFileSync(file, claudeSession([
+    { model: 'claude-sonnet-4-5-20250929', usage: u, at: '2026-03-01T10:00:00Z' },
+    { model: 'claude-sonnet-4-5-20250929', usage: u2, at: '2026-03-01T10:20:00Z' },
+  ]));
+  const t = await load(file);
+  const bill = runCost(t);
+  const expected = (10 * 3 + 8000 * 6 + 50 * 15 + 10 * 3 + 8000 * 0.3 + 300 * 6 + 50 * 15) / 1e6;
+  assert.ok(Math.abs(bill.cost! - expected) < 1e-12, `$${bill.cost} against $${expected}`);
+  const { replay } = billRunWithReplay(runsOf(t)[0]);
+  assert.equal(replay.cacheTtl.seconds, 3600);
+  assert.equal(replay.cacheTtl.source, 'log');
+  assert.equal(replay.cacheExpiries, 0);
+});
+
+test('prompt cache lifetime: an idle gap longer than it makes the next request write the prefix again', () => {
+  // Each request adds one block of 1,000 tokens to the one before.
+  const req = (prompt: number, idleMs?: number) => ({ prompt, lastMessageEnd: prompt, unchanged: prompt - 1000, system: 2000, blocks: prompt / 1000, unchangedBlocks: prompt / 1000 - 1, ...(idleMs !== undefined ? { idleMs } : {}) });
+  const warm = new PromptCache('anthropic', 'claude-sonnet-4-5', 0, 300);
+  warm.bill(req(5000));
+  assert.equal(warm.bill(req(6000, 60_000)).cached, 5000, 'within 5 minutes: read');
+  const cold = warm.bill(req(7000, 6 * 60_000));
+  assert.equal(cold.cached, 0, 'after 6 idle minutes: nothing cached');
+  assert.equal(cold.written, 7000, 'the whole prefix written again');
+  assert.equal(warm.expiries, 1);
+  const openai = new PromptCache('openai', 'gpt-4o', 0, 300);
+  openai.bill(req(5000));
+  assert.ok(openai.bill(req(6000, 4 * 60_000)).cached > 0);
+  assert.equal(openai.bill(req(7000, 11 * 60_000)).cached, 0, 'OpenAI evicts after idle minutes too');
+  const day = new PromptCache('openai', 'gpt-4o', 0, 24 * 3600);
+  day.bill(req(5000));
+  assert.ok(day.bill(req(6000, 11 * 60_000)).cached > 0, 'the 24-hour retention keeps it');
+});
+
+test('simulate --json adds totals.raw.byModel, recorded.source and cacheTtl, and prints the bill as it happened', async () => {
+  const file = corpus('claude-code/crud.jsonl');
+  const { code, out } = await runCli('simulate', file, '--strategy', 'observation-masking', '--json');
+  assert.equal(code, 0);
+  const j = JSON.parse(out);
+  assert.equal(j.cache, 'anthropic', 'the contract keeps `cache` a behaviour');
+  assert.equal(j.recorded.source, 'per-call');
+  assert.equal(j.cacheTtl.seconds, 300);
+  assert.equal(j.totals.raw.byModel[0].model, 'claude-sonnet-4-5-20250929');
+  assert.equal(j.bill.cost, runCost(await load(file)).cost);
+  const text = await runCli('simulate', corpus('swe-agent/pydicom__pydicom-1458.traj'), '--strategy', 'observation-masking');
+  assert.match(text.out, /run\s+\$1\.27 recorded/, 'the SWE-agent cost shown as recorded though no model is named');
+  const bad = await runCli('simulate', file, '--strategy', 'observation-masking', '--price', '3,x');
+  assert.notEqual(bad.code, 0);
+  assert.match(bad.err, /--price takes four numbers/);
+});
+
+test('the same run shows the same cost in stats --tokens, simulate, diff and the survey', async () => {
+  const file = corpus('codex/crud.jsonl');
+  const expected = `$${runCost(await load(file)).cost!.toFixed(2)}`;
+  const stats = await runCli('stats', file, '--tokens');
+  assert.match(stats.out, new RegExp(`run\\s+\\${expected} priced from recorded usage`));
+  const sim = await runCli('simulate', file, '--strategy', 'observation-masking');
+  assert.match(sim.out, new RegExp(`run\\s+\\${expected} priced from recorded usage`));
+  const diff = JSON.parse((await runCli('diff', file, file, '--json')).out);
+  assert.equal(diff.a.cost, runCost(await load(file)).cost);
+  assert.equal(diff.a.costLabel, 'priced from recorded usage');
+  const survey = await runCli('stats', path.dirname(file), '--json');
+  const row = survey.out.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((r) => r.file === 'crud.jsonl');
+  assert.equal(row.cost, runCost(await load(file)).cost);
+  assert.equal(row.costLabel, 'priced from recorded usage');
+});
