@@ -167,6 +167,15 @@ const SAMPLES: { name: string; text: string }[] = [
     { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'a.py\nb.py' }] },
   ] }) },
   { name: 'demo-trajectory.json', text: fs.readFileSync(path.join(REPO_ROOT, 'samples', 'demo-trajectory.json'), 'utf8') },
+  // Managed Agents session events in the shapes of the events reference (no public log found yet).
+  { name: 'managed-agents.events.jsonl', text: [
+    { id: 'sevt_01', type: 'user.message', content: [{ type: 'text', text: 'Analyze the sort function in utils.py' }] },
+    { id: 'sevt_02', type: 'span.model_request_start' },
+    { id: 'sevt_03', type: 'agent.tool_use', name: 'read', input: { file_path: 'utils.py' } },
+    { id: 'sevt_04', type: 'span.model_request_end', model_usage: { input_tokens: 1200, output_tokens: 80 } },
+    { id: 'sevt_05', type: 'agent.tool_result', tool_use_id: 'sevt_03', content: [{ type: 'text', text: 'def sort(xs): ...' }] },
+    { id: 'sevt_06', type: 'agent.message', content: [{ type: 'text', text: 'sort() is O(n log n).' }] },
+  ].map((e) => JSON.stringify(e)).join('\n') + '\n' },
 ];
 
 /** One real input per adapter: the first (smallest) that keeps its format and grows when scaled. */
