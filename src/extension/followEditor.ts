@@ -1,10 +1,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { followsActiveEditor } from './trustedSettings';
+import { mayBeTrajectoryFileName } from '../core/formats/fileNames';
 import { openTrajectory, type OpenDeps } from './openCommands';
 
-const CANDIDATE_EXTENSIONS = new Set(['.json', '.jsonl', '.traj', '.eval']);
-const AIDER_HISTORY = /\.aider\.chat\.history\.md$/;
 export const ACTIVE_IS_TRAJECTORY = 'agentTraceLens.activeEditorIsTrajectory';
 
 /**
@@ -28,7 +27,7 @@ export class EditorFollower implements vscode.Disposable {
 
   private async follow(editor: vscode.TextEditor | undefined): Promise<void> {
     const uri = editor?.document.uri;
-    if (!uri || uri.scheme !== 'file' || !(CANDIDATE_EXTENSIONS.has(path.extname(uri.fsPath).toLowerCase()) || AIDER_HISTORY.test(uri.fsPath))) {
+    if (!uri || uri.scheme !== 'file' || !mayBeTrajectoryFileName(path.basename(uri.fsPath))) {
       await vscode.commands.executeCommand('setContext', ACTIVE_IS_TRAJECTORY, false);
       return;
     }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { trustedSetting } from './trustedSettings';
 import { TrajectoryLoadError } from '../core/io/errors';
+import { dialogExtensions } from '../core/formats/fileNames';
 import type { OpenTrajectory, TrajectoryStore } from './trajectoryStore';
 
 export interface OpenDeps {
@@ -80,7 +81,7 @@ export async function pickAndOpen(deps: OpenDeps): Promise<void> {
     canSelectFolders: false,
     openLabel: 'Open Trajectory',
     title: 'Open an agent trajectory',
-    filters: { 'Agent trajectories': ['json', 'jsonl', 'traj', 'txt', 'log', 'eval', 'md'], 'All files': ['*'] },
+    filters: { 'Agent trajectories': dialogExtensions(), 'All files': ['*'] },
   });
   if (picked?.[0]) await openTrajectory(deps, picked[0]);
 }

@@ -78,7 +78,7 @@ test('detection: no corpus file or variant of one changes its format because of 
 
 test('detection: sniffers see the records within the first 64 KB of a file only (and at least one)', () => {
   const seen: number[] = [];
-  const spy: FormatAdapter = { id: 'spy', label: 'spy', sniff: (input) => { seen.push(input.shape === 'jsonl' ? input.records.length : -1); return 0.99; }, parse: () => ({ title: '', steps: [] }) };
+  const spy: FormatAdapter = { id: 'spy', label: 'spy', fileNames: ['*.jsonl'], sniff: (input) => { seen.push(input.shape === 'jsonl' ? input.records.length : -1); return 0.99; }, parse: () => ({ title: '', steps: [] }) };
   const line = (n: number) => ({ value: { role: 'user', content: 'x'.repeat(n) }, line: 1 });
   detectFormat({ shape: 'jsonl', records: Array.from({ length: 5000 }, () => line(1000)) }, 'big.jsonl', [spy]);
   assert.ok(seen[0] > 0 && seen[0] <= Math.ceil(SNIFF_BYTES / 1000), `saw ${seen[0]} records of 1 KB`);

@@ -50,6 +50,16 @@ export interface FormatAdapter {
   readonly id: FormatId;
   /** Human name for messages and the UI. */
   readonly label: string;
+  /**
+   * Base-name patterns (`*.<ending>`) of this format's logs: what a survey reads, where the
+   * Explorer offers "Open as Trajectory" and what the editor follower looks at
+   * (`formats/fileNames.ts`). A name only proposes a file; `sniff` decides.
+   */
+  readonly fileNames: readonly string[];
+  /** Names this format's logs may carry though most such files are no log (`*.md`): offered, never surveyed. */
+  readonly otherFileNames?: readonly string[];
+  /** Whether a folder with these file names is one run of this format, read whole (an event store, a task folder). */
+  isRunFolder?(fileNames: readonly string[]): boolean;
   /** Confidence 0..1 that the input is this format. Must be cheap: look at a few fields only. */
   sniff(input: ParsedInput, fileName: string): number;
   parse(input: ParsedInput, ctx: ParseContext): ParsedTrajectory;
@@ -59,4 +69,10 @@ export interface FormatAdapter {
 export function jsonObjectOf(input: ParsedInput): Record<string, unknown> | undefined {
   const v = input.shape === 'json' ? input.value : undefined;
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+/** A folder whose JSON files are all event files of one store (other files may sit beside them). */
+export function eventStore(names: readonly string[], eventFile: RegExp): boolean {
+  const json = names.filter((n) => n.toLowerCase().endsWith('.json'));
+  return json.length > 0 && json.every((n) => eventFile.test(n));
 }

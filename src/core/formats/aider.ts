@@ -27,6 +27,8 @@ const ROUNDED_COUNT = /^> Tokens: .*\d[kM] (?:sent|cache write|cache hit|receive
 export const aiderAdapter: FormatAdapter = {
   id: 'aider',
   label: 'Aider chat history',
+  fileNames: ['*.aider.chat.history.md'],
+  otherFileNames: ['*.md'],
   sniff(input, fileName) {
     if (input.shape !== 'text') return 0;
     const head = input.text.slice(0, 64 * 1024);

@@ -39,6 +39,7 @@ function hasAnthropicBlocks(m: Record<string, unknown>): boolean {
 export const anthropicAdapter: FormatAdapter = {
   id: 'anthropic',
   label: 'Anthropic Messages conversation',
+  fileNames: ['*.json'],
   sniff(input) {
     const found = messagesOf(input);
     if (!found || found.items.length === 0) return 0;

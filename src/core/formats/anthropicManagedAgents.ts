@@ -31,6 +31,7 @@ function isEvent(v: unknown): v is Event {
 export const anthropicManagedAgentsAdapter: FormatAdapter = {
   id: 'anthropic-managed-agents',
   label: 'Claude Managed Agents session events',
+  fileNames: ['*.jsonl', '*.json'],
   sniff(input) {
     const head = eventsOf(input).slice(0, 30).map((r) => r.value);
     const events = head.filter(isEvent);

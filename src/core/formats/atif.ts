@@ -20,6 +20,7 @@ const MAX_SUBAGENT_DEPTH = 4;
 export const atifAdapter: FormatAdapter = {
   id: 'atif',
   label: 'ATIF trajectory (Harbor)',
+  fileNames: ['*.json', '*.jsonl'],
   sniff(input) {
     const doc = jsonObjectOf(input);
     if (!doc) return 0;

@@ -56,6 +56,7 @@ interface MessageInfo {
 export const claudeCodeAdapter: FormatAdapter = {
   id: 'claude-code',
   label: 'Claude Code session',
+  fileNames: ['*.jsonl'],
   sniff(input) {
     const head = recordsOf(input).slice(0, 20).map((r) => r.value);
     if (head.some(isMessageLine)) return 0.97;

@@ -35,6 +35,8 @@ function fileOf(input: ParsedInput, name: string): unknown {
 export const clineAdapter: FormatAdapter = {
   id: 'cline',
   label: 'Cline task',
+  fileNames: ['*.json'],
+  isRunFolder: (names) => names.includes(HISTORY) || names.includes(UI),
   sniff(input) {
     if (input.shape === 'folder') return Array.isArray(fileOf(input, HISTORY)) || Array.isArray(fileOf(input, UI)) ? 0.98 : 0;
     if (input.shape !== 'json' || !Array.isArray(input.value) || input.value.length === 0) return 0;

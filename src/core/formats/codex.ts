@@ -25,6 +25,7 @@ function isLegacyMeta(v: unknown): boolean {
 export const codexAdapter: FormatAdapter = {
   id: 'codex',
   label: 'Codex CLI rollout',
+  fileNames: ['*.jsonl'],
   sniff(input) {
     if (input.shape !== 'jsonl') return 0;
     const head = input.records.slice(0, 10).map((r) => r.value);

@@ -26,6 +26,7 @@ function isLegacySession(v: unknown): v is Event {
 export const copilotCliAdapter: FormatAdapter = {
   id: 'copilot-cli',
   label: 'GitHub Copilot CLI session',
+  fileNames: ['*.jsonl', '*.json'],
   sniff(input) {
     if (input.shape === 'json') return isLegacySession(input.value) ? 0.96 : 0;
     if (input.shape !== 'jsonl') return 0;

@@ -29,6 +29,7 @@ function isMessage(v: unknown): boolean {
 export const geminiCliAdapter: FormatAdapter = {
   id: 'gemini-cli',
   label: 'Gemini CLI session',
+  fileNames: ['*.json', '*.jsonl'],
   sniff(input) {
     if (input.shape === 'json') {
       const v = input.value;

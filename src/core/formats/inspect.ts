@@ -47,6 +47,7 @@ function logOf(input: ParsedInput): Log | undefined {
 export const inspectAdapter: FormatAdapter = {
   id: 'inspect',
   label: 'Inspect AI eval log',
+  fileNames: ['*.eval', '*.json'],
   sniff(input) {
     const log = logOf(input);
     if (!log) return 0;

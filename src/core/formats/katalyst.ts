@@ -344,6 +344,8 @@ export function pythonLiteralToJson(src: string): string | undefined {
 export const katalystAdapter: FormatAdapter = {
   id: 'katalyst',
   label: 'Katalyst / LangChain action trace',
+  fileNames: ['*.json'],
+  otherFileNames: ['*.txt', '*.log'],
   sniff(input: ParsedInput) {
     if (input.shape === 'json') return sniffJson(input.value);
     if (input.shape === 'text') {

@@ -144,6 +144,7 @@ function metaOf(root: Record<string, unknown>, fileName: string): TrajectoryMeta
 export const miniSweAgentAdapter: FormatAdapter = {
   id: 'mini-swe-agent',
   label: 'mini-swe-agent trajectory (.traj.json)',
+  fileNames: ['*.json'],
   sniff(input) {
     const root = jsonObjectOf(input);
     if (!root || !Array.isArray(root.messages)) return 0;

@@ -42,6 +42,7 @@ function declaredUsage(u: Record<string, unknown> | undefined, model: string | u
 export const openAiChatAdapter: FormatAdapter = {
   id: 'openai-chat',
   label: 'OpenAI chat-completions messages',
+  fileNames: ['*.json', '*.jsonl', '*.ndjson'],
   sniff(input) {
     const found = messagesOf(input);
     if (!found || found.items.length === 0) return 0;

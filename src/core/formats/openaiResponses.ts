@@ -33,6 +33,7 @@ function itemsOf(input: ParsedInput): Found | undefined {
 export const openAiResponsesAdapter: FormatAdapter = {
   id: 'openai-responses',
   label: 'OpenAI Responses items',
+  fileNames: ['*.json', '*.jsonl'],
   sniff(input) {
     const found = itemsOf(input);
     if (!found || found.items.length === 0) return 0;

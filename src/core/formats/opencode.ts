@@ -24,6 +24,7 @@ function isExport(v: Record<string, unknown> | undefined): boolean {
 export const opencodeAdapter: FormatAdapter = {
   id: 'opencode',
   label: 'OpenCode session export',
+  fileNames: ['*.json'],
   sniff(input) {
     return isExport(jsonObjectOf(input)) ? 0.97 : 0;
   },

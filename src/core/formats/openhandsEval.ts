@@ -79,6 +79,7 @@ function recordsOf(input: ParsedInput): EvalRecord[] | undefined {
 export const openHandsEvalAdapter: FormatAdapter = {
   id: 'openhands-eval',
   label: 'OpenHands evaluation output',
+  fileNames: ['*.jsonl', '*.json'],
   sniff(input) {
     const records = recordsOf(input);
     if (!records || records.length === 0) return 0;

@@ -1,6 +1,7 @@
 import { pointerOf } from '../io/jsonScan';
 import { isRecord, StepBuilder } from '../steps';
 import type { FormatAdapter, ParsedInput } from './adapter';
+import { eventStore } from './adapter';
 import { titleFromSteps } from './chatMessages';
 import { addV0Events, v0EventShare } from './openhandsEvents';
 
@@ -31,6 +32,9 @@ function eventsOf(input: ParsedInput): EventList | undefined {
 export const openHandsV0Adapter: FormatAdapter = {
   id: 'openhands-v0',
   label: 'OpenHands V0 events',
+  fileNames: ['*.json'],
+  // An event store (`<n>.json`, the V0 server's sessions/<id>/events/) is one run.
+  isRunFolder: (names) => eventStore(names, /^\d+\.json$/i),
   sniff(input) {
     const found = eventsOf(input);
     if (!found || found.events.length === 0) return 0;

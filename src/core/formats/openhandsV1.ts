@@ -2,6 +2,7 @@ import { pointerOf } from '../io/jsonScan';
 import type { RecordedUsage, SourceLocation, Step } from '../model';
 import { argsOf, isRecord, StepBuilder, textOf } from '../steps';
 import type { FormatAdapter, ParsedInput } from './adapter';
+import { eventStore } from './adapter';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
 import { addResult, addUsage, usageOfMetrics } from './openhandsEvents';
 
@@ -41,6 +42,9 @@ function eventsOf(input: ParsedInput): EventItem[] | undefined {
 export const openHandsV1Adapter: FormatAdapter = {
   id: 'openhands-v1',
   label: 'OpenHands V1 SDK events',
+  fileNames: ['*.jsonl', '*.json'],
+  // An event store (`event-<n>-<uuid>.json`, the SDK's conversation events/) is one run.
+  isRunFolder: (names) => eventStore(names, /^event-.*\.json$/i),
   sniff(input) {
     const items = eventsOf(input);
     if (!items || items.length === 0) return 0;

@@ -33,6 +33,7 @@ function roleOf(s: Span): Role {
 export const otelAdapter: FormatAdapter = {
   id: 'otel',
   label: 'OpenTelemetry GenAI trace',
+  fileNames: ['*.json', '*.jsonl'],
   sniff(input) {
     const kind = spanFileKind(input);
     if (!kind) return 0;

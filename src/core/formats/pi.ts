@@ -24,6 +24,7 @@ function isPiMessage(v: unknown): boolean {
 export const piAdapter: FormatAdapter = {
   id: 'pi',
   label: 'pi coding-agent session',
+  fileNames: ['*.jsonl'],
   sniff(input) {
     if (input.shape !== 'jsonl') return 0;
     const head = input.records.slice(0, 20).map((r) => r.value);

@@ -31,6 +31,7 @@ const SELF = '';
 const runsAdapter: FormatAdapter = {
   id: 'runs',
   label: 'File of many runs',
+  fileNames: ['*.json', '*.jsonl', '*.ndjson'],
   sniff(input, fileName) {
     const records = recordsOf(input);
     if (!records || records.items.length === 0) return 0;

@@ -250,6 +250,7 @@ function looksLikeStep(item: unknown): boolean {
 export const sweAgentAdapter: FormatAdapter = {
   id: 'swe-agent',
   label: 'SWE-agent trajectory (.traj)',
+  fileNames: ['*.traj'],
   sniff(input, fileName) {
     const root = jsonObjectOf(input);
     if (!root || 'trajectory_format' in root) return 0;

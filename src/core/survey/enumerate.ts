@@ -1,9 +1,12 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import type { FormatAdapter } from '../formats/adapter';
+import { isRunFolder, isTrajectoryFileName } from '../formats/fileNames';
+import { FORMAT_ADAPTERS } from '../formats/registry';
 
-// Every trajectory under a folder: files in the formats the loader reads (by name; the loader's
-// detection decides the format), and event folders (OpenHands event stores, Cline task folders),
-// each of which is one run. Sorted by relative path, so the order is the same on every machine.
+// Every trajectory under a folder: files with a name some format's logs carry (each adapter says
+// which; the loader's detection decides the format), and folders an adapter reads as one run
+// (OpenHands event stores, Cline task folders). Sorted by relative path, so the order is the same on every machine.
 
 export interface SurveyEntry {
   /** Absolute path of the file or event folder. */
@@ -14,32 +17,20 @@ export interface SurveyEntry {
   skip?: string;
 }
 
-const TRAJECTORY_FILE = /\.(json|jsonl|ndjson|traj|eval)$|\.aider\.chat\.history\.md$/i;
 const SKIPPED_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__']);
-/** Cline keeps a task as a folder holding these. */
-const CLINE_FILES = ['api_conversation_history.json', 'ui_messages.json'];
-/** OpenHands event stores: `event-<n>-<uuid>.json` (V1) or `<n>.json` (V0). */
-const EVENT_FILE = /^(event-.*|\d+)\.json$/i;
-
 /** Whether a folder with these file names is one run (read whole by the loader) rather than a folder of runs. */
-export function isEventFolder(names: readonly string[]): boolean {
-  if (names.some((n) => CLINE_FILES.includes(n))) return true;
-  const json = names.filter((n) => n.toLowerCase().endsWith('.json'));
-  return json.length > 0 && json.every((n) => EVENT_FILE.test(n));
-}
-
-export function isTrajectoryFileName(name: string): boolean {
-  return TRAJECTORY_FILE.test(name);
+export function isEventFolder(names: readonly string[], adapters: readonly FormatAdapter[] = FORMAT_ADAPTERS): boolean {
+  return isRunFolder(names, adapters);
 }
 
 /** Whether the folder itself is one run (an event store or a Cline task folder) that the loader reads whole. */
-export async function isOneRunFolder(dir: string): Promise<boolean> {
+export async function isOneRunFolder(dir: string, adapters: readonly FormatAdapter[] = FORMAT_ADAPTERS): Promise<boolean> {
   const names = (await fs.readdir(dir, { withFileTypes: true })).filter((d) => d.isFile()).map((d) => d.name);
-  return isEventFolder(names) && !names.some((n) => !n.toLowerCase().endsWith('.json') && isTrajectoryFileName(n));
+  return isEventFolder(names, adapters) && !names.some((n) => !n.toLowerCase().endsWith('.json') && isTrajectoryFileName(n, adapters));
 }
 
 /** The runs' files under `root` (a folder, or one file of many runs), in a stable order. */
-export async function enumerateTrajectories(root: string): Promise<SurveyEntry[]> {
+export async function enumerateTrajectories(root: string, adapters: readonly FormatAdapter[] = FORMAT_ADAPTERS): Promise<SurveyEntry[]> {
   const stat = await fs.stat(root);
   if (!stat.isDirectory()) return [{ path: path.resolve(root), rel: path.basename(root) }];
   const out: SurveyEntry[] = [];
@@ -52,7 +43,7 @@ export async function enumerateTrajectories(root: string): Promise<SurveyEntry[]
     const dirents = await fs.readdir(dir, { withFileTypes: true });
     const kinds = await Promise.all(dirents.map((d) => kindOf(path.join(dir, d.name), d, realBase)));
     const names = dirents.filter((_, i) => kinds[i].kind === 'file').map((d) => d.name);
-    if (dir !== base && isEventFolder(names)) {
+    if (dir !== base && isEventFolder(names, adapters)) {
       out.push({ path: dir, rel: relative(base, dir) });
       return;
     }
@@ -63,13 +54,13 @@ export async function enumerateTrajectories(root: string): Promise<SurveyEntry[]
         if (SKIPPED_DIRS.has(d.name) || visited.has(k.real)) continue;
         visited.add(k.real);
         await walk(full);
-      } else if (isTrajectoryFileName(d.name)) {
+      } else if (isTrajectoryFileName(d.name, adapters)) {
         if (k.kind === 'file') out.push({ path: full, rel: relative(base, full) });
         else if (k.kind === 'skip') out.push({ path: full, rel: relative(base, full), skip: k.reason });
       }
     }
   };
-  if (await isOneRunFolder(base)) return [{ path: base, rel: path.basename(base) }];
+  if (await isOneRunFolder(base, adapters)) return [{ path: base, rel: path.basename(base) }];
   await walk(base);
   return out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
 }

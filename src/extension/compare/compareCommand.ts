@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { outcomeOf } from '../../core/compare/totals';
+import { dialogExtensions } from '../../core/formats/fileNames';
 import { runsOf } from '../../core/stats';
 import { openTrajectory, type OpenDeps } from '../openCommands';
 import type { OpenTrajectory, TrajectoryStore } from '../trajectoryStore';
@@ -102,7 +103,7 @@ async function chooseOther(deps: CompareDeps, except: CompareSide | undefined, t
     canSelectMany: false,
     openLabel: 'Compare',
     title,
-    filters: { 'Trajectories': ['json', 'jsonl', 'traj', 'eval', 'md'], 'All files': ['*'] },
+    filters: { 'Trajectories': dialogExtensions(), 'All files': ['*'] },
   });
   if (!uris?.[0]) return undefined;
   const doc = await openTrajectory(deps.open, uris[0]);
