@@ -17,8 +17,8 @@ const RUNS = { a: ['claude-crud.jsonl', 'claude-code/crud.jsonl'], b: ['codex-cr
 interface DiffJson {
   aligned: { a: number | null; b: number | null; same: boolean }[];
   divergesAt: { row: number; a: number | null; b: number | null } | null;
-  a: { steps: number; costSource: string | null };
-  b: { steps: number; costSource: string | null };
+  a: { steps: number; costSource: string | null; costLabel: string };
+  b: { steps: number; costSource: string | null; costLabel: string };
 }
 
 export const COMPARE_SCENARIOS: Scenario[] = [
@@ -66,8 +66,9 @@ export const COMPARE_SCENARIOS: Scenario[] = [
         assert.ok(x && y, `the ${label} row shows both runs: ${JSON.stringify([x, y])}`);
       }
       const [costA, costB] = await cells('cost');
-      assert.match(costA, new RegExp(`^\\$[\\d.]+ ${diff.a.costSource}$`));
-      assert.match(costB, new RegExp(`^\\$[\\d.]+ ${diff.b.costSource}$`));
+      // The one figure of the run and its label ("recorded", "priced from recorded usage", "modelled"), as `diff --json` says.
+      assert.match(costA, new RegExp(`^\\$[\\d.]+ ${diff.a.costLabel}$`));
+      assert.match(costB, new RegExp(`^\\$[\\d.]+ ${diff.b.costLabel}$`));
       assert.equal(await frame.locator('#compare-totals tr[data-total="steps"].differs').count(), 1, 'different step counts are marked');
 
       // Where they part: the same row as the CLI's, highlighted in the list.

@@ -21,8 +21,9 @@ function tab(wb: Workbench, prefix: string) {
   return wb.page.locator('.tabs-container .tab', { hasText: prefix }).first();
 }
 
-/** "Compact Trajectory…" from the palette: the trajectory, observation masking, steps 0–3. */
+/** The trajectory selected in the tree, then "Compact Trajectory…" from the palette (it takes the selection): observation masking, steps 0–3. */
 async function compactFromPalette(wb: Workbench, title: string): Promise<void> {
+  await (await wb.traceRow(title)).click();
   await wb.runCommand('Agent Trace Lens: Compact Trajectory…');
   const quickTitle = wb.page.locator('.quick-input-widget .quick-input-title');
   await quickTitle.waitFor({ timeout: 15_000 });

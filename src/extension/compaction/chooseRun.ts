@@ -21,6 +21,9 @@ export async function chooseStrategy(preselect?: string): Promise<Strategy | und
     placeHolder: 'Deterministic strategies need no model; LLM strategies run extractively when no model is configured',
     matchOnDescription: true,
     matchOnDetail: true,
+    // A multi-step question: it stays open when the focus moves (a walkthrough marking its step
+    // done re-renders and takes the focus, which closed the pick before the person chose).
+    ignoreFocusOut: true,
   });
   return picked?.strategy;
 }
@@ -33,6 +36,7 @@ export async function chooseRange(strategy: Strategy, trajectory: Trajectory, op
     title: `${strategy.label}: which steps?`,
     prompt: `Steps 0–${count - 1}. ${RANGE_HELP} Leave empty for the strategy's own choice: ${policy.reason}`,
     placeHolder: policy.range ? `${policy.range[0]}-${policy.range[1]} (the strategy's choice)` : 'empty: the strategy decides',
+    ignoreFocusOut: true,
     validateInput: (text) => {
       if (text.trim() === '') return undefined;
       const parsed = parseRange(text, count);
@@ -49,7 +53,7 @@ export async function chooseOptions(strategy: Strategy, base: Record<string, Opt
   const summary = strategy.options.map((o) => `${o.name}=${String(base[o.name] ?? o.default)}`).join(', ');
   const choice = await vscode.window.showQuickPick(
     [{ label: '$(play) Run', description: summary, edit: false }, { label: '$(edit) Edit options for this run…', description: '', edit: true }],
-    { title: `${strategy.label}: options` },
+    { title: `${strategy.label}: options`, ignoreFocusOut: true },
   );
   if (!choice) return undefined;
   if (!choice.edit) return base;
@@ -60,6 +64,7 @@ export async function chooseOptions(strategy: Strategy, base: Record<string, Opt
       title: `${strategy.label}: ${spec.name}`,
       prompt: `${spec.help} Takes ${rangeText(spec)} (default ${String(spec.default)}).`,
       value: current,
+      ignoreFocusOut: true,
       validateInput: (text) => {
         const checked = checkOption(spec, text, strategy.id);
         return 'error' in checked ? checked.error : undefined;
