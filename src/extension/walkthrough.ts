@@ -40,6 +40,8 @@ export function registerWalkthrough(context: vscode.ExtensionContext, deps: Open
         title: 'The model that writes summaries',
         prompt: `Sent to ${config.get<string>('llm.baseUrl') || 'the endpoint in agentTraceLens.llm.baseUrl'}; nothing is sent before you confirm a compaction.`,
         value: config.get<string>('llm.model') ?? '',
+        // Asked from the walkthrough, which re-renders when its step is done and takes the focus.
+        ignoreFocusOut: true,
         validateInput: (v) => (v.trim() === '' ? 'Type a model name, e.g. gpt-4o-mini.' : undefined),
       });
       if (model === undefined) return;
@@ -50,7 +52,7 @@ export function registerWalkthrough(context: vscode.ExtensionContext, deps: Open
       const other = { label: '$(folder-opened) Another folder…', description: 'a folder of .jsonl, .json or .traj runs' };
       const picked = found.length === 0 ? other : await vscode.window.showQuickPick(
         [...found.map((f) => ({ label: f.agent, description: f.folder, path: f.path })), other],
-        { title: 'Open a folder of runs', placeHolder: 'Agents found on this machine' });
+        { title: 'Open a folder of runs', placeHolder: 'Agents found on this machine', ignoreFocusOut: true });
       if (!picked) return;
       const target = 'path' in picked && typeof picked.path === 'string' ? vscode.Uri.file(picked.path) : undefined;
       await vscode.commands.executeCommand('agentTraceLens.surveyFolder', target);
