@@ -17,14 +17,26 @@ function globs(adapters: readonly FormatAdapter[], weak: boolean): string[] {
   return [...new Set(all)].sort();
 }
 
+/** The tests of a list of adapters, built once: a survey asks for every file of a large tree. */
+const compiled = new WeakMap<readonly FormatAdapter[], { strong: RegExp[]; weak: RegExp[] }>();
+
+function testsOf(adapters: readonly FormatAdapter[]): { strong: RegExp[]; weak: RegExp[] } {
+  let tests = compiled.get(adapters);
+  if (!tests) {
+    tests = { strong: globs(adapters, false).map(globTest), weak: globs(adapters, true).map(globTest) };
+    compiled.set(adapters, tests);
+  }
+  return tests;
+}
+
 /** A name a survey reads: one some format's logs carry. */
 export function isTrajectoryFileName(name: string, adapters: readonly FormatAdapter[] = FORMAT_ADAPTERS): boolean {
-  return globs(adapters, false).some((g) => globTest(g).test(name));
+  return testsOf(adapters).strong.some((t) => t.test(name));
 }
 
 /** A name worth offering to open (menus, dialogs, the editor follower, which then reads the content). */
 export function mayBeTrajectoryFileName(name: string, adapters: readonly FormatAdapter[] = FORMAT_ADAPTERS): boolean {
-  return globs(adapters, true).some((g) => globTest(g).test(name));
+  return testsOf(adapters).weak.some((t) => t.test(name));
 }
 
 /** Whether a folder with these file names is itself one run of some format (read whole by the loader). */

@@ -18,15 +18,11 @@ export interface SurveyEntry {
 }
 
 const SKIPPED_DIRS = new Set(['node_modules', '.git', '.hg', '.svn', '__pycache__']);
-/** Whether a folder with these file names is one run (read whole by the loader) rather than a folder of runs. */
-export function isEventFolder(names: readonly string[], adapters: readonly FormatAdapter[] = FORMAT_ADAPTERS): boolean {
-  return isRunFolder(names, adapters);
-}
 
 /** Whether the folder itself is one run (an event store or a Cline task folder) that the loader reads whole. */
 export async function isOneRunFolder(dir: string, adapters: readonly FormatAdapter[] = FORMAT_ADAPTERS): Promise<boolean> {
   const names = (await fs.readdir(dir, { withFileTypes: true })).filter((d) => d.isFile()).map((d) => d.name);
-  return isEventFolder(names, adapters) && !names.some((n) => !n.toLowerCase().endsWith('.json') && isTrajectoryFileName(n, adapters));
+  return isRunFolder(names, adapters) && !names.some((n) => !n.toLowerCase().endsWith('.json') && isTrajectoryFileName(n, adapters));
 }
 
 /** The runs' files under `root` (a folder, or one file of many runs), in a stable order. */
@@ -43,7 +39,7 @@ export async function enumerateTrajectories(root: string, adapters: readonly For
     const dirents = await fs.readdir(dir, { withFileTypes: true });
     const kinds = await Promise.all(dirents.map((d) => kindOf(path.join(dir, d.name), d, realBase)));
     const names = dirents.filter((_, i) => kinds[i].kind === 'file').map((d) => d.name);
-    if (dir !== base && isEventFolder(names, adapters)) {
+    if (dir !== base && isRunFolder(names, adapters)) {
       out.push({ path: dir, rel: relative(base, dir) });
       return;
     }

@@ -9,7 +9,7 @@ import { SurveyTotals } from './totals';
 import { isSkipped, type SurveyLine, type SurveyTotal } from './types';
 
 export * from './types';
-export { enumerateTrajectories, parseShard, shardOf, inShard, isEventFolder, isOneRunFolder, type SurveyEntry } from './enumerate';
+export { enumerateTrajectories, parseShard, shardOf, inShard, isOneRunFolder, type SurveyEntry } from './enumerate';
 import { shardOf } from './enumerate';
 export { stampOf, type SourceStamp } from './fingerprint';
 export { readSurveyOutput, ResumeFileError } from './resume';

@@ -176,8 +176,7 @@ export class ReportPanel {
     }
     if (this.restored) {
       if (m.type === 'copySummary') {
-        await vscode.env.clipboard.writeText(this.report?.results[m.result]?.summary ?? '');
-        this.post({ type: 'notice', level: 'info', message: 'Summary copied to the clipboard.' });
+        await this.copySummary(this.report?.results[m.result]?.summary);
       } else if (m.type !== 'revealStep') {
         this.post({ type: 'notice', level: 'info', message: 'This report came back after the window reloaded, without the compaction behind it: run Compact Range… again to diff, save, replay or re-run it.' });
       }
@@ -193,11 +192,7 @@ export class ReportPanel {
     try {
       switch (m.type) {
         case 'openDiff': await this.openDiff(m.result, result); break;
-        case 'copySummary':
-          // The clipboard is an exit like a file: the same redaction unless the user turned it off.
-          await vscode.env.clipboard.writeText(redactOutgoing(result.summary ?? '', { redact: vscode.workspace.getConfiguration('agentTraceLens').get<boolean>('redactOutputs', true) }));
-          this.post({ type: 'notice', level: 'info', message: 'Summary copied to the clipboard.' });
-          break;
+        case 'copySummary': await this.copySummary(result.summary); break;
         case 'saveCondensed': await (this.options.onSave ?? ((r) => this.saveCondensed(r)))(result); break;
         case 'replay': void this.replay(m.result, m.summaryRatio, m.tokenBudget); break;
         case 'showPrompt': await showPrompt(result); break;
@@ -205,6 +200,12 @@ export class ReportPanel {
     } catch (e) {
       this.post({ type: 'notice', level: 'error', message: (e as Error).message });
     }
+  }
+
+  /** The clipboard is an exit like a file: the same redaction unless the user turned it off. */
+  private async copySummary(summary: string | null | undefined): Promise<void> {
+    await vscode.env.clipboard.writeText(redactOutgoing(summary ?? '', { redact: vscode.workspace.getConfiguration('agentTraceLens').get<boolean>('redactOutputs', true) }));
+    this.post({ type: 'notice', level: 'info', message: 'Summary copied to the clipboard.' });
   }
 
   private async openDiff(index: number, result: CompactionResult): Promise<void> {
