@@ -112,7 +112,8 @@ function atifRoundTrip(t: TrajectoryFile): WildRow['atif'] {
   const stepsBefore = before.length;
   try {
     const { text } = atifText(t);
-    const back = parseTrajectoryText(text, { path: 'roundtrip.atif.json', size: text.length });
+    // Read as if written in the original's place: subagent files an ATIF document names stay beside it.
+    const back = parseTrajectoryText(text, { path: t.source.path, size: text.length });
     const after = back.runs.flatMap((r) => r.steps);
     const callsAfter = after.filter((s) => s.kind === 'tool_call').length;
     return { ok: callsAfter === callsBefore && after.length === stepsBefore, stepsBefore, stepsAfter: after.length, callsBefore, callsAfter };

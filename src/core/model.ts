@@ -51,6 +51,8 @@ export interface SourceLocation {
   line?: number;
   /** JSON Pointer (RFC 6901) to the element inside a single JSON document, resolved lazily. */
   pointer?: string;
+  /** The file the record is in, when it is not the run's own (a subagent's file read beside it). */
+  file?: string;
 }
 
 interface CompactionInfo {
@@ -191,6 +193,8 @@ export interface Coverage {
   unpairedResults: number;
   /** Steps that do not say which record they came from, so their records cannot be counted. */
   unlocatedSteps: number;
+  /** Subagent files the log names (`open/subagentFiles.ts`): how many were read beside it, and which were not. */
+  subagentFiles?: { read: number; notRead: { path: string; why: string }[] };
 }
 
 /** One run: what one agent did from its first step to its last. It never holds other runs. */
@@ -205,6 +209,25 @@ export interface Run {
   records: number;
   /** Set by the loader on every open; absent on runs built in memory. */
   coverage?: Coverage;
+  /** Subagent files the log names, until the loader has read them into branches (`open/subagentFiles.ts`). */
+  subagentFiles?: SubagentFileRef[];
+}
+
+/**
+ * A file a log names as holding a subagent's steps (Claude Code 2.1's `<session>/subagents/agent-<id>.jsonl`,
+ * an ATIF `subagent_trajectory_ref` with a `trajectory_path`). The adapter says where; the loader reads it.
+ */
+export interface SubagentFileRef {
+  /** Where the file may be, relative to the log's folder, first match wins ('/'-separated, never absolute). */
+  paths: string[];
+  /** The branch its steps go on (the agent id the log gives). */
+  branch: string;
+  /** The call that started the subagent: its steps go right before that call's result. */
+  callId?: string;
+  /** Or the step that names the file: its steps go right after it. */
+  after?: Step;
+  /** Whether the usage the log records for the whole run already counts the subagent's (ATIF final metrics do). */
+  usageInRun: boolean;
 }
 
 

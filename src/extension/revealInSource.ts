@@ -2,8 +2,9 @@ import * as vscode from 'vscode';
 import { offsetOfPointer } from '../core/io/jsonScan';
 import type { Step } from '../core/model';
 
-/** Opens the trajectory file with the cursor on the record a step came from. */
-export async function revealStepInSource(uri: vscode.Uri, step: Step): Promise<void> {
+/** Opens the trajectory file (or the subagent file the step was read from) with the cursor on the step's record. */
+export async function revealStepInSource(runUri: vscode.Uri, step: Step): Promise<void> {
+  const uri = step.location?.file ? vscode.Uri.file(step.location.file) : runUri;
   let document: vscode.TextDocument;
   try {
     document = await vscode.workspace.openTextDocument(uri);

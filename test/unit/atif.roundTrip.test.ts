@@ -1,11 +1,12 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadTrajectory } from '../../src/core/open';
 import { toAtif } from '../../src/core/formats/atifExport';
 import type { Run } from '../../src/core/model';
 import { allRealFiles } from '../helpers/realFiles';
-import { writeTemp } from '../helpers/paths';
+import { tempDir, writeTemp } from '../helpers/paths';
 import { loadRun } from '../helpers/runs';
 
 // `convert --to atif` and reading the result back keeps every step, call and error: the kinds
@@ -21,8 +22,22 @@ function shape(t: Run): Record<string, unknown> {
   };
 }
 
-async function roundTrip(t: Run, name: string): Promise<Run> {
-  return loadRun(writeTemp(`${name.replace(/[^\w.-]/g, '_')}.atif.json`, JSON.stringify(toAtif(t))));
+/**
+ * The run written as ATIF and read back. Written under the original's name into a folder of its
+ * own, with the subagent files it was read with at the same places: an ATIF document keeps its
+ * subagents in their files, and the folder moves with it.
+ */
+async function roundTrip(t: Run): Promise<Run> {
+  const dir = tempDir('atl-roundtrip-');
+  const home = path.dirname(t.source.path);
+  for (const sub of new Set(t.steps.map((s) => s.location?.file).filter((f): f is string => f !== undefined))) {
+    const to = path.join(dir, path.relative(home, sub));
+    fs.mkdirSync(path.dirname(to), { recursive: true });
+    fs.copyFileSync(sub, to);
+  }
+  const file = path.join(dir, path.basename(t.source.path));
+  fs.writeFileSync(file, JSON.stringify(toAtif(t)));
+  return loadRun(file);
 }
 
 test('atif round trip: every corpus file and fixture keeps its steps, calls and errors', async () => {
@@ -30,7 +45,7 @@ test('atif round trip: every corpus file and fixture keeps its steps, calls and 
     const t = await loadTrajectory(file);
     const runs = t.runs.slice(0, 5);
     for (const [i, run] of runs.entries()) {
-      const back = await roundTrip(run, `${path.basename(file)}-${i}`);
+      const back = await roundTrip(run);
       assert.deepEqual(shape(back), shape(run), `${file} run ${i}`);
     }
   }
@@ -61,7 +76,7 @@ test('atif round trip: several Gemini thoughts of one reply stay several thought
   const t = await loadRun(writeTemp('session-2026-03-01T10-00-rt1.json', JSON.stringify(session)));
   assert.equal(t.format, 'gemini-cli');
   assert.equal(t.steps.filter((s) => s.kind === 'thought').length, 4);
-  const back = await roundTrip(t, 'gemini');
+  const back = await roundTrip(t);
   assert.deepEqual(shape(back), shape(t));
   assert.deepEqual(back.steps.filter((s) => s.kind === 'thought').map((s) => s.text), t.steps.filter((s) => s.kind === 'thought').map((s) => s.text));
 });
@@ -81,7 +96,7 @@ test('atif round trip: a Cline failed API request stays an error step, not a sys
   const failed = t.steps.find((s) => /rate_limit_error/.test(s.text))!;
   assert.equal(failed.kind, 'other');
   assert.equal(failed.isError, true);
-  const back = await roundTrip(t, 'cline');
+  const back = await roundTrip(t);
   assert.deepEqual(shape(back), shape(t));
   const again = back.steps.find((s) => /rate_limit_error/.test(s.text))!;
   assert.equal(again.kind, 'other');
@@ -101,7 +116,7 @@ test('atif round trip: empty thinking and text blocks of a Claude Code reply sta
   ];
   const t = await loadRun(writeTemp('empty-thinking.jsonl', lines.map((l) => JSON.stringify(l)).join('\n')));
   assert.equal(t.steps.length, 6);
-  const back = await roundTrip(t, 'empty-thinking');
+  const back = await roundTrip(t);
   assert.deepEqual(back.steps.map((s) => s.kind), t.steps.map((s) => s.kind));
   assert.deepEqual(shape(back), shape(t));
 });

@@ -1,6 +1,6 @@
 import type { SkippedRecord } from '../io/coverage';
 import type { JsonlRecord, ParsedInput } from '../io/input';
-import type { FormatId, SourceLocation, Run, TrajectoryMeta, Warning } from '../model';
+import type { FormatId, SourceLocation, Run, SubagentFileRef, TrajectoryMeta, Warning } from '../model';
 
 export type { JsonlRecord, ParsedInput } from '../io/input';
 
@@ -40,6 +40,8 @@ interface ParsedRun {
   meta?: TrajectoryMeta;
   /** A run of a file of many runs may be in another format than the file (`runs` holds any). */
   format?: FormatId;
+  /** Files beside the log that hold its subagents' steps; the loader reads them into branches. */
+  subagentFiles?: SubagentFileRef[];
 }
 
 /** What an adapter reads from a file: its run, or (an evaluation output) the file's runs, never nested. */

@@ -1,5 +1,5 @@
 import { pointerOf } from '../io/jsonScan';
-import type { Step, TrajectoryMeta } from '../model';
+import type { Step, SubagentFileRef, TrajectoryMeta } from '../model';
 import { argsOf, isRecord, StepBuilder } from '../steps';
 import { jsonObjectOf, type FormatAdapter } from './adapter';
 import { atifContentText, isAtifDocument, type AtifStepStash } from './atifShape';
@@ -38,9 +38,10 @@ export const atifAdapter: FormatAdapter = {
     // Null prototype: step ids come from the log (a step_id of "__proto__" must stay a key).
     const stash: Record<string, AtifStepStash> = Object.create(null);
     const repeats = new Map<string, number>();
-    const walk: Walk = { pointer: [], stash, depth: 0, callIds: new Set(), seen: { variant: !isAtifDocument(doc) }, expanded: new Set(), repeats };
+    const walk: Walk = { pointer: [], stash, depth: 0, callIds: new Set(), seen: { variant: !isAtifDocument(doc) }, expanded: new Set(), repeats, fileName: ctx.fileName, fileRefs: [] };
     addAtifSteps(b, doc, walk);
     const steps = b.finish();
+    const subagentFiles = walk.fileRefs!;
     if (Object.keys(stash).length > 0) meta.atifSteps = { ...stash };
     // A third-party variant (a bare version, `{id, name}` calls, results in system steps) is read
     // as what it means; converting it writes a fresh, valid document rather than the same fields.
@@ -51,7 +52,7 @@ export const atifAdapter: FormatAdapter = {
     if (steps.length === 0) ctx.warnings.push({ message: 'This ATIF document has no steps.' });
     const agent = obj(doc, 'agent');
     const fallback = `ATIF ${stringOrUndefined(agent.name) ?? 'trajectory'} ${stringOrUndefined(doc.session_id) ?? ctx.fileName}`;
-    return { title: titleFromSteps(steps, fallback), steps, meta };
+    return { title: titleFromSteps(steps, fallback), steps, meta, ...(subagentFiles.length > 0 ? { subagentFiles } : {}) };
   },
 };
 
@@ -70,6 +71,10 @@ interface Walk {
   expanded?: Set<Doc>;
   /** Per subagent id, how many references were not expanded again. */
   repeats?: Map<string, number>;
+  /** The file's own name (subagent files are named after it). */
+  fileName?: string;
+  /** Subagents kept in files of their own, with the step that names each. */
+  fileRefs?: SubagentFileRef[];
 }
 
 /** Adds the steps of one ATIF document (and, on a branch, of each subagent it embeds). */
@@ -85,6 +90,7 @@ function addAtifSteps(b: StepBuilder, doc: Doc, walk: Walk): void {
   const steps = Array.isArray(doc.steps) ? doc.steps : [];
   steps.forEach((raw, i) => {
     if (!isRecord(raw)) return;
+    const added = b.steps.length;
     const id = String(raw.step_id ?? i + 1);
     // Harbor's Claude Code converter writes a subagent's steps inline, marked `extra.is_sidechain`.
     const sidechain = walk.branch === undefined && obj(raw, 'extra').is_sidechain === true;
@@ -142,6 +148,7 @@ function addAtifSteps(b: StepBuilder, doc: Doc, walk: Walk): void {
       default:
         b.add({ ...base, kind: 'other', text: message, label: String(raw.source ?? 'step') });
     }
+    noteSubagentFiles(raw, embedded, walk, b.steps[b.steps.length > added ? b.steps.length - 1 : added - 1]);
   });
 }
 
@@ -309,6 +316,29 @@ class CallQueue {
     if (!p) return;
     while (p.next < p.at.length && this.taken[p.at[p.next]]) p.next++;
     if (p.next < p.at.length) this.taken[p.at[p.next]] = true;
+  }
+}
+
+/**
+ * A subagent a result names by `trajectory_path` and does not embed: Harbor writes it beside the
+ * trajectory (`trajectory.summarization-1-summary.json`), and the loader reads it into a branch,
+ * before the result of the call it answers or after the step that names it. A copy whose name
+ * carries a prefix before `trajectory.json` (a golden test's) has its subagents under the same prefix.
+ */
+function noteSubagentFiles(raw: Doc, embedded: ReadonlyMap<string, unknown>, walk: Walk, step: Step | undefined): void {
+  for (const r of observationResults(raw)) {
+    const refs = Array.isArray(r.subagent_trajectory_ref) ? r.subagent_trajectory_ref.filter(isRecord) : [];
+    for (const ref of refs) {
+      const file = stringOrUndefined(ref.trajectory_path);
+      const id = stringOrUndefined(ref.trajectory_id);
+      if (!file || (id && embedded.has(id))) continue;
+      const paths = [file];
+      const prefix = walk.fileName?.endsWith('trajectory.json') ? walk.fileName.slice(0, -'trajectory.json'.length) : '';
+      const base = file.split('/').pop()!;
+      if (prefix && base.startsWith('trajectory.')) paths.push(file.slice(0, file.length - base.length) + prefix + base);
+      const callId = stringOrUndefined(r.source_call_id);
+      walk.fileRefs?.push({ paths, branch: id ?? stringOrUndefined(ref.session_id) ?? base, usageInRun: true, ...(callId ? { callId } : step ? { after: step } : {}) });
+    }
   }
 }
 

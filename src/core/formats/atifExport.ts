@@ -45,8 +45,9 @@ export function toAtif(t: Run): Json {
   const fromAtif = t.format === 'atif' && original !== undefined && t.meta.atifVariant !== true;
   const writer = new StepWriter(fromAtif ? stash : undefined, stringMeta(t.meta.model));
   for (const step of t.steps) {
-    // Embedded subagents of an ATIF document go back to `subagent_trajectories`, not inline.
-    if (fromAtif && step.branch && Array.isArray(original.subagent_trajectories)) continue;
+    // Embedded subagents of an ATIF document go back to `subagent_trajectories`, not inline, and
+    // subagents read from files of their own stay there: the document keeps its refs to them.
+    if (fromAtif && step.branch && (Array.isArray(original.subagent_trajectories) || step.location?.file !== undefined)) continue;
     writer.add(step);
   }
   const steps = writer.finish();
@@ -74,6 +75,8 @@ export function toAtif(t: Run): Json {
 interface Entry {
   atif: Json;
   sourceId?: string;
+  /** The subagent branch the step is on: written as Harbor's `extra.is_sidechain` and `agent_id`. */
+  branch?: string;
   /** Set on agent steps until they are closed. */
   group?: AgentGroup;
 }
@@ -81,6 +84,9 @@ interface Entry {
 class StepWriter {
   private readonly out: Entry[] = [];
   private group: AgentGroup | undefined;
+  private groupBranch: string | undefined;
+  /** The branch of the step being added. */
+  private branch: string | undefined;
   private readonly callHome = new Map<number, { group: AgentGroup; id: string }>();
   private readonly usedIds = new Set<string>();
   /** A result came back since the last model output: the next output is a new response. */
@@ -91,6 +97,9 @@ class StepWriter {
   add(s: Step): void {
     // A document read from ATIF keeps its own step boundaries: they are the source ids.
     if (this.stash && this.group && s.sourceId !== this.group.sourceId) this.close();
+    // A subagent's step is never one response with the main agent's (nor another subagent's).
+    if (this.group && this.groupBranch !== s.branch) this.close();
+    this.branch = s.branch;
     switch (s.kind) {
       case 'system':
       case 'user':
@@ -168,7 +177,8 @@ class StepWriter {
     this.close();
     const g: AgentGroup = { atif: { source: 'agent', message: '', ...timestampOf(s) }, texts: [], textKinds: [], reasoning: [], calls: [], results: [], usages: [], errorResults: [], sourceId: s.sourceId };
     this.group = g;
-    this.out.push({ atif: g.atif, sourceId: s.sourceId, group: g });
+    this.groupBranch = s.branch;
+    this.out.push({ atif: g.atif, sourceId: s.sourceId, group: g, ...(s.branch ? { branch: s.branch } : {}) });
     return g;
   }
 
@@ -177,7 +187,7 @@ class StepWriter {
   }
 
   private push(atif: Json, sourceId: string | undefined): void {
-    this.out.push({ atif, sourceId });
+    this.out.push({ atif, sourceId, ...(this.branch ? { branch: this.branch } : {}) });
   }
 
   /** Per id, the suffix to try next: every lower one is taken (a log that reuses ids stays linear). */
@@ -214,6 +224,7 @@ class StepWriter {
         if (Object.keys(extra).length > 0) a.extra = extra;
       }
       this.restore(a, entry.sourceId);
+      if (entry.branch && !(isRecord(a.extra) && a.extra.is_sidechain === true)) a.extra = { ...(isRecord(a.extra) ? a.extra : {}), is_sidechain: true, agent_id: entry.branch };
       return { step_id: i + 1, ...a };
     });
   }

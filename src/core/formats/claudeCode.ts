@@ -1,4 +1,4 @@
-import type { Step, TrajectoryMeta } from '../model';
+import type { Step, SubagentFileRef, TrajectoryMeta } from '../model';
 import { isRecord, StepBuilder } from '../steps';
 import type { FormatAdapter, JsonlRecord } from './adapter';
 import { skipRecord } from './adapter';
@@ -7,7 +7,7 @@ import { FROM_WRITES, noteRetention, retentionOfWrites } from './cacheRetention'
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
 import { injectedLabel, type InjectedRule, labelWith, tagText } from './injected';
 import { setExtra } from '../meta';
-import { queuedMessages, userLineText, type QueuedMessage } from './claudeCodeQueue';
+import { promptText, queuedMessages, type QueuedMessage } from './claudeCodeQueue';
 import { headValues, recordListOf } from './recordArray';
 
 /**
@@ -97,6 +97,7 @@ export const claudeCodeAdapter: FormatAdapter = {
     let resultCost: number | undefined;
     let resultUsage: unknown;
     const queued = queuedMessages(records, userLineTexts(records));
+    const subagentFiles: SubagentFileRef[] = [];
 
     for (const { value, line } of records) {
       if (!isRecord(value)) continue;
@@ -156,6 +157,7 @@ export const claudeCodeAdapter: FormatAdapter = {
       }
 
       // User lines: the human, tool results, harness-injected notes, and the compaction summary.
+      if (mainLineExists && !base.branch) noteSubagentFile(subagentFiles, value, content);
       const text = typeof content === 'string' ? content : undefined;
       let injected: string | undefined;
       let injectedAs: string | undefined;
@@ -197,16 +199,37 @@ export const claudeCodeAdapter: FormatAdapter = {
     const steps = b.finish();
     if (records.length > 0 && steps.length === 0) ctx.warnings.push({ message: 'No messages were found in this session file.' });
     const titleSteps = steps.filter((s) => s.label === 'user' || (!mainLineExists && s.kind === 'user'));
-    return { title: title ?? titleFromSteps(titleSteps, ctx.fileName), steps, meta };
+    return { title: title ?? titleFromSteps(titleSteps, ctx.fileName), steps, meta, ...(subagentFiles.length > 0 ? { subagentFiles } : {}) };
   },
 };
+
+/** An id that names a file: no separators, no `..`. */
+const FILE_ID = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
+
+/**
+ * Claude Code 2.x keeps a Task subagent's lines in `<session id>/subagents/agent-<agent id>.jsonl`
+ * beside the session; the call's result line names the agent (`toolUseResult.agentId`).
+ */
+function noteSubagentFile(refs: SubagentFileRef[], line: Line, content: unknown): void {
+  const result = line.toolUseResult;
+  if (!isRecord(result) || typeof result.agentId !== 'string' || typeof line.sessionId !== 'string') return;
+  const agentId = result.agentId;
+  if (!FILE_ID.test(agentId) || !FILE_ID.test(line.sessionId)) return;
+  const block = Array.isArray(content) ? content.find((b) => isRecord(b) && b.type === 'tool_result' && typeof b.tool_use_id === 'string') : undefined;
+  refs.push({
+    paths: [`${line.sessionId}/subagents/agent-${agentId}.jsonl`],
+    branch: agentId,
+    callId: isRecord(block) ? String(block.tool_use_id) : undefined,
+    usageInRun: false,
+  });
+}
 
 /** The texts of the session's user lines, so a queued message also written as one is read once. */
 function userLineTexts(records: readonly JsonlRecord[]): Set<string> {
   const texts = new Set<string>();
   for (const { value } of records) {
     if (!isMessageLine(value) || value.type !== 'user') continue;
-    const text = userLineText((value.message as Line).content);
+    const text = promptText((value.message as Line).content);
     if (text !== undefined) texts.add(text);
   }
   return texts;

@@ -58,12 +58,8 @@ export function queuedMessages(records: readonly JsonlRecord[], userTexts: Reado
   return found;
 }
 
-/** The text of a user line as `queuedMessages` compares it: a string, or its text blocks joined. */
-export function userLineText(content: unknown): string | undefined {
-  return promptText(content);
-}
-
-function promptText(prompt: unknown): string | undefined {
+/** The text of a prompt or a user line as `queuedMessages` compares them: a string, or its text blocks joined. */
+export function promptText(prompt: unknown): string | undefined {
   if (typeof prompt === 'string') return prompt.trim() || undefined;
   if (!Array.isArray(prompt)) return undefined;
   const text = prompt.filter((b) => isRecord(b) && b.type === 'text' && typeof b.text === 'string').map((b) => (b as { text: string }).text).join('\n').trim();

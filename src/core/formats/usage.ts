@@ -56,6 +56,7 @@ export function sumUsage(parts: readonly (RecordedUsage | undefined)[]): Recorde
         outputTokens: plus(total.outputTokens, u.outputTokens),
         cachedInputTokens: plus(total.cachedInputTokens, u.cachedInputTokens),
         cacheWriteTokens: plus(total.cacheWriteTokens, u.cacheWriteTokens),
+        cacheWrite1hTokens: plus(total.cacheWrite1hTokens, u.cacheWrite1hTokens),
         cost: plus(total.cost, u.cost),
       }),
     };

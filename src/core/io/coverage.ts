@@ -311,6 +311,12 @@ export function describeCoverage(c: Coverage): string {
   if (c.interruptedCalls) parts.push(`${n(c.interruptedCalls)} call${c.interruptedCalls === 1 ? '' : 's'} cut off (an aborted reply or a compaction)`);
   if (c.unpairedResults > 0) parts.push(`${n(c.unpairedResults)} result${c.unpairedResults === 1 ? '' : 's'} without a call`);
   if (c.unlocatedSteps > 0) parts.push(`${n(c.unlocatedSteps)} step${c.unlocatedSteps === 1 ? '' : 's'} not traced to a record`);
+  const subs = c.subagentFiles;
+  if (subs && subs.read > 0) parts.push(`${n(subs.read)} subagent file${subs.read === 1 ? '' : 's'} read beside it as branches`);
+  if (subs && subs.notRead.length > 0) {
+    const named = subs.notRead.slice(0, 3).map((f) => `${f.path} (${f.why})`).join(', ');
+    parts.push(`${n(subs.notRead.length)} subagent file${subs.notRead.length === 1 ? '' : 's'} named but not read: ${named}${subs.notRead.length > 3 ? ', …' : ''}`);
+  }
   return parts.join('; ');
 }
 

@@ -18,6 +18,13 @@ export interface LoadOptions extends ReadFileOptions {
   onProgress?: ProgressSink;
   /** Nothing reads the parsed input after the adapter (the reader's own reads that keep nothing): see `ParseContext.consumable`. */
   consumeInput?: boolean;
+  /**
+   * Read the subagent files a log names into branches of its run (default). A survey turns it off:
+   * it reads every file under the folder on its own, subagent files included, and counts each once.
+   */
+  subagentFiles?: boolean;
+  /** How deep in subagent files this read is (a subagent's file names its own subagents): 0 for the file opened. */
+  subagentDepth?: number;
 }
 
 export interface OpenOptions extends LoadOptions {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { FormatAdapter, ParseContext, ParsedInput, ParsedTrajectory } from '../formats/adapter';
 import { FORMAT_ADAPTERS } from '../formats/registry';
@@ -11,6 +12,7 @@ import { describeDocument, findConversation, itemsShape } from './conversationSe
 import { detectFormat } from './detect';
 import type { LoadOptions } from './options';
 import { StreamedParse } from './streamed';
+import { linkSubagentFiles } from './subagentFiles';
 import { toFile, withReading } from './toTrajectory';
 
 // Records into a trajectory: the adapter detection picks (or the one a followed file settled
@@ -23,7 +25,7 @@ export function parseTrajectoryText(text: string, source: TrajectorySource, opti
 
 export function parseReadResult({ input, warnings, truncatedAtLine, sink }: ReadResult, source: TrajectorySource, options: LoadOptions): TrajectoryFile {
   // The records went to the adapter as they were read (`recordSinkOpener`): only the end is left.
-  if (sink instanceof StreamedParse) return sink.finish(source, warnings);
+  if (sink instanceof StreamedParse) return withSubagents(sink.finish(source, warnings), options);
   try {
     return parseInput(input, source, warnings, options);
   } catch (e) {
@@ -56,15 +58,34 @@ export function parseInput(input: ParsedInput, source: TrajectorySource, warning
     throw new TrajectoryLoadError(source.path, 'invalid', `looks like ${adapter.label} but could not be read: ${(e as Error).message}`);
   }
   const file = toFile(parsed, adapter.id, source, warnings);
-  return withReading(file, records?.count ?? countRecords(input), records ? coverageOf(records.coverage, file, ctx.skipped) : computeCoverage(input, file, ctx.skipped));
+  withReading(file, records?.count ?? countRecords(input), records ? coverageOf(records.coverage, file, ctx.skipped) : computeCoverage(input, file, ctx.skipped));
+  return withSubagents(file, options);
 }
 
 /** Parses with an adapter already chosen, skipping detection: a file read again as it grows (live follow). */
-export function parseInputWith(adapter: FormatAdapter, input: ParsedInput, source: TrajectorySource, warnings: Warning[]): TrajectoryFile {
+export function parseInputWith(adapter: FormatAdapter, input: ParsedInput, source: TrajectorySource, warnings: Warning[], options: LoadOptions = {}): TrajectoryFile {
   const ctx: ParseContext = { fileName: path.basename(source.path), warnings };
   const parsed = adapter.parse(input, ctx);
   const file = toFile(parsed, adapter.id, source, warnings);
-  return withReading(file, countRecords(input), computeCoverage(input, file, ctx.skipped));
+  withReading(file, countRecords(input), computeCoverage(input, file, ctx.skipped));
+  return withSubagents(file, options);
+}
+
+/**
+ * The subagent files the log names, read into branches (`subagentFiles.ts`) by this same parse,
+ * one level deeper each time. Small files beside the log, so read at once; a followed log reads
+ * them again with each change.
+ */
+function withSubagents(file: TrajectoryFile, options: LoadOptions): TrajectoryFile {
+  if (!file.runs.some((r) => r.subagentFiles)) return file;
+  if (options.subagentFiles === false) {
+    for (const run of file.runs) delete run.subagentFiles;
+    return file;
+  }
+  return linkSubagentFiles(file, (sub, stat, depth) => {
+    const text = readFileSync(sub, 'utf8');
+    return parseTrajectoryText(text, { path: sub, size: stat.size, modified: stat.mtimeMs }, { adapters: options.adapters, subagentDepth: depth });
+  }, options.subagentDepth ?? 0);
 }
 
 /**

@@ -309,7 +309,7 @@ export class TrajectoryReader {
    * not made again.
    */
   private parseLines(records: JsonlResult, source: TrajectorySource): TrajectoryFile {
-    if (this.adapter) return parseInputWith(this.adapter, records.input, source, records.warnings);
+    if (this.adapter) return parseInputWith(this.adapter, records.input, source, records.warnings, this.later);
     const trajectory = parseInput(records.input, source, records.warnings, this.later);
     this.adapter = this.settled(records.input, trajectory);
     return trajectory;

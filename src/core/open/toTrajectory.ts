@@ -6,7 +6,9 @@ import type { Coverage, Run, TrajectoryFile, TrajectorySource, Warning } from '.
 // (withReading) the records and coverage it counted.
 
 function toRun(parsed: ParsedTrajectory, format: string, source: TrajectorySource, warnings: Warning[]): Run {
-  return { records: parsed.steps.length, format: parsed.format ?? format, title: parsed.title, source, steps: parsed.steps, meta: parsed.meta ?? {}, warnings };
+  const run: Run = { records: parsed.steps.length, format: parsed.format ?? format, title: parsed.title, source, steps: parsed.steps, meta: parsed.meta ?? {}, warnings };
+  if (parsed.subagentFiles && parsed.subagentFiles.length > 0) run.subagentFiles = parsed.subagentFiles;
+  return run;
 }
 
 /** A file of many runs lists them; a file of one run is that run, its meta and warnings shared. */

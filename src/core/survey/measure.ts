@@ -42,7 +42,8 @@ async function measureEntry(entry: SurveyEntry, job: SurveyJob): Promise<SurveyL
   if (entry.skip) return [{ file: entry.rel, skipped: entry.skip }];
   let loaded: TrajectoryFile;
   try {
-    loaded = await loadTrajectory(entry.path, { maxBytes: job.maxBytes });
+    // Subagent files sit under the same folder and are rows of their own: read each file once.
+    loaded = await loadTrajectory(entry.path, { maxBytes: job.maxBytes, subagentFiles: false });
   } catch (e) {
     const message = (e as Error).message;
     const reason = message.startsWith(entry.path + ': ') ? message.slice(entry.path.length + 2) : message;

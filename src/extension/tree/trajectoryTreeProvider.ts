@@ -1,5 +1,6 @@
 import { coverageWarning, describeCoverage } from '../../core/io/coverage';
 import * as vscode from 'vscode';
+import * as path from 'node:path';
 import type { Run, Step, TrajectoryFile } from '../../core/model';
 import { runOutcome } from '../../core/formats/runMeta';
 
@@ -226,6 +227,7 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
       step.answers !== undefined ? `answers step ${step.answers}` : undefined,
       failed ? 'error' : undefined,
       step.location?.line ? `line ${step.location.line}` : undefined,
+      step.location?.file ? `in ${path.basename(step.location.file)}` : undefined,
       ...(this.sizes.stepDetails?.(doc, runIndex, step) ?? [this.sizes.step(doc, runIndex, step)]),
     ].filter(Boolean) as string[];
     tooltip.appendText('\n' + facts.join(' · '));
