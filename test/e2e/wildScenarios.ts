@@ -1,6 +1,7 @@
 // Logs like the ones issue 20 met in the wild, opened in the real workbench: a Claude Code 2.1
 // session whose task notification is an environment step (not a turn of the person), a Claude Code
-// session whose subagent shows as a branch, a Harbor Terminus-2 ATIF run, and a pi session; each
+// session whose subagent shows as a branch, a Harbor Terminus-2 ATIF run whose subagents sit in files
+// beside it, and a pi session; each
 // root row's tooltip says what the reader read ("Coverage: …"). Files are real ones under
 // test/fixtures (and the corpus), copied into the workspace: e2e never reads wild/.
 import * as assert from 'node:assert/strict';
@@ -20,11 +21,18 @@ interface WildFile {
   /** Its source: under test/fixtures, or under the shared corpus when `corpus` is set. */
   source: string;
   corpus?: boolean;
+  /** Files placed beside it (the subagent files a log names): [name, source under test/fixtures]. */
+  beside?: [string, string][];
 }
 
 const NOTIFIED: WildFile = { name: 'claude-2.1-notification.jsonl', source: 'claude-code/agent-sessions-schema-drift.jsonl' };
 const SUBAGENT: WildFile = { name: 'claude-subagent.jsonl', source: 'claude-code/subagent.jsonl', corpus: true };
-const HARBOR: WildFile = { name: 'terminus-2.trajectory.json', source: 'atif/terminus-2-context-summarization.trajectory.json' };
+// A Harbor trial's agent folder: the run, and the three subagents its summarization wrote beside it.
+const HARBOR: WildFile = {
+  name: 'harbor-trial/agent/trajectory.json',
+  source: 'atif/terminus-2-context-summarization.trajectory.json',
+  beside: ['summary', 'questions', 'answers'].map((k) => [`trajectory.summarization-1-${k}.json`, `atif/terminus-2-context-summarization.trajectory.summarization-1-${k}.json`]),
+};
 const PI: WildFile = { name: 'pi-session.jsonl', source: 'pi/agent-sessions-small.jsonl' };
 
 function place(ctx: Context, f: WildFile): string {
@@ -32,6 +40,7 @@ function place(ctx: Context, f: WildFile): string {
   const to = path.join(ctx.workspace, DIR, f.name);
   fs.mkdirSync(path.dirname(to), { recursive: true });
   fs.copyFileSync(from, to);
+  for (const [name, source] of f.beside ?? []) fs.copyFileSync(path.join(ctx.repo, 'test', 'fixtures', source), path.join(path.dirname(to), name));
   return to;
 }
 
@@ -56,6 +65,8 @@ async function rootTooltip(ctx: Context, title: string, shotName: string): Promi
   // Counts arrive after the open and redraw the row, which closes a hover: wait for exact ones first.
   for (const deadline = Date.now() + 90_000; ; await ctx.wb.page.waitForTimeout(250)) {
     const root = (await ctx.wb.visibleTraceRows()).find((r) => r.level === 1 && r.label === title);
+    // A long tree leaves the root scrolled out of view: bring it back.
+    if (!root) await ctx.wb.traceRow(title);
     if (root && !root.description.includes('≈') && /\d[kM]? tok\b/.test(root.description)) break;
     assert.ok(Date.now() < deadline, `the counts of ${title} never became exact`);
   }
@@ -107,14 +118,22 @@ export const WILD_SCENARIOS: Scenario[] = [
       await rootTooltip(ctx, sub.title, 'subagent-tooltip');
       await closeOpenTrajectories(ctx);
 
-      // Harbor Terminus-2 ATIF: the task is the first turn, the summarization is a compaction step.
+      // Harbor Terminus-2 ATIF: the task is the first turn, the summarization is a compaction step,
+      // and the three subagents it wrote to files beside the run are branches after it.
       const harbor = await openExpanded(ctx, HARBOR);
       assert.equal(turnRows(harbor.rows).length, harbor.want.turns);
       assert.equal(kindRows(harbor.rows, 'compaction').length, harbor.want.byKind.compaction);
+      const subagents = harbor.rows.filter((r) => /^subagent · test-session-context-summarization-summarization-1-(summary|questions|answers)$/.test(r.label));
+      assert.equal(subagents.length, 3, `three subagent branches: ${JSON.stringify(harbor.rows.map((r) => r.label))}`);
+      // For the picture: the run's first turn with its handoff and two subagents open, the rest closed.
+      await wb.collapse(await wb.traceRow(/^Turn 2$/));
+      await wb.collapse(await wb.traceRowAt(subagents[2].index));
+      await wb.traceRow(harbor.title);
       await wb.parkMouse();
       await shot('harbor-atif-tree');
       const harborTip = await rootTooltip(ctx, harbor.title, 'harbor-atif-tooltip');
       assert.match(harborTip, /atif/i);
+      assert.match(harborTip, /3 subagent files read beside it as branches/);
       await closeOpenTrajectories(ctx);
 
       // pi: three requests of the person, three turns; the session header is named as skipped.

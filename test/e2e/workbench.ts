@@ -403,6 +403,16 @@ export class Workbench {
     }
   }
 
+  /** Collapses an expanded tree row (no-op when already closed). */
+  async collapse(row: Locator): Promise<void> {
+    if ((await row.getAttribute('aria-expanded')) === 'true') {
+      await row.locator('.monaco-tl-twistie').click();
+      await this.page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'false', await row.elementHandle(), {
+        timeout: 5_000,
+      });
+    }
+  }
+
   /** The trace rows, notifications and active tab on screen: what a failure report prints. */
   async onScreen(): Promise<{ activeTab: string; notifications: string[]; traceRows: string[] }> {
     const rows = await this.visibleRows(this.traceTree()).catch(() => []);
