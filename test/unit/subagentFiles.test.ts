@@ -96,3 +96,22 @@ test('subagent files: a path the log gives that leads out of its folder is never
   assert.equal(run.coverage?.subagentFiles?.read, 0);
   assert.deepEqual(run.coverage?.subagentFiles?.notRead.map((f) => f.path), ['../outside.json', path.join(dir, 'outside.json'), 'missing.json']);
 });
+
+test('subagent files: a followed session reads a subagent file again once it changed, and not before', () => {
+  const dir = fs.mkdtempSync(path.join(tempDir(), 'follow-'));
+  const session = path.join(dir, 'session.jsonl');
+  const text = fs.readFileSync(fixture('claude-code/copilot-chat-parallel-tasks.jsonl'), 'utf8');
+  fs.writeFileSync(session, text);
+  const subDir = path.join(dir, 'b3a7bd3c-5a10-4e7b-8ff0-7fc0cd6d1093', 'subagents');
+  fs.mkdirSync(subDir, { recursive: true });
+  const subFile = path.join(subDir, 'agent-ac47f8c.jsonl');
+  const lines = fs.readFileSync(fixture('claude-code/b3a7bd3c-5a10-4e7b-8ff0-7fc0cd6d1093/subagents/agent-ac47f8c.jsonl'), 'utf8').trimEnd().split('\n');
+  // The subagent file as it stood after its first two lines: the prompt and one reply.
+  fs.writeFileSync(subFile, lines.slice(0, 2).join('\n') + '\n');
+  const read = () => parseRunText(text, { path: session, size: text.length }).steps.filter((s) => s.branch === 'ac47f8c').length;
+  const early = read();
+  assert.ok(early >= 1);
+  assert.equal(read(), early, 'the same file reads the same');
+  fs.writeFileSync(subFile, lines.join('\n') + '\n');
+  assert.equal(read(), 6, 'the whole file once it was written');
+});

@@ -17,6 +17,30 @@ const MAX_DEPTH = 3;
 /** A subagent file bigger than this is named in the coverage, not read. */
 const MAX_FILE_BYTES = 64 * 1024 * 1024;
 
+/**
+ * Subagent files read lately, by path, size and time written: a followed session is parsed again
+ * on every change, and its finished subagents' files are not (their steps are copied, never changed).
+ */
+const recent = new Map<string, { t: TrajectoryFile; bytes: number }>();
+/** What the cache may hold, in bytes of the files read: the oldest go first. */
+const RECENT_BYTES = 64 * 1024 * 1024;
+let recentBytes = 0;
+
+function readOnce(read: ReadSubagentFile, file: string, stat: Stats, depth: number): TrajectoryFile {
+  const key = `${file}\u0000${stat.size}\u0000${stat.mtimeMs}\u0000${depth}`;
+  const hit = recent.get(key);
+  if (hit) return hit.t;
+  const t = read(file, stat, depth);
+  recent.set(key, { t, bytes: stat.size });
+  recentBytes += stat.size;
+  for (const [k, v] of recent) {
+    if (recentBytes <= RECENT_BYTES || k === key) break;
+    recent.delete(k);
+    recentBytes -= v.bytes;
+  }
+  return t;
+}
+
 /** Reads one subagent file into a trajectory (the loader's own read, one level deeper). */
 export type ReadSubagentFile = (file: string, stat: Stats, depth: number) => TrajectoryFile;
 
@@ -50,7 +74,7 @@ function linkRun(run: Run, refs: SubagentFileRef[], read: ReadSubagentFile, dept
     seen.add(found.file);
     if (found.stat.size > MAX_FILE_BYTES) { notRead.push({ path: ref.paths[0], why: 'over 64 MB' }); continue; }
     try {
-      const sub = read(found.file, found.stat, depth + 1);
+      const sub = readOnce(read, found.file, found.stat, depth + 1);
       if (sub.holdsRuns || sub.runs.length !== 1) { notRead.push({ path: ref.paths[0], why: 'holds many runs' }); continue; }
       grafts.push({ ref, sub: sub.runs[0], file: found.file });
     } catch (e) {
