@@ -33,6 +33,12 @@ const HARBOR: WildFile = {
   source: 'atif/terminus-2-context-summarization.trajectory.json',
   beside: ['summary', 'questions', 'answers'].map((k) => [`trajectory.summarization-1-${k}.json`, `atif/terminus-2-context-summarization.trajectory.summarization-1-${k}.json`]),
 };
+// Claude Code 2.1: four parallel Task calls; one subagent's file kept in <session>/subagents/.
+const PARALLEL: WildFile = {
+  name: 'claude-2.1-parallel.jsonl',
+  source: 'claude-code/copilot-chat-parallel-tasks.jsonl',
+  beside: [['b3a7bd3c-5a10-4e7b-8ff0-7fc0cd6d1093/subagents/agent-ac47f8c.jsonl', 'claude-code/b3a7bd3c-5a10-4e7b-8ff0-7fc0cd6d1093/subagents/agent-ac47f8c.jsonl']],
+};
 const PI: WildFile = { name: 'pi-session.jsonl', source: 'pi/agent-sessions-small.jsonl' };
 
 function place(ctx: Context, f: WildFile): string {
@@ -40,7 +46,11 @@ function place(ctx: Context, f: WildFile): string {
   const to = path.join(ctx.workspace, DIR, f.name);
   fs.mkdirSync(path.dirname(to), { recursive: true });
   fs.copyFileSync(from, to);
-  for (const [name, source] of f.beside ?? []) fs.copyFileSync(path.join(ctx.repo, 'test', 'fixtures', source), path.join(path.dirname(to), name));
+  for (const [name, source] of f.beside ?? []) {
+    const at = path.join(path.dirname(to), name);
+    fs.mkdirSync(path.dirname(at), { recursive: true });
+    fs.copyFileSync(path.join(ctx.repo, 'test', 'fixtures', source), at);
+  }
   return to;
 }
 
@@ -116,6 +126,20 @@ export const WILD_SCENARIOS: Scenario[] = [
       await wb.parkMouse();
       await shot('subagent-branch-tree');
       await rootTooltip(ctx, sub.title, 'subagent-tooltip');
+      await closeOpenTrajectories(ctx);
+
+      // Claude Code 2.1 with four parallel Task calls: the subagent whose file sits in the session's
+      // subagents folder is a branch before its call's result; the coverage names the three missing.
+      const parallel = await openExpanded(ctx, PARALLEL);
+      assert.equal(turnRows(parallel.rows).length, 1);
+      assert.equal(kindRows(parallel.rows, 'user').length, 1);
+      const fileBranch = parallel.rows.find((r) => r.label === 'subagent · ac47f8c');
+      assert.ok(fileBranch, `no branch for the subagent file: ${JSON.stringify(parallel.rows.map((r) => r.label))}`);
+      assert.match(fileBranch.description, /^6 steps · /);
+      await wb.parkMouse();
+      await shot('claude-subagent-file-tree');
+      const parallelTip = await rootTooltip(ctx, parallel.title, 'claude-subagent-file-tooltip');
+      assert.match(parallelTip, /1 subagent file read beside it as branches; 3 subagent files named but not read/);
       await closeOpenTrajectories(ctx);
 
       // Harbor Terminus-2 ATIF: the task is the first turn, the summarization is a compaction step,

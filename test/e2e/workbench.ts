@@ -395,22 +395,30 @@ export class Workbench {
 
   /** Expands a collapsed tree row (no-op when already open). */
   async expand(row: Locator): Promise<void> {
-    if ((await row.getAttribute('aria-expanded')) === 'false') {
-      await row.locator('.monaco-tl-twistie').click();
-      await this.page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'true', await row.elementHandle(), {
-        timeout: 5_000,
-      });
-    }
+    await this.setExpanded(row, true);
   }
 
   /** Collapses an expanded tree row (no-op when already closed). */
   async collapse(row: Locator): Promise<void> {
-    if ((await row.getAttribute('aria-expanded')) === 'true') {
+    await this.setExpanded(row, false);
+  }
+
+  /**
+   * Clicks the row's twistie until the row says it is open (or closed). The locator is read again
+   * each time: counts arriving redraw the tree, which replaces the row's element (a handle to the
+   * old one never changes), and a click during a redraw can be lost, so it is made again.
+   */
+  private async setExpanded(row: Locator, open: boolean): Promise<void> {
+    const want = String(open);
+    for (let click = 0; click < 3; click++) {
+      const now = await row.getAttribute('aria-expanded');
+      if (now === want || now === null) return;
       await row.locator('.monaco-tl-twistie').click();
-      await this.page.waitForFunction((el) => el?.getAttribute('aria-expanded') === 'false', await row.elementHandle(), {
-        timeout: 5_000,
-      });
+      for (const deadline = Date.now() + 3_000; Date.now() < deadline; await this.page.waitForTimeout(100)) {
+        if ((await row.getAttribute('aria-expanded')) === want) return;
+      }
     }
+    throw new Error(`the tree row did not ${open ? 'expand' : 'collapse'} after three clicks`);
   }
 
   /** The trace rows, notifications and active tab on screen: what a failure report prints. */
