@@ -32,7 +32,7 @@ export interface WildRow {
 }
 
 /** Tags that clients and harnesses wrap around text; a label showing one shows the wrapper, not the request. */
-const KNOWN_TAGS = /<\/?(task-notification|command-name|command-message|command-args|local-command-stdout|local-command-caveat|system-reminder|thinking|thinking-content[\w-]*|returncode|output|pr_description|user_instructions|environment_context|environment_details|user-prompt-submit-hook|task|feedback|ide_selection|ide_opened_file|function_results|tool_use_error)\b[^>]*>/i;
+const KNOWN_TAGS = /<\/?(task-notification|command-name|command-message|command-args|local-command-stdout|local-command-caveat|system-reminder|thinking|thinking-content[\w-]*|returncode|output|system|pr_description|user_instructions|environment_context|environment_details|user-prompt-submit-hook|task|feedback|ide_selection|ide_opened_file|function_results|tool_use_error)\b[^>]*>/i;
 /** Any tag at the very start of a label. */
 const LEADING_TAG = /^\s*<\/?[a-z][\w:-]*(\s[^>]*)?>/i;
 /** A label that is JSON, not words. */
@@ -90,7 +90,10 @@ function markupOf(t: TrajectoryFile, steps: readonly Step[]): WildRow['markup'] 
   for (const s of steps) {
     look(stepLabel(s), `step ${s.index} label`);
     // The tree shows the preview of every step but calls (their arguments are the model's own JSON).
-    if (s.kind !== 'tool_call') look(stepPreview(s), `step ${s.index} ${s.kind}`);
+    // A tool's output is shown as the tool printed it (a README's HTML, a command's JSON): only a
+    // wrapper some client puts around outputs counts there.
+    if (s.kind === 'tool_result') { if (KNOWN_TAGS.test(stepPreview(s))) look(stepPreview(s), `step ${s.index} ${s.kind}`); }
+    else if (s.kind !== 'tool_call') look(stepPreview(s), `step ${s.index} ${s.kind}`);
   }
   return { count, examples };
 }

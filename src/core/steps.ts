@@ -150,8 +150,10 @@ export class TurnCounter {
     if (step.kind === 'user' && this.agentActedInTurn) {
       this.turn++;
       this.agentActedInTurn = false;
-    } else if (step.kind !== 'user' && step.kind !== 'system' && step.kind !== 'other' && step.kind !== 'environment' && !step.branch) {
+    } else if (step.kind !== 'user' && step.kind !== 'system' && step.kind !== 'other' && step.kind !== 'environment' && step.kind !== 'tool_result' && !step.branch) {
       // A subagent's steps (a branch) are not the main agent acting: they open no turn of their own.
+      // Nor is a result: it follows the call that acted, or (a file that opens with the result of a
+      // call made before it, a compaction agent's) it is context carried over.
       this.agentActedInTurn = true;
     }
     return this.turn;

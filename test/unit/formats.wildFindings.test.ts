@@ -10,7 +10,7 @@ import { StepBuilder, turnsOf } from '../../src/core/steps';
 import { computeCoverage } from '../../src/core/io/coverage';
 import { stepLabel, stepPreview } from '../../src/core/view/stepPresentation';
 import { fixture, writeTemp } from '../helpers/paths';
-import { loadRun } from '../helpers/runs';
+import { loadRun, parseRunText } from '../helpers/runs';
 
 // What the wild-log set's dev split showed (issue 20): each finding on a real file or real text.
 
@@ -292,4 +292,60 @@ test('otel: spans of one JSON document are located by JSON Pointer, and the agen
   assert.equal(t.coverage?.read, 6);
   assert.deepEqual(t.coverage?.skipped, { 'invoke_agent span (no model or tool call)': 1 });
   assert.equal(t.coverage?.named, 1);
+});
+
+test('claude-code: a shell command the person ran with ! and its output, and a local command logged as system lines, are environment steps named by the command (real lines of a 2.1 session)', async () => {
+  const run = await loadRun(fixture('claude-code/claude-history-shell-and-local-commands.jsonl'));
+  assert.equal(run.steps.filter((s) => s.kind === 'user').length, 0, 'none of them is a request to the model');
+  assert.deepEqual(run.steps.filter((s) => s.kind === 'environment').map((s) => s.label), ['! git pull', 'shell output', '! git status', 'shell output', '/mcp', 'command output']);
+  assert.ok(run.steps.every((s) => !/<[a-z-]+>/.test(stepLabel(s))), 'no wrapper tags in a label');
+});
+
+test('gemini-cli: a user message the CLI sent while it showed the person only a tool response is an environment step, not a turn (a real 2026 session line)', () => {
+  const person = JSON.stringify({ id: 'p1', timestamp: '2026-04-23T12:53:05.283Z', type: 'user', content: [{ text: 'Make GEMINI.md' }] });
+  const reply = JSON.stringify({ id: 'g1', timestamp: '2026-04-23T12:53:40.000Z', type: 'gemini', content: 'Done.' });
+  const header = JSON.stringify({ sessionId: '0c5a1f0e', projectHash: 'p', startTime: '2026-04-23T12:53:02.597Z', lastUpdated: '2026-04-23T12:53:02.597Z', kind: 'main' });
+  const text = [header, person, reply, "{\"id\":\"1b8df650-1638-435e-b736-1f1f42357da9\",\"timestamp\":\"2026-04-23T12:53:48.927Z\",\"type\":\"user\",\"content\":[{\"text\":\"System: Please continue.\"}],\"displayContent\":[{\"functionResponse\":{\"id\":\"jyi4d5mc\",\"name\":\"update_topic\",\"response\":{\"output\":\"Strategic Intent: \u5df2\u6210\u529f\u7522\u751f GEMINI.md \u6a94\u6848\u4e26\u5b8c\u6210\u5c08\u6848\u5206\u6790\u3002\"}}}]}"].join('\n') + '\n';
+  const run = parseRunText(text, { path: 'session-2026-04-23.jsonl', size: text.length });
+  const sent = run.steps[run.steps.length - 1];
+  assert.equal(sent.kind, 'environment');
+  assert.equal(sent.label, 'sent by the CLI: System: Please continue.');
+  assert.equal(run.steps.filter((s) => s.kind === 'user').length, 1);
+  assert.equal(turnsOf(run.steps).length, 1);
+});
+
+test('copilot-cli: a user.message with nothing typed and text sent (autopilot\'s nudge) is an environment step, not an empty turn (a real 2026 event)', () => {
+  const start = JSON.stringify({ type: 'user.message', data: { content: 'Investigate doc generators; do not edit code.' }, id: 'u1', timestamp: '2026-04-24T01:10:00.000Z', parentId: null });
+  const reply = JSON.stringify({ type: 'assistant.message', data: { messageId: 'm1', content: 'Looking.', toolRequests: [] }, id: 'a1', timestamp: '2026-04-24T01:11:00.000Z', parentId: 'u1' });
+  const text = [start, reply, "{\"type\":\"user.message\",\"data\":{\"content\":\"\",\"transformedContent\":\"<current_datetime>2026-04-24T01:12:37.464+08:00</current_datetime>\\n\\nYou have not yet marked the task as complete using the task_complete tool. If you were planning, stop planning and start implementing. You aren't done until you have fully completed the task.\\n\\nIMPORTANT: Do NOT call task_complete if:\\n- You have open questions or ambiguities - make good decisions and keep working\\n- You encountered an error - try to resolve it or find an alternative approach\\n- There are remaining steps - complete them first\\n\\nKeep working autonomously until the task is truly finished, then call task_complete.\\n\\n<reminder>\\n<sql_tables>No tables currently exist. Default tables (todos, todo_deps) will be created automatically when you first use the SQL tool.</sql_tables>\\n</reminder>\",\"attachments\":[],\"supportedNativeDocumentMimeTypes\":[],\"agentMode\":\"autopilot\",\"interactionId\":\"2c71409f-8488-43f8-b878-2c0a92426f6b\"},\"id\":\"bcb6a884-d526-41ca-bb9a-59d91af59516\",\"timestamp\":\"2026-04-23T17:12:37.464Z\",\"parentId\":\"6d596ac8-fc7c-4464-8722-98352e766adb\"}"].join('\n') + '\n';
+  const run = parseRunText(text, { path: 'events.jsonl', size: text.length });
+  const nudge = run.steps[run.steps.length - 1];
+  assert.equal(nudge.kind, 'environment');
+  assert.match(nudge.label ?? '', /^sent by the client: You have not yet marked the task as complete/);
+  assert.equal(run.steps.filter((s) => s.kind === 'user').length, 1);
+  assert.equal(turnsOf(run.steps).length, 1);
+});
+
+test('openai-chat: Kimi\'s think parts are thought steps, and its <system> status line on a tool\'s output is not shown as a tag (real lines of a Kimi CLI log)', () => {
+  const text = ["{\"role\": \"assistant\", \"content\": [{\"type\": \"think\", \"think\": \"The user wants me to execute a task at `tasks/T-20260602-doc-link-audit.md`. I need to:\\n1. Read the task spec\\n2. Follow the Goal, Anti-Patterns, and Do-Not-Touch sections\\n3. Fix broken markdown links to satisfy all 5 evals\\n4. Success bar: in-scope broken-link count drops below 5 (baseline 34)\\n5. Run the Exit Check myself to verify before reporting done\\n6. Do NOT touch docs/audit/**\\n7. Do NOT modify out-of-scope dirs\\n8. Do NOT create new files\\n9. Do NOT rewrite content beyond link fixes\\n10. Where a link target was renamed, point at the new path; where deleted with no successor, convert the link to plain text\\n\\nLet me start by reading the task spec.\", \"encrypted\": null}], \"tool_calls\": [{\"type\": \"function\", \"id\": \"tool_362GLi9L0uPFGpwtIyB8dYvP\", \"function\": {\"name\": \"ReadFile\", \"arguments\": \"{\\\"path\\\": \\\"tasks/T-20260602-doc-link-audit.md\\\"}\"}}]}", "{\"role\": \"tool\", \"tool_call_id\": \"tool_362GLi9L0uPFGpwtIyB8dYvP\", \"content\": [{\"type\": \"text\", \"text\": \"<system>287 lines read from file starting from line 1. Total lines in file: 287. End of file reached.</system>\"}, {\"type\": \"text\", \"text\": \"     1\\t---\\n     2\\tid: T-20260602-doc-link-audit\\n     3\\ttitle: Fix broken relative markdown links in docs/ + .claude/{rules,commands}/ + top-level MDs\\n     4\\tstatus: ready\\n     5\\tformat_version: 2\\n     6\\teffort: S\\n     7\\tbudget_iterations: 15\\n     8\\tagent: any\\n     9\\tdepends_on: []\\n    10\\ttouches_pat\"}]}"].join('\n') + '\n';
+  const run = parseRunText(text, { path: 'real-session.jsonl', size: text.length });
+  const thought = run.steps[0];
+  assert.equal(thought.kind, 'thought');
+  assert.match(thought.text, /^The user wants me to execute a task at `tasks\/T-20260602-doc-link-audit\.md`/);
+  assert.ok(!run.steps.some((s) => stepPreview(s).startsWith('{')), 'no raw JSON part as a preview');
+  const result = run.steps.find((s) => s.kind === 'tool_result')!;
+  assert.equal(result.answers, run.steps.find((s) => s.kind === 'tool_call')!.index);
+  assert.match(stepPreview(result), /^287 lines read from file starting from line 1\./);
+});
+
+test('turns: a file that opens with the result of a call made before it (a Claude Code compaction agent) has one turn, not two', () => {
+  const lines = [
+    { type: 'user', uuid: 'r1', parentUuid: null, sessionId: 's', isSidechain: true, agentId: 'acompact-1', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_before', content: 'done' }] } },
+    { type: 'user', uuid: 'u1', parentUuid: 'r1', sessionId: 's', isSidechain: true, agentId: 'acompact-1', message: { role: 'user', content: 'Summarize the conversation so far.' } },
+    { type: 'assistant', uuid: 'a1', parentUuid: 'u1', sessionId: 's', isSidechain: true, agentId: 'acompact-1', message: { id: 'm1', role: 'assistant', model: 'claude-haiku-4-5', content: [{ type: 'text', text: 'Summary: …' }] } },
+  ];
+  const text = lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
+  const run = parseRunText(text, { path: 'agent-acompact-1.jsonl', size: text.length });
+  assert.equal(run.steps[0].kind, 'tool_result');
+  assert.equal(turnsOf(run.steps).length, 1);
 });

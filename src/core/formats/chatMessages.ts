@@ -53,7 +53,8 @@ export interface ChatMessageOptions {
 /** Adds the steps one chat message makes: its text, its reasoning, and one step per tool call. */
 export function addChatMessage(b: StepBuilder, msg: Record<string, unknown>, opts: ChatMessageOptions = {}): void {
   const role = String(msg.role);
-  const text = textOf(msg.content);
+  const { said: content, reasoned } = reasoningParts(msg.content);
+  const text = textOf(content);
   const base = { location: opts.location, label: opts.label ?? role, timestamp: stringOrUndefined(msg.timestamp) };
   // Object.assign rather than `{ ...base, ...fields }`: V8 (Node 20) runs that spread several
   // times slower, and a big chat log has a million messages.
@@ -91,6 +92,7 @@ export function addChatMessage(b: StepBuilder, msg: Record<string, unknown>, opt
       }
       const reasoning = textOf(msg.reasoning_content ?? msg.reasoning);
       if (reasoning) b.add(withBase({ kind: 'thought' as const, text: reasoning, label: 'reasoning' }));
+      for (const part of reasoned) b.add(withBase({ kind: 'thought' as const, text: part, label: 'thinking' }));
       let said = text;
       const inline = text.charCodeAt(0) === 60 || /^\s/.test(text) ? INLINE_THINKING.exec(text.slice(0, 200_000)) : null;
       if (inline) {
@@ -110,9 +112,25 @@ export function addChatMessage(b: StepBuilder, msg: Record<string, unknown>, opt
           tool: { name, args, callId: stringOrUndefined(call.id) },
         }));
       }
-      if (!text && !reasoning && toolCalls.length === 0) b.add(withBase({ kind: 'assistant' as const, text: '' }));
+      if (!text && !reasoning && reasoned.length === 0 && toolCalls.length === 0) b.add(withBase({ kind: 'assistant' as const, text: '' }));
     }
   }
+}
+
+/** Content parts that are the model's reasoning, by their own type: Kimi's `{type: "think", think}`, `{type: "thinking", thinking}`, `{type: "reasoning", text}`. */
+const REASONING_PART: Readonly<Record<string, string>> = { think: 'think', thinking: 'thinking', reasoning: 'text' };
+
+/** A content list parted into what was said and the reasoning parts' texts (a string or other content: all said). */
+function reasoningParts(content: unknown): { said: unknown; reasoned: string[] } {
+  if (!Array.isArray(content) || !content.some((p) => isRecord(p) && typeof p.type === 'string' && Object.hasOwn(REASONING_PART, p.type))) return { said: content, reasoned: [] };
+  const reasoned: string[] = [];
+  const said = content.filter((p) => {
+    if (!isRecord(p) || typeof p.type !== 'string' || !Object.hasOwn(REASONING_PART, p.type)) return true;
+    const t = p[REASONING_PART[p.type]];
+    if (typeof t === 'string' && t !== '') reasoned.push(t);
+    return false;
+  });
+  return { said, reasoned };
 }
 
 /** A message whose content parts hold its calls and their outputs (`tool_call`, `tool_output`), as Codex exports to chat. */

@@ -6,6 +6,7 @@ import { skipRecord } from './adapter';
 import { addChatMessage, isChatMessage, stringOrUndefined, titleFromSteps } from './chatMessages';
 import { num, obj, recordedUsage, sumUsage } from './usage';
 import { setExtra } from '../meta';
+import { labelWith } from './injected';
 
 // GitHub Copilot CLI sessions: `~/.copilot/session-state/<id>/events.jsonl`, one typed event a
 // line (`{type, data, id, timestamp, parentId}`, types as in copilot-sdk's session-events
@@ -80,10 +81,19 @@ function parseEvents(records: JsonlRecord[], ctx: ParseContext) {
       case 'system.message':
         b.add({ ...base, kind: 'system', text: textOf(data.content) });
         break;
-      case 'user.message':
+      case 'user.message': {
         b.closeOpenCalls();
-        b.add({ ...base, kind: base.branch ? 'other' : 'user', text: textOf(data.content) });
+        const typed = textOf(data.content);
+        const sent = textOf(data.transformedContent);
+        if (typed.trim() === '' && sent.trim() !== '') {
+          // Nothing typed, yet something sent: the client wrote it (autopilot's "You have not yet marked the task as complete").
+          const words = sent.replace(/<current_datetime>[^<]*<\/current_datetime>/g, '').trim().split('\n', 1)[0];
+          b.add({ ...base, kind: 'environment', text: sent, label: labelWith('sent by the client', words.slice(0, 80)) });
+          break;
+        }
+        b.add({ ...base, kind: base.branch ? 'other' : 'user', text: typed });
         break;
+      }
       case 'assistant.reasoning':
         b.add({ ...base, kind: 'thought', text: textOf(data.content), label: 'reasoning' });
         break;

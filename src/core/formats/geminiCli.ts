@@ -6,6 +6,7 @@ import { parseRecords, skipRecord } from './adapter';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
 import { num, obj, recordedUsage, sumUsage } from './usage';
 import { looksLikeGeminiStreamJson, parseGeminiStreamJson } from './geminiStreamJson';
+import { labelWith } from './injected';
 import { addGeminiUserText, looksLikeGeminiContents, parseGeminiContents, unmaskedOutput } from './geminiContents';
 import { extraOf } from '../meta';
 
@@ -183,6 +184,7 @@ class SessionLines implements RecordParser {
 function compactMessage(msg: Msg): Msg {
   const kept: Msg = { type: msg.type, content: partsText(msg.content) };
   for (const key of MESSAGE_FIELDS) if (msg[key] !== undefined) kept[key] = msg[key];
+  if (cliWritten(msg)) kept[CLI_WRITTEN] = true;
   return kept;
 }
 
@@ -216,6 +218,11 @@ function addMessage(b: StepBuilder, msg: Msg, location: SourceLocation): Recorde
   const text = partsText(msg.content);
   switch (msg.type) {
     case 'user':
+      if (cliWritten(msg)) {
+        // The person saw only a tool's response here: the CLI sent the words itself ("Please continue.").
+        b.add({ ...base, kind: 'environment', text, label: labelWith('sent by the CLI', text.split('\n', 1)[0].trim().slice(0, 80)) });
+        return undefined;
+      }
       addGeminiUserText(b, text, base);
       return undefined;
     case 'gemini':
@@ -286,6 +293,20 @@ function resultText(call: Msg): string {
 }
 
 /** Text of a PartListUnion: a string, a part, or parts (`text`, inline data, function calls). */
+/** Set by `compactMessage` on a message `cliWritten` found, whose `displayContent` it does not keep. */
+const CLI_WRITTEN = '\u0000cliWritten';
+
+/**
+ * A user message the CLI wrote: it records what it showed the person (`displayContent`) beside
+ * what it sent, and what it showed is only a tool's response, no words of the person.
+ */
+function cliWritten(msg: Msg): boolean {
+  if (msg[CLI_WRITTEN] === true) return true;
+  const shown = msg.displayContent;
+  if (!Array.isArray(shown) || shown.length === 0) return false;
+  return shown.every((p) => isRecord(p) && isRecord(p.functionResponse)) && partsText(msg.content).trim() !== '';
+}
+
 function partsText(content: unknown): string {
   if (typeof content === 'string') return content;
   const parts = Array.isArray(content) ? content : content === undefined || content === null ? [] : [content];

@@ -40,10 +40,11 @@ export function labelWith(label: string, detail: string | undefined, max = 100):
 
 /**
  * Tags agents and harnesses wrap text in (`<pr_description>`, `<returncode>0</returncode> <output>`,
- * `<system-reminder>`, the `<analysis>` and `<summary>` of a compaction reply): a one-line view shows what they wrap, never the tags. Hyphenated and
- * underscored tag names are never HTML; the plain names are the ones agents are known to use.
+ * `<system-reminder>`, Kimi's `<system>` status line on a tool's output, the `<analysis>` and `<summary>` of a compaction reply): a one-line view shows what they wrap, never the tags. Hyphenated and
+ * underscored tag names, and names of several words (Codex's `<permissions instructions>`), are never
+ * HTML; the plain names are the ones agents are known to use.
  */
-const WRAPPER_TAG = /<\/?(?:[a-z]+[_-][a-z0-9_-]+|output|task|issue|thinking|think|reasoning|returncode|warning|instructions|example|answer|problem_statement|analysis|summary)>/gi;
+const WRAPPER_TAG = /<\/?(?:[a-z]+[_-][a-z0-9_-]+|[a-z]+(?: [a-z]+)+|output|task|issue|thinking|think|reasoning|returncode|warning|instructions|example|answer|problem_statement|analysis|summary|system)>/gi;
 
 /** Text without wrapper tags; a recorded exit status reads `exit 0 ·`. */
 export function withoutWrapperTags(text: string): string {
