@@ -187,7 +187,7 @@ export interface Coverage {
   unpairedCalls: number;
   /** Calls after which the log holds no result and no word of the person: it ends before they are answered. */
   pendingCalls?: number;
-  /** Calls without a result that the log says were cut off: an aborted reply, or a compaction right after them. */
+  /** Calls without a result that the log says were cut off: an aborted or failed reply, or a compaction right after them. */
   interruptedCalls?: number;
   /** Tool results that answer no call. */
   unpairedResults: number;

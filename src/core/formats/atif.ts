@@ -4,6 +4,7 @@ import { argsOf, isRecord, StepBuilder } from '../steps';
 import { jsonObjectOf, type FormatAdapter } from './adapter';
 import { atifContentText, isAtifDocument, type AtifStepStash } from './atifShape';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
+import { terminusReply } from './terminus';
 import { num, obj, recordedUsage } from './usage';
 import { extraOf } from '../meta';
 
@@ -184,7 +185,7 @@ function addSystemStep(b: StepBuilder, raw: Doc, base: Base, message: string, co
   }
   // Some tools write a call's result as a system step of its own, linked by `source_call_id`.
   const answers = results.filter((r) => typeof r.source_call_id === 'string' && walk.callIds.has(r.source_call_id));
-  if (message !== '' || answers.length < results.length) b.add({ ...base, kind: 'system', text: message, label: `system${copied}` });
+  if (message !== '' || answers.length < results.length || writtenKind(raw) === 'system') b.add({ ...base, kind: 'system', text: message, label: `system${copied}` });
   for (const r of results) {
     const callId = stringOrUndefined(r.source_call_id);
     if (callId && walk.callIds.has(callId)) {
@@ -263,26 +264,6 @@ function addAgentStep(b: StepBuilder, raw: Doc, base: Base, message: string, cop
     if (callId) step.tool = { name: '', args: '', callId };
     b.add(step);
   });
-}
-
-/**
- * Terminus 2's reply when it is the JSON its prompt asks for (`{analysis, plan, commands:
- * [{keystrokes, duration}], task_complete}`): what it thought, and the keystrokes it sent, in order.
- */
-function terminusReply(message: string): { thinking: string; keystrokes?: string; done: boolean } | undefined {
-  const text = message.trim();
-  if (!text.startsWith('{') || !text.includes('"commands"')) return undefined;
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!isRecord(v) || !Array.isArray(v.commands)) return undefined;
-  const commands = v.commands.filter((c): c is Doc => isRecord(c) && typeof c.keystrokes === 'string');
-  if (commands.length !== v.commands.length) return undefined;
-  const thinking = [v.analysis, v.plan].filter((t): t is string => typeof t === 'string' && t.trim() !== '').join('\n\n');
-  return { thinking, keystrokes: commands.length > 0 ? commands.map((c) => c.keystrokes as string).join('') : undefined, done: v.task_complete === true };
 }
 
 /**

@@ -4,6 +4,7 @@ import { UserError } from '../errors';
 import { isRecord } from '../steps';
 import type { AtifStepStash } from './atifShape';
 import { sumUsage } from './usage';
+import { terminusReply } from './terminus';
 import { isoOfMs } from './times';
 
 // Any trajectory we read, or a compacted one, as an ATIF document (Harbor RFC 0001) that the
@@ -104,7 +105,8 @@ class StepWriter {
       case 'system':
       case 'user':
         this.close();
-        this.push({ source: s.kind, message: s.text, ...timestampOf(s) }, s.sourceId);
+        // An empty system step would read back as none: it says it is a step.
+        this.push({ source: s.kind, message: s.text, ...timestampOf(s), ...(s.kind === 'system' && s.text === '' ? { extra: { atl_kind: 'system' } } : {}) }, s.sourceId);
         return;
       case 'environment':
         // Sent with the user role, so a user step; the extra says it was not the person.
@@ -219,7 +221,9 @@ class StepWriter {
         if (g.errorResults.length > 0) extra.error_results = g.errorResults;
         // Pieces joined into one message or one reasoning say where they split, so reading back keeps every step.
         if (g.reasoning.length > 1 || g.reasoning[0] === '') extra.atl_reasoning_parts = g.reasoning.map((r) => r.length);
-        const natural = g.texts.length === 0 || (g.texts.length === 1 && g.texts[0] !== '' && g.textKinds[0] === (g.calls.length > 0 ? 'thought' : 'assistant'));
+        // A reply without calls whose text is Terminus 2's JSON would read back as its calls: the parts say it was text.
+        const natural = g.texts.length === 0 || (g.texts.length === 1 && g.texts[0] !== '' && g.textKinds[0] === (g.calls.length > 0 ? 'thought' : 'assistant')
+          && (g.calls.length > 0 || terminusReply(g.texts[0]) === undefined));
         if (!natural) extra.atl_message_parts = g.texts.map((t, k) => ({ kind: g.textKinds[k], chars: t.length }));
         if (Object.keys(extra).length > 0) a.extra = extra;
       }

@@ -1,6 +1,7 @@
 import type { SourceLocation, StepKind } from '../model';
 import { argsOf, isRecord, StepBuilder, textOf } from '../steps';
 import { injectedLabel, type InjectedRule, withoutWrapperTags } from './injected';
+import { terminusReply } from './terminus';
 
 // OpenAI chat-completions messages. Several formats embed them (plain message lists, SWE-agent
 // `history`, mini-swe-agent `messages`, Inspect samples), so the mapping lives here once.
@@ -66,6 +67,11 @@ export function addChatMessage(b: StepBuilder, msg: Record<string, unknown>, opt
       b.add(withBase({ kind: 'system' as const, text }));
       return;
     case 'user': {
+      if (opts.userKind === undefined && answersTerminusCommands(b)) {
+        // The harness's answer to the commands just sent: the terminal's output.
+        b.add(withBase({ kind: 'tool_result' as const, text, label: 'terminal output' }));
+        return;
+      }
       const injected = opts.userKind === undefined && text.charCodeAt(0) !== 123 ? injectedLabel(CHAT_INJECTED, text) : undefined;
       if (injected !== undefined) {
         b.add(withBase({ kind: 'environment' as const, text, label: injected }));
@@ -90,6 +96,7 @@ export function addChatMessage(b: StepBuilder, msg: Record<string, unknown>, opt
         addPartsMessage(b, msg.content, withBase);
         return;
       }
+      if (toolCalls.length === 0 && addTerminusReply(b, text, withBase)) return;
       const reasoning = textOf(msg.reasoning_content ?? msg.reasoning);
       if (reasoning) b.add(withBase({ kind: 'thought' as const, text: reasoning, label: 'reasoning' }));
       for (const part of reasoned) b.add(withBase({ kind: 'thought' as const, text: part, label: 'thinking' }));
@@ -131,6 +138,31 @@ function reasoningParts(content: unknown): { said: unknown; reasoned: string[] }
     return false;
   });
   return { said, reasoned };
+}
+
+/** The label of the call a Terminus 2 reply's keystrokes make (see `addTerminusReply`). */
+const TERMINUS_CALL = 'keystrokes';
+
+/**
+ * A Terminus 2 reply (its JSON, see terminus.ts): the analysis and plan are a thought, the
+ * keystrokes one terminal call, which the next user message (the terminal's output) answers.
+ * False when the text is not such a reply.
+ */
+function addTerminusReply(b: StepBuilder, text: string, withBase: <T extends object>(fields: T) => T & { label: string }): boolean {
+  const reply = text.charCodeAt(0) === 123 || /^\s/.test(text) ? terminusReply(text) : undefined;
+  if (!reply || (!reply.thinking && reply.keystrokes === undefined && !reply.done)) return false;
+  if (reply.thinking) b.add(withBase({ kind: 'thought' as const, text: reply.thinking, label: 'analysis' }));
+  if (reply.keystrokes !== undefined) {
+    const args = JSON.stringify({ keystrokes: reply.keystrokes });
+    b.add(withBase({ kind: 'tool_call' as const, text: args, label: TERMINUS_CALL, tool: { name: 'terminal', args } }));
+  } else if (reply.done) b.add(withBase({ kind: 'assistant' as const, text: 'Task complete.', label: 'task_complete' }));
+  return true;
+}
+
+/** Whether the last step is a Terminus call still waiting: Terminus's harness answers it next, as a user message. */
+function answersTerminusCommands(b: StepBuilder): boolean {
+  const last = b.steps[b.steps.length - 1];
+  return last !== undefined && last.kind === 'tool_call' && last.label === TERMINUS_CALL && last.tool?.name === 'terminal';
 }
 
 /** A message whose content parts hold its calls and their outputs (`tool_call`, `tool_output`), as Codex exports to chat. */

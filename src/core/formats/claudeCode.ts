@@ -175,7 +175,8 @@ export const claudeCodeAdapter: FormatAdapter = {
           b.add({ ...base, kind: 'compaction', text: summary, label: 'compact summary', compaction: { summary } });
         }
         pendingCompaction = undefined;
-      } else if (value.isMeta === true) {
+      } else if (value.isMeta === true && !holdsToolResult(content)) {
+        // A meta line's tool_result blocks (some 2.1 writers flag result lines `isMeta`) are still results.
         b.add({ ...base, kind: 'system', text: text ?? plainTextOf(content), label: 'meta' });
       } else if (!base.branch && splitInjectedBlocks(b, content, base, value)) {
         // Done: the harness's blocks are environment steps, the person's are a user step.
@@ -341,6 +342,10 @@ function textBlocks(content: readonly unknown[]): string[] | undefined {
     texts.push(x.text);
   }
   return texts;
+}
+
+function holdsToolResult(content: unknown): boolean {
+  return Array.isArray(content) && content.some((x) => isRecord(x) && x.type === 'tool_result');
 }
 
 function plainTextOf(content: unknown): string {

@@ -121,8 +121,9 @@ function addMessage(b: StepBuilder, m: Entry, base: Base, setModel: (m: string |
         else if (c.type === 'thinking') added.push(b.add({ ...own, kind: 'thought', text: String(c.thinking ?? ''), label: 'thinking' }));
         else if (c.type === 'toolCall') {
           const args = argsOf(c.arguments ?? {});
-          // An aborted reply's calls never ran: pi writes no result for them.
-          const interrupted = m.stopReason === 'aborted' ? { interrupted: true as const } : {};
+          // A reply that was aborted or failed (`stopReason` "error": the stream broke off) ends
+          // pi's loop before its calls run: pi writes no result for them.
+          const interrupted = m.stopReason === 'aborted' || m.stopReason === 'error' ? { interrupted: true as const } : {};
           added.push(b.add({ ...own, kind: 'tool_call', text: args, label: 'toolCall', tool: { name: String(c.name ?? 'tool'), args, callId: stringOrUndefined(c.id), ...interrupted } }));
         }
       }

@@ -56,8 +56,13 @@ function partText(p: Record<string, unknown>): string {
   }
 }
 
-/** Tool output: a string, content parts, or (older Codex) `{content, success}`. */
-function outputText(output: unknown): { text: string; isError?: boolean } {
+/** Tool output: a string, content parts, (older Codex) `{content, success}`, or a command's `{stdout, stderr, exitCode}`. */
+function outputText(output: unknown): { text: string; isError?: boolean; exitCode?: number } {
+  if (isRecord(output) && !('type' in output) && (typeof output.stdout === 'string' || typeof output.stderr === 'string')) {
+    const code = output.exitCode ?? output.exit_code;
+    const text = [output.stdout, output.stderr].filter((t): t is string => typeof t === 'string' && t !== '').join('\n');
+    return { text, ...(typeof code === 'number' ? { exitCode: code } : {}) };
+  }
   if (isRecord(output) && !('type' in output)) {
     const isError = output.success === false ? true : undefined;
     return { text: partsText(output.content ?? output.output ?? JSON.stringify(output)), isError };
@@ -123,14 +128,19 @@ export function addResponseItem(b: StepBuilder, item: Record<string, unknown>, o
     case 'ghost_snapshot':
       break; // Codex's undo bookkeeping; never shown to the model
     default:
-      if (type.endsWith('_call_output')) {
-        const out = outputText(item.output);
-        b.add({ ...base, kind: 'tool_result', text: out.text, isError: out.isError, tool: { name: '', args: '', callId: stringOrUndefined(item.call_id) } });
+      if (type.endsWith('_call_output') || type.endsWith('_result')) {
+        // `<x>_call_output` answers `<x>_call`; some writers pair `tool_call` with `tool_result` (its output under `result`).
+        const out = outputText(item.output ?? item.result);
+        const name = stringOrUndefined(item.name);
+        b.add({ ...base, kind: 'tool_result', text: out.text, isError: out.isError, ...(out.exitCode !== undefined ? { exitCode: out.exitCode } : {}), ...(name ? { toolName: name } : {}), tool: { name: '', args: '', callId: stringOrUndefined(item.call_id) } });
       } else if (type.endsWith('_call')) {
         // Built-in tools (local_shell, web_search, computer, apply_patch, shell…): the arguments are the rest of the item.
+        // An item that names its function (`{function: {name}, arguments}`) is a call of that function.
+        const fn = isRecord(item.function) ? item.function : undefined;
+        const named = stringOrUndefined(item.name) ?? stringOrUndefined(fn?.name);
         const { type: _t, id: _i, call_id: _c, status: _s, ...rest } = item;
-        const args = JSON.stringify(rest.action ?? rest.operation ?? rest);
-        addCall(b, base, type.slice(0, -'_call'.length), args, callId);
+        const args = named !== undefined ? argsOf(item.arguments ?? fn?.arguments ?? item.input ?? {}) : JSON.stringify(rest.action ?? rest.operation ?? rest);
+        addCall(b, base, named ?? type.slice(0, -'_call'.length), args, callId);
       } else {
         // An item type we do not know (Codex 0.144's `world_state`, say): named by its type, its fields readable.
         b.add({ ...base, kind: 'other', text: readableFields(item) });

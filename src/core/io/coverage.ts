@@ -257,7 +257,7 @@ interface Pairs { calls: number; results: number; pending: number; interrupted: 
  * Calls no result answers and results that answer no call. The calls the run ends on (nothing but
  * calls after them) are pending, not unpaired: the log ends (the run was stopped, or is still
  * running) before their results could be written, so nothing is missing from the reading. Calls
- * the log says were cut off (an aborted reply; only calls between them and a compaction, which
+ * the log says were cut off (an aborted or failed reply; only calls between them and a compaction, which
  * starts the context again) are interrupted, not unpaired either.
  */
 function unpaired(steps: readonly Step[]): Pairs {
@@ -308,7 +308,7 @@ export function describeCoverage(c: Coverage): string {
   }
   if (c.unpairedCalls > 0) parts.push(`${n(c.unpairedCalls)} call${c.unpairedCalls === 1 ? '' : 's'} without a result`);
   if (c.pendingCalls) parts.push(`${n(c.pendingCalls)} call${c.pendingCalls === 1 ? '' : 's'} the log ends before answering`);
-  if (c.interruptedCalls) parts.push(`${n(c.interruptedCalls)} call${c.interruptedCalls === 1 ? '' : 's'} cut off (an aborted reply or a compaction)`);
+  if (c.interruptedCalls) parts.push(`${n(c.interruptedCalls)} call${c.interruptedCalls === 1 ? '' : 's'} cut off (an aborted or failed reply, or a compaction)`);
   if (c.unpairedResults > 0) parts.push(`${n(c.unpairedResults)} result${c.unpairedResults === 1 ? '' : 's'} without a call`);
   if (c.unlocatedSteps > 0) parts.push(`${n(c.unlocatedSteps)} step${c.unlocatedSteps === 1 ? '' : 's'} not traced to a record`);
   const subs = c.subagentFiles;
