@@ -124,6 +124,28 @@ export class StepBuilder {
 }
 
 /**
+ * Steps put in a new order, numbered again from 0: each result's `answers` follows its call (given
+ * by object in `callOf`, as numbers change), and turns are derived again.
+ */
+export function renumberSteps(ordered: Step[], callOf: ReadonlyMap<Step, Step>): Step[] {
+  const position = new Map<Step, number>();
+  ordered.forEach((s, i) => position.set(s, i));
+  for (const s of ordered) {
+    s.index = position.get(s)!;
+    if (s.answers !== undefined) s.answers = position.get(callOf.get(s)!);
+  }
+  assignTurns(ordered);
+  return ordered;
+}
+
+/** Which call each result of `steps` answers, by object (see `renumberSteps`). */
+export function callsByResult(steps: readonly Step[]): Map<Step, Step> {
+  const callOf = new Map<Step, Step>();
+  for (const s of steps) if (s.answers !== undefined && steps[s.answers]) callOf.set(s, steps[s.answers]);
+  return callOf;
+}
+
+/**
  * A turn starts at a real user message. System steps, bookkeeping (`other`) and consecutive user
  * messages before any agent activity stay in the same turn, so a system prompt plus the task
  * make turn 0, even when a log records state changes first.

@@ -11,6 +11,8 @@ import { computeCoverage } from '../../src/core/io/coverage';
 import { stepLabel, stepPreview } from '../../src/core/view/stepPresentation';
 import { fixture, writeTemp } from '../helpers/paths';
 import { loadRun, parseRunText } from '../helpers/runs';
+import { requestStarts } from '../../src/core/simulate/replayRaw';
+import { billRunAsHappened } from '../../src/core/simulate';
 
 // What the wild-log set's dev split showed (issue 20): each finding on a real file or real text.
 
@@ -348,4 +350,16 @@ test('turns: a file that opens with the result of a call made before it (a Claud
   const run = parseRunText(text, { path: 'agent-acompact-1.jsonl', size: text.length });
   assert.equal(run.steps[0].kind, 'tool_result');
   assert.equal(turnsOf(run.steps).length, 1);
+});
+
+test('claude-code: one response\'s parallel calls written one line each, with their results between them, are one request, not five (real lines of a 2026 subagent file)', async () => {
+  const run = await loadRun(fixture('claude-code/spotter-parallel-calls-interleaved.jsonl'));
+  const calls = run.steps.filter((s) => s.kind === 'tool_call');
+  assert.equal(calls.length, 5);
+  // The response's blocks sit together, in the order written; the results follow, each answering its call.
+  const firstResult = run.steps.findIndex((s) => s.kind === 'tool_result');
+  assert.ok(calls.every((c) => c.index < firstResult), 'every call before the first result');
+  assert.deepEqual(run.steps.filter((s) => s.kind === 'tool_result').map((r) => r.answers), calls.map((c) => c.index), 'each result answers its own call, in order');
+  assert.equal(requestStarts(run.steps).filter(Boolean).length, 1, 'one model request');
+  assert.equal(billRunAsHappened(run).billing.modelCalls, 1, 'the replay bills one request');
 });

@@ -1,5 +1,5 @@
 import type { Step, SubagentFileRef, TrajectoryMeta } from '../model';
-import { isRecord, StepBuilder } from '../steps';
+import { callsByResult, isRecord, renumberSteps, StepBuilder } from '../steps';
 import type { FormatAdapter, JsonlRecord } from './adapter';
 import { skipRecord } from './adapter';
 import { addAssistantBlocks, addUsage, addUserBlocks, anthropicUsage, type BlockBase, hasToolUse } from './anthropicBlocks';
@@ -101,6 +101,7 @@ export const claudeCodeAdapter: FormatAdapter = {
     let resultUsage: unknown;
     const queued = queuedMessages(records, userLineTexts(records));
     const subagentFiles: SubagentFileRef[] = [];
+    const messageOf = new Map<Step, string>();
 
     for (const { value, line } of records) {
       if (!isRecord(value)) continue;
@@ -156,6 +157,7 @@ export const claudeCodeAdapter: FormatAdapter = {
         const info = messages.get(String(message.id));
         const blocks = (Array.isArray(content) ? content : [content]).filter((block) => !info || firstSighting(info, block));
         const added = addAssistantBlocks(b, blocks, base, info?.withToolUse ?? hasToolUse(blocks));
+        if (typeof message.id === 'string') for (const step of added) messageOf.set(step, message.id);
         if (info && added.length > 0) info.lastStep = added[added.length - 1];
         else if (!info && added.length > 0) added[added.length - 1].usage = anthropicUsage(message.usage, stringOrUndefined(message.model));
         continue;
@@ -202,12 +204,34 @@ export const claudeCodeAdapter: FormatAdapter = {
     // The result's usage sums the run's messages: taken only when they carry none.
     if (!meta.recorded && resultUsage !== undefined) meta.recorded = anthropicUsage(resultUsage, meta.model);
     if (resultCost !== undefined) meta.recorded = { ...meta.recorded, cost: resultCost };
-    const steps = b.finish();
+    const steps = oneResponseTogether(b.finish(), messageOf);
     if (records.length > 0 && steps.length === 0) ctx.warnings.push({ message: 'No messages were found in this session file.' });
     const titleSteps = steps.filter((s) => s.label === 'user' || (!mainLineExists && s.kind === 'user'));
     return { title: title ?? titleFromSteps(titleSteps, ctx.fileName), steps, meta, ...(subagentFiles.length > 0 ? { subagentFiles } : {}) };
   },
 };
+
+/**
+ * One API response's blocks as one run of steps. Claude Code writes each block of a response on a
+ * line of its own, and the results of parallel calls between them (call, result, call, result, all
+ * of one `message.id`): the response made every call at once, so its later blocks move up beside
+ * its first, before the results. Otherwise each call would look like a request of its own.
+ */
+function oneResponseTogether(steps: Step[], messageOf: ReadonlyMap<Step, string>): Step[] {
+  const groups = new Map<string, Step[]>();
+  const out: (Step | Step[])[] = [];
+  let moved = false;
+  for (const step of steps) {
+    const id = messageOf.get(step);
+    if (id === undefined) { out.push(step); continue; }
+    const group = groups.get(id);
+    if (!group) { const fresh = [step]; groups.set(id, fresh); out.push(fresh); continue; }
+    if (out[out.length - 1] !== group) moved = true;
+    group.push(step);
+  }
+  if (!moved) return steps;
+  return renumberSteps(out.flat(), callsByResult(steps));
+}
 
 /** An id that names a file: no separators, no `..`. */
 const FILE_ID = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;

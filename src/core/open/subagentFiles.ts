@@ -2,7 +2,7 @@ import { statSync, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { sumUsage } from '../formats/usage';
 import type { Coverage, Run, Step, SubagentFileRef, TrajectoryFile } from '../model';
-import { assignTurns } from '../steps';
+import { callsByResult, renumberSteps } from '../steps';
 
 // Some logs keep a subagent's steps in a file of its own beside them (Claude Code 2.1's
 // `<session>/subagents/agent-<id>.jsonl`, Harbor's `trajectory.summarization-1-summary.json`) and
@@ -111,15 +111,13 @@ function findFile(folder: string, paths: readonly string[]): { file: string; sta
  */
 function graft(steps: Step[], grafts: { ref: SubagentFileRef; sub: Run; file: string }[]): Step[] {
   // Which call each result answers, by object: numbers change below.
-  const callOf = new Map<Step, Step>();
+  const callOf = callsByResult(steps);
   const resultOf = new Map<Step, Step>();
   const callAt = new Map<string, Step>();
   for (const s of steps) {
     if (s.kind === 'tool_call' && s.tool?.callId) callAt.set(s.tool.callId, s);
-    const call = s.answers === undefined ? undefined : steps[s.answers];
-    if (!call) continue;
-    callOf.set(s, call);
-    if (!resultOf.has(call)) resultOf.set(call, s);
+    const call = callOf.get(s);
+    if (call && !resultOf.has(call)) resultOf.set(call, s);
   }
   const before = new Map<Step, Step[]>();
   const after = new Map<Step, Step[]>();
@@ -132,21 +130,15 @@ function graft(steps: Step[], grafts: { ref: SubagentFileRef; sub: Run; file: st
     });
     const call = ref.callId === undefined ? undefined : callAt.get(ref.callId);
     const result = call && resultOf.get(call);
+    const at = call ?? ref.after;
     if (result) before.set(result, [...(before.get(result) ?? []), ...copies]);
-    else if (call ?? ref.after) after.set((call ?? ref.after)!, [...(after.get((call ?? ref.after)!) ?? []), ...copies]);
+    else if (at) after.set(at, [...(after.get(at) ?? []), ...copies]);
     else atEnd.push(...copies);
   }
   const out: Step[] = [];
   for (const s of steps) out.push(...(before.get(s) ?? []), s, ...(after.get(s) ?? []));
   out.push(...atEnd);
-  const position = new Map<Step, number>();
-  out.forEach((s, i) => position.set(s, i));
-  for (const s of out) {
-    s.index = position.get(s)!;
-    if (s.answers !== undefined) s.answers = position.get(callOf.get(s)!);
-  }
-  assignTurns(out);
-  return out;
+  return renumberSteps(out, callOf);
 }
 
 /**
