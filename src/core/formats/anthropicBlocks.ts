@@ -36,6 +36,11 @@ function blockText(b: Record<string, unknown>): string {
   return typeof b.type === 'string' ? `[${b.type}]` : JSON.stringify(b);
 }
 
+/** A tool's result, the client's (`tool_result`) or a server tool's (`web_search_tool_result`). */
+export function isToolResultBlock(block: unknown): block is Record<string, unknown> {
+  return isRecord(block) && (block.type === 'tool_result' || String(block.type).endsWith('_tool_result'));
+}
+
 export function hasToolUse(blocks: readonly unknown[]): boolean {
   return blocks.some((b) => isRecord(b) && (b.type === 'tool_use' || b.type === 'server_tool_use'));
 }
@@ -97,7 +102,7 @@ export function addUserBlocks(b: StepBuilder, blocks: readonly unknown[], base: 
     pending = [];
   };
   for (const block of blocks) {
-    if (isRecord(block) && (block.type === 'tool_result' || String(block.type).endsWith('_tool_result'))) {
+    if (isToolResultBlock(block)) {
       flush();
       addToolResult(b, block, base);
     } else {

@@ -91,7 +91,6 @@ function addAtifSteps(b: StepBuilder, doc: Doc, walk: Walk): void {
   const steps = Array.isArray(doc.steps) ? doc.steps : [];
   steps.forEach((raw, i) => {
     if (!isRecord(raw)) return;
-    const added = b.steps.length;
     const id = String(raw.step_id ?? i + 1);
     // Harbor's Claude Code converter writes a subagent's steps inline, marked `extra.is_sidechain`.
     const sidechain = walk.branch === undefined && obj(raw, 'extra').is_sidechain === true;
@@ -149,7 +148,7 @@ function addAtifSteps(b: StepBuilder, doc: Doc, walk: Walk): void {
       default:
         b.add({ ...base, kind: 'other', text: message, label: String(raw.source ?? 'step') });
     }
-    noteSubagentFiles(raw, embedded, walk, b.steps[b.steps.length > added ? b.steps.length - 1 : added - 1]);
+    noteSubagentFiles(raw, embedded, walk, b.steps[b.steps.length - 1]);
   });
 }
 
@@ -166,7 +165,7 @@ function addSystemStep(b: StepBuilder, raw: Doc, base: Base, message: string, co
   }
   const results = observationResults(raw);
   const management = obj(obj(raw, 'extra'), 'context_management');
-  const refs = results.flatMap((r) => (Array.isArray(r.subagent_trajectory_ref) ? r.subagent_trajectory_ref.filter(isRecord) : []));
+  const refs = results.flatMap(subagentRefs);
   const isCompaction = management.type === 'compaction' || management.type === 'pruning' || management.boundary === 'replace' || refs.length > 0;
   if (isCompaction) {
     // Context summarization: the summary is what the results say, else what each summarizer ref says.
@@ -308,8 +307,7 @@ class CallQueue {
  */
 function noteSubagentFiles(raw: Doc, embedded: ReadonlyMap<string, unknown>, walk: Walk, step: Step | undefined): void {
   for (const r of observationResults(raw)) {
-    const refs = Array.isArray(r.subagent_trajectory_ref) ? r.subagent_trajectory_ref.filter(isRecord) : [];
-    for (const ref of refs) {
+    for (const ref of subagentRefs(r)) {
       const file = stringOrUndefined(ref.trajectory_path);
       const id = stringOrUndefined(ref.trajectory_id);
       if (!file || (id && embedded.has(id))) continue;
@@ -327,8 +325,7 @@ function noteSubagentFiles(raw: Doc, embedded: ReadonlyMap<string, unknown>, wal
 function addEmbeddedSubagents(b: StepBuilder, raw: Doc, embedded: Map<string, { doc: Doc; index: number }>, walk: Walk): void {
   if (walk.depth >= MAX_SUBAGENT_DEPTH || embedded.size === 0) return;
   for (const r of observationResults(raw)) {
-    const refs = Array.isArray(r.subagent_trajectory_ref) ? r.subagent_trajectory_ref.filter(isRecord) : [];
-    for (const ref of refs) {
+    for (const ref of subagentRefs(r)) {
       const id = stringOrUndefined(ref.trajectory_id);
       const sub = id ? embedded.get(id) : undefined;
       if (!sub || !id) continue;
@@ -368,6 +365,11 @@ function writtenLabel(raw: Doc): string | undefined {
   return stringOrUndefined(obj(raw, 'extra').label);
 }
 
+/** The subagents a result refers to (`subagent_trajectory_ref`). */
+function subagentRefs(r: Doc): Doc[] {
+  return Array.isArray(r.subagent_trajectory_ref) ? r.subagent_trajectory_ref.filter(isRecord) : [];
+}
+
 function observationResults(raw: Doc): Doc[] {
   const results = obj(raw, 'observation').results;
   return Array.isArray(results) ? results.filter(isRecord) : [];
@@ -376,7 +378,7 @@ function observationResults(raw: Doc): Doc[] {
 function resultText(r: Doc): string {
   const content = atifContentText(r.content);
   if (content) return content;
-  const refs = Array.isArray(r.subagent_trajectory_ref) ? r.subagent_trajectory_ref.filter(isRecord) : [];
+  const refs = subagentRefs(r);
   return refs.map((ref) => `[subagent ${String(ref.trajectory_id ?? ref.session_id ?? '?')}${ref.trajectory_path ? ` at ${String(ref.trajectory_path)}` : ''}]`).join('\n');
 }
 

@@ -28,6 +28,8 @@ interface AgentGroup {
   /** Positions in `results` of failed results: v1.5 has no per-result extra, so the step says which. */
   errorResults: number[];
   sourceId?: string;
+  /** The subagent branch its steps are on (a response is never split across branches). */
+  branch?: string;
 }
 
 /** Thought labels that mean the model's hidden reasoning rather than text it said. */
@@ -85,9 +87,6 @@ interface Entry {
 class StepWriter {
   private readonly out: Entry[] = [];
   private group: AgentGroup | undefined;
-  private groupBranch: string | undefined;
-  /** The branch of the step being added. */
-  private branch: string | undefined;
   private readonly callHome = new Map<number, { group: AgentGroup; id: string }>();
   private readonly usedIds = new Set<string>();
   /** A result came back since the last model output: the next output is a new response. */
@@ -99,24 +98,23 @@ class StepWriter {
     // A document read from ATIF keeps its own step boundaries: they are the source ids.
     if (this.stash && this.group && s.sourceId !== this.group.sourceId) this.close();
     // A subagent's step is never one response with the main agent's (nor another subagent's).
-    if (this.group && this.groupBranch !== s.branch) this.close();
-    this.branch = s.branch;
+    if (this.group && this.group.branch !== s.branch) this.close();
     switch (s.kind) {
       case 'system':
       case 'user':
         this.close();
         // An empty system step would read back as none: it says it is a step.
-        this.push({ source: s.kind, message: s.text, ...timestampOf(s), ...(s.kind === 'system' && s.text === '' ? { extra: { atl_kind: 'system' } } : {}) }, s.sourceId);
+        this.push({ source: s.kind, message: s.text, ...timestampOf(s), ...(s.kind === 'system' && s.text === '' ? { extra: { atl_kind: 'system' } } : {}) }, s);
         return;
       case 'environment':
         // Sent with the user role, so a user step; the extra says it was not the person.
         this.close();
-        this.push({ source: 'user', message: s.text, ...timestampOf(s), extra: { atl_kind: 'environment', ...(s.label ? { label: s.label } : {}) } }, s.sourceId);
+        this.push({ source: 'user', message: s.text, ...timestampOf(s), extra: { atl_kind: 'environment', ...(s.label ? { label: s.label } : {}) } }, s);
         return;
       case 'compaction':
         this.close();
         // A compaction read from ATIF is restored as written; a new one (a strategy's summary) is marked.
-        this.push(compactionStep(s, !(this.stash && s.sourceId !== undefined && Object.hasOwn(this.stash, s.sourceId))), s.sourceId);
+        this.push(compactionStep(s, !(this.stash && s.sourceId !== undefined && Object.hasOwn(this.stash, s.sourceId))), s);
         return;
       case 'other': {
         this.close();
@@ -126,7 +124,7 @@ class StepWriter {
           last.atif.observation = { results: [...resultsOf(last.atif), { content: s.text }] };
           return;
         }
-        this.push({ source: 'system', message: s.text, ...timestampOf(s), extra: { atl_kind: 'other', ...(s.label ? { label: s.label } : {}), ...(s.isError ? { atl_error: true } : {}) } }, s.sourceId);
+        this.push({ source: 'system', message: s.text, ...timestampOf(s), extra: { atl_kind: 'other', ...(s.label ? { label: s.label } : {}), ...(s.isError ? { atl_error: true } : {}) } }, s);
         return;
       }
       case 'tool_result':
@@ -172,14 +170,13 @@ class StepWriter {
       return;
     }
     // A result whose call is not in this log still gets a step, from the environment.
-    this.push({ source: 'system', message: '', ...timestampOf(s), observation: { results: [result] }, extra: { atl_kind: 'tool_result', ...(s.isError ? { error_results: [0] } : {}) } }, s.sourceId);
+    this.push({ source: 'system', message: '', ...timestampOf(s), observation: { results: [result] }, extra: { atl_kind: 'tool_result', ...(s.isError ? { error_results: [0] } : {}) } }, s);
   }
 
   private open(s: Step): AgentGroup {
     this.close();
-    const g: AgentGroup = { atif: { source: 'agent', message: '', ...timestampOf(s) }, texts: [], textKinds: [], reasoning: [], calls: [], results: [], usages: [], errorResults: [], sourceId: s.sourceId };
+    const g: AgentGroup = { atif: { source: 'agent', message: '', ...timestampOf(s) }, texts: [], textKinds: [], reasoning: [], calls: [], results: [], usages: [], errorResults: [], sourceId: s.sourceId, branch: s.branch };
     this.group = g;
-    this.groupBranch = s.branch;
     this.out.push({ atif: g.atif, sourceId: s.sourceId, group: g, ...(s.branch ? { branch: s.branch } : {}) });
     return g;
   }
@@ -188,8 +185,9 @@ class StepWriter {
     this.group = undefined;
   }
 
-  private push(atif: Json, sourceId: string | undefined): void {
-    this.out.push({ atif, sourceId, ...(this.branch ? { branch: this.branch } : {}) });
+  /** A step of its own for `s`, which gives its source id and branch. */
+  private push(atif: Json, s: Step): void {
+    this.out.push({ atif, sourceId: s.sourceId, ...(s.branch ? { branch: s.branch } : {}) });
   }
 
   /** Per id, the suffix to try next: every lower one is taken (a log that reuses ids stays linear). */

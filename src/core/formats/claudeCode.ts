@@ -2,7 +2,7 @@ import type { Step, SubagentFileRef, TrajectoryMeta } from '../model';
 import { callsByResult, isRecord, renumberSteps, StepBuilder } from '../steps';
 import type { FormatAdapter, JsonlRecord } from './adapter';
 import { skipRecord } from './adapter';
-import { addAssistantBlocks, addUsage, addUserBlocks, anthropicUsage, type BlockBase, hasToolUse } from './anthropicBlocks';
+import { addAssistantBlocks, addUsage, addUserBlocks, anthropicUsage, type BlockBase, hasToolUse, isToolResultBlock } from './anthropicBlocks';
 import { FROM_WRITES, noteRetention, retentionOfWrites } from './cacheRetention';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
 import { injectedLabel, type InjectedRule, labelWith, tagText } from './injected';
@@ -177,7 +177,7 @@ export const claudeCodeAdapter: FormatAdapter = {
           b.add({ ...base, kind: 'compaction', text: summary, label: 'compact summary', compaction: { summary } });
         }
         pendingCompaction = undefined;
-      } else if (value.isMeta === true && !holdsToolResult(content)) {
+      } else if (value.isMeta === true && !(Array.isArray(content) && content.some(isToolResultBlock))) {
         // A meta line's tool_result blocks (some 2.1 writers flag result lines `isMeta`) are still results.
         b.add({ ...base, kind: 'system', text: text ?? plainTextOf(content), label: 'meta' });
       } else if (!base.branch && splitInjectedBlocks(b, content, base, value)) {
@@ -366,10 +366,6 @@ function textBlocks(content: readonly unknown[]): string[] | undefined {
     texts.push(x.text);
   }
   return texts;
-}
-
-function holdsToolResult(content: unknown): boolean {
-  return Array.isArray(content) && content.some((x) => isRecord(x) && x.type === 'tool_result');
 }
 
 function plainTextOf(content: unknown): string {

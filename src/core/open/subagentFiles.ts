@@ -85,7 +85,7 @@ function linkRun(run: Run, refs: SubagentFileRef[], read: ReadSubagentFile, dept
   for (const { ref, sub } of grafts) {
     if (!ref.usageInRun && sub.meta.recorded) run.meta.recorded = sumUsage([run.meta.recorded, sub.meta.recorded]);
   }
-  if (run.coverage && (grafts.length > 0 || notRead.length > 0)) run.coverage = withSubagents(run.coverage, grafts.map((g) => g.sub.coverage), notRead);
+  if (run.coverage && (grafts.length > 0 || notRead.length > 0)) run.coverage = coverageWithSubagents(run.coverage, grafts.map((g) => g.sub.coverage), notRead);
 }
 
 /** The first of `paths` that is a file inside `folder`; a path that leads out of it is never read. */
@@ -157,7 +157,7 @@ function asBranch(steps: readonly Step[], branch: string, file: string): Step[] 
 }
 
 /** The run's coverage with what its subagent files add: their unpaired calls and results, and the files not read. */
-function withSubagents(c: Coverage, subs: (Coverage | undefined)[], notRead: { path: string; why: string }[]): Coverage {
+function coverageWithSubagents(c: Coverage, subs: (Coverage | undefined)[], notRead: { path: string; why: string }[]): Coverage {
   const out: Coverage = { ...c, skipped: { ...c.skipped }, subagentFiles: { read: subs.length, notRead } };
   for (const s of subs) {
     if (!s) continue;
