@@ -47,7 +47,9 @@ export const opencodeAdapter: FormatAdapter = {
       const parts = inCreationOrder(Array.isArray(m.parts) ? m.parts.filter(isRecord) : []);
       const model = stringOrUndefined(mi.modelID);
       meta.model ??= model;
-      const base = (k: number): Base => ({ location: { pointer: pointerOf('messages', i, 'parts', k) }, sourceId: stringOrUndefined(parts[k]?.id), timestamp: epoch(obj(mi, 'time').created, times, i) });
+      // One timestamp string per message, shared by its steps (not one per part).
+      const timestamp = epoch(obj(mi, 'time').created, times, i);
+      const base = (k: number): Base => ({ location: { pointer: pointerOf('messages', i, 'parts', k) }, sourceId: stringOrUndefined(parts[k]?.id), timestamp });
       if (mi.role === 'user') addUserParts(b, parts, base, pending);
       else for (const u of addAssistantParts(b, parts, base, mi, model, pending)) usages.push(u);
     });
@@ -75,7 +77,8 @@ function addUserParts(b: StepBuilder, parts: Part[], base: (k: number) => Base, 
   });
   if (texts.length === 0) return;
   b.closeOpenCalls();
-  b.add({ ...base(first), kind: 'user', text: texts.join('\n'), label: 'user' });
+  // `join` copies even a single text: the part's own string is kept instead.
+  b.add({ ...base(first), kind: 'user', text: texts.length === 1 ? texts[0] : texts.join('\n'), label: 'user' });
 }
 
 /** Adds an assistant message's parts; returns the usage of each LLM call in it. */
