@@ -123,3 +123,38 @@ test('otel: the console exporter\'s span stream with OpenInference attributes', 
   assert.deepEqual(t.steps[1].usage, { model: 'gpt-4o-mini', inputTokens: 12, outputTokens: 1 });
   assert.equal(t.steps[1].timestamp, '2026-02-01T10:00:01.000Z');
 });
+
+test('otel: the JS SDK\'s own span objects with the Vercel AI SDK\'s ai.* attributes read as a tool loop, wrappers named', async () => {
+  // Shaped as the OpenTelemetry JS SDK's ReadableSpan serializes (`spanContext`, `parentSpanContext`,
+  // `[s, ns]` times, status code 2 = error), with the attributes the AI SDK writes
+  // (Arize-ai/openinference's openinference-vercel fixtures use this shape, without parents).
+  const js = (spanId: string, name: string, at: number, attributes: Record<string, unknown>, parent?: string, code = 0) => ({
+    name, spanContext: { traceId: 'f00d', spanId }, ...(parent ? { parentSpanContext: { traceId: 'f00d', spanId: parent } } : {}),
+    attributes: { 'ai.operationId': name, 'operation.name': name, ...attributes }, status: { code }, startTime: [1_770_131_992 + at, 242_000_000], endTime: [1_770_131_992 + at, 900_000_000], events: [],
+  });
+  const user = { role: 'user', content: [{ type: 'text', text: 'What is the Fed rate?' }] };
+  const asked = { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'call_1', toolName: 'webSearch', input: { query: 'fed rate 2024' } }] };
+  const answered = { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'call_1', toolName: 'webSearch', output: { type: 'json', value: { rate: '5.25%' } } }] };
+  const spans = [
+    js('w', 'ai.generateText', 0, { 'ai.prompt': '{"prompt":"What is the Fed rate?"}', 'ai.response.text': 'It is 5.25%.' }),
+    js('g1', 'ai.generateText.doGenerate', 1, { 'ai.prompt.messages': JSON.stringify([user]), 'ai.model.id': 'gpt-4o-mini', 'ai.response.toolCalls': JSON.stringify([{ toolCallId: 'call_1', toolName: 'webSearch', input: '{"query":"fed rate 2024"}' }]), 'ai.usage.inputTokens': 40, 'ai.usage.outputTokens': 12 }, 'w'),
+    js('t1', 'ai.toolCall', 2, { 'ai.toolCall.name': 'webSearch', 'ai.toolCall.id': 'call_1', 'ai.toolCall.args': '{"query":"fed rate 2024"}', 'ai.toolCall.result': '{"rate":"5.25%"}' }, 'w'),
+    js('t2', 'ai.toolCall', 3, { 'ai.toolCall.name': 'fetchPage', 'ai.toolCall.id': 'call_2', 'ai.toolCall.args': '{"url":"x"}' }, 'w', 2),
+    js('g2', 'ai.generateText.doGenerate', 4, { 'ai.prompt.messages': JSON.stringify([user, asked, answered]), 'ai.model.id': 'gpt-4o-mini', 'ai.response.text': 'It is 5.25%.', 'ai.usage.promptTokens': 90, 'ai.usage.completionTokens': 8 }, 'w'),
+  ];
+  const t = await loadRun(writeTemp('all-spans.json', JSON.stringify(spans)));
+  assert.equal(t.format, 'otel');
+  assert.deepEqual(kinds(t), ['user', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'assistant']);
+  const [, call, result, failedCall, failed, reply] = t.steps;
+  assert.equal(call.tool?.name, 'webSearch');
+  assert.equal(result.answers, call.index, 'the tool span answers the call the model made, by id');
+  assert.equal(result.text, '{"rate":"5.25%"}');
+  assert.equal(failedCall.tool?.name, 'fetchPage');
+  assert.equal(failed.isError, true, 'status code 2 is an error');
+  assert.equal(reply.text, 'It is 5.25%.');
+  assert.equal(t.steps[0].timestamp, '2026-02-03T15:19:53.242Z', 'times from [seconds, nanoseconds]');
+  assert.equal(t.meta.recorded?.inputTokens, 130);
+  assert.equal(t.meta.recorded?.outputTokens, 20);
+  assert.equal(t.meta.model, 'gpt-4o-mini');
+  assert.ok(t.coverage && t.coverage.skipped['other span (no model or tool call)'] === 1, 'the generateText wrapper is named, not lost');
+});

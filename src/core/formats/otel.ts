@@ -24,9 +24,13 @@ type Role = 'llm' | 'tool' | 'agent' | undefined;
 function roleOf(s: Span): Role {
   const op = String(s.attrs['gen_ai.operation.name'] ?? '');
   const oiKind = String(s.attrs['openinference.span.kind'] ?? '').toUpperCase();
-  if (op === 'execute_tool' || oiKind === 'TOOL' || /^execute_tool\b/.test(s.name)) return 'tool';
+  // The Vercel AI SDK names its spans by `ai.operationId`: `ai.toolCall`, the provider call
+  // `ai.<function>.doGenerate|doStream`, and around it the function's own span (`ai.generateText`).
+  const aiOp = typeof s.attrs['ai.operationId'] === 'string' ? s.attrs['ai.operationId'] : '';
+  if (op === 'execute_tool' || oiKind === 'TOOL' || /^execute_tool\b/.test(s.name) || aiOp === 'ai.toolCall') return 'tool';
   if (op === 'invoke_agent' || op === 'create_agent' || oiKind === 'AGENT') return 'agent';
-  if (LLM_OPERATIONS.has(op) || oiKind === 'LLM' || /^(chat|text_completion|generate_content) /.test(s.name)) return 'llm';
+  if (LLM_OPERATIONS.has(op) || oiKind === 'LLM' || /^(chat|text_completion|generate_content) /.test(s.name) || /\.do(Generate|Stream)$/.test(aiOp)) return 'llm';
+  if (aiOp !== '') return undefined; // the function's span repeats its provider call's prompt and reply
   const hasMessages = Object.keys(s.attrs).some((k) => /^(gen_ai\.(input|output)\.messages|gen_ai\.prompt\.\d|gen_ai\.completion\.\d|llm\.(input|output)_messages\.)/.test(k));
   return hasMessages || (s.attrs['gen_ai.request.model'] !== undefined && !op) ? 'llm' : undefined;
 }
@@ -147,7 +151,7 @@ function traceRun(traceId: string, list: Span[], warnings: Warning[], noStep: (s
   for (let k = 0; k < ordered.length; k++) {
     const s = ordered[k];
     (ordered as (Span | undefined)[])[k] = undefined;
-    const base: Base = { sourceId: s.spanId, label: s.name, timestamp: s.start > 0 ? times.iso(s.start / 1e6, s.start, `span ${s.spanId}`) : undefined, location: s.line ? { line: s.line } : s.pointer !== undefined ? { pointer: s.pointer } : undefined };
+    const base: Base = { sourceId: s.spanId, label: s.name, timestamp: s.start > 0 ? times.iso(epochMs(s.start), s.start, `span ${s.spanId}`) : undefined, location: s.line ? { line: s.line } : s.pointer !== undefined ? { pointer: s.pointer } : undefined };
     const role = roles.get(s.spanId);
     const before = b.steps.length;
     if (role === 'agent') meta.agent = String(s.attrs['gen_ai.agent.name'] ?? meta.agent);
@@ -162,6 +166,14 @@ function traceRun(traceId: string, list: Span[], warnings: Warning[], noStep: (s
   meta.recorded = sumUsage(usages);
   const steps = b.finish();
   return { title: titleFromSteps(steps, `Trace ${traceId}`), steps, meta };
+}
+
+/**
+ * Milliseconds from nanoseconds since the epoch. A double holds those only to about 256 ns, so
+ * 15:19:53.242 may come out as .241999…: rounded to the microsecond first, it stays .242.
+ */
+function epochMs(ns: number): number {
+  return Math.round(ns / 1e3) / 1e3;
 }
 
 interface CallState {
@@ -230,10 +242,11 @@ function addInput(b: StepBuilder, m: Message, base: Base, state: CallState): voi
 
 function addToolSpan(b: StepBuilder, s: Span, base: Base, state: CallState): void {
   const a = s.attrs;
-  const name = String(a['gen_ai.tool.name'] ?? a['tool.name'] ?? s.name.replace(/^execute_tool\s*/, '') ?? 'tool');
-  const id = typeof a['gen_ai.tool.call.id'] === 'string' ? a['gen_ai.tool.call.id'] : undefined;
-  const args = text(a['gen_ai.tool.call.arguments'] ?? a['gen_ai.tool.args'] ?? a['input.value'] ?? a['tool.parameters']);
-  const result = toolOutputText(a['gen_ai.tool.call.result'] ?? a['gen_ai.output'] ?? a['output.value'] ?? '');
+  const name = String(a['gen_ai.tool.name'] ?? a['tool.name'] ?? a['ai.toolCall.name'] ?? s.name.replace(/^execute_tool\s*/, '') ?? 'tool');
+  const callId = a['gen_ai.tool.call.id'] ?? a['ai.toolCall.id'];
+  const id = typeof callId === 'string' ? callId : undefined;
+  const args = text(a['gen_ai.tool.call.arguments'] ?? a['gen_ai.tool.args'] ?? a['input.value'] ?? a['tool.parameters'] ?? a['ai.toolCall.args'] ?? a['ai.toolCall.input']);
+  const result = toolOutputText(a['gen_ai.tool.call.result'] ?? a['gen_ai.output'] ?? a['output.value'] ?? a['ai.toolCall.result'] ?? a['ai.toolCall.output'] ?? '');
   // The call the model already asked for: by id, else the oldest unanswered call of this tool.
   let call = id ? state.calls.get(id) : undefined;
   call ??= oldestUnanswered(state, name);
@@ -299,16 +312,16 @@ function breakParentCycles(traceId: string, list: Span[], warnings: Warning[]): 
  */
 function usageOf(s: Span): RecordedUsage | undefined {
   const a = s.attrs;
-  let input = num(a['gen_ai.usage.input_tokens'] ?? a['gen_ai.usage.prompt_tokens'] ?? a['llm.token_count.prompt']);
+  let input = num(a['gen_ai.usage.input_tokens'] ?? a['gen_ai.usage.prompt_tokens'] ?? a['llm.token_count.prompt'] ?? a['ai.usage.inputTokens'] ?? a['ai.usage.promptTokens']);
   const cacheRead = num(a['gen_ai.usage.cache_read.input_tokens'] ?? a['gen_ai.usage.cache_read_input_tokens'] ?? a['llm.token_count.prompt_details.cache_read']);
   const cacheWrite = num(a['gen_ai.usage.cache_creation.input_tokens'] ?? a['gen_ai.usage.cache_creation_input_tokens'] ?? a['llm.token_count.prompt_details.cache_write']);
   if (input !== undefined && cacheRead !== undefined && cacheRead > input) input += cacheRead + (cacheWrite ?? 0);
   const parts = [num(a['gen_ai.usage.input_cost']), num(a['gen_ai.usage.output_cost'])].filter((n): n is number => n !== undefined);
   const cost = num(a['gen_ai.usage.cost']) ?? (parts.length > 0 ? parts.reduce((x, y) => x + y, 0) : undefined);
   return recordedUsage({
-    model: String(a['gen_ai.response.model'] ?? a['gen_ai.request.model'] ?? a['llm.model_name'] ?? '') || undefined,
+    model: String(a['gen_ai.response.model'] ?? a['gen_ai.request.model'] ?? a['llm.model_name'] ?? a['ai.response.model'] ?? a['ai.model.id'] ?? '') || undefined,
     input,
-    output: num(a['gen_ai.usage.output_tokens'] ?? a['gen_ai.usage.completion_tokens'] ?? a['llm.token_count.completion']),
+    output: num(a['gen_ai.usage.output_tokens'] ?? a['gen_ai.usage.completion_tokens'] ?? a['llm.token_count.completion'] ?? a['ai.usage.outputTokens'] ?? a['ai.usage.completionTokens']),
     cacheRead,
     cacheWrite,
     cost,

@@ -4,7 +4,9 @@ import { isRecord } from '../steps';
 // `gen_ai.input.messages` / `gen_ai.output.messages` (JSON, with `parts`, or chat-style messages),
 // the older indexed `gen_ai.prompt.N.*` / `gen_ai.completion.N.*` (OpenLLMetry, Traceloop),
 // OpenInference's `llm.input_messages.N.message.*` / `llm.output_messages.N.message.*`, and
-// the span events older instrumentations log (`gen_ai.user.message`, `gen_ai.choice`, …).
+// the span events older instrumentations log (`gen_ai.user.message`, `gen_ai.choice`, …), and the
+// Vercel AI SDK's `ai.prompt.messages` (chat messages whose content parts hold `tool-call` and
+// `tool-result`) with `ai.response.text` / `ai.response.toolCalls` / `ai.response.object`.
 
 interface CallPart {
   id?: string;
@@ -24,7 +26,7 @@ type Attrs = Record<string, unknown>;
 
 export function inputMessages(attrs: Attrs, events: { name: string; attrs: Attrs }[]): Message[] {
   const system = attrs['gen_ai.system_instructions'];
-  const fromJson = jsonMessages(attrs['gen_ai.input.messages'] ?? attrs['gen_ai.prompt']);
+  const fromJson = jsonMessages(attrs['gen_ai.input.messages'] ?? attrs['gen_ai.prompt'] ?? attrs['ai.prompt.messages']);
   const messages = fromJson ?? indexed(attrs, 'gen_ai.prompt.') ?? openInference(attrs, 'llm.input_messages.') ?? eventMessages(events, 'input');
   if (system !== undefined) {
     const parsed = parse(system);
@@ -39,8 +41,21 @@ export function outputMessages(attrs: Attrs, events: { name: string; attrs: Attr
     ?? indexed(attrs, 'gen_ai.completion.')
     ?? openInference(attrs, 'llm.output_messages.')
     ?? anyAgentOutput(attrs['gen_ai.output'])
+    ?? aiSdkResponse(attrs)
     ?? eventMessages(events, 'output')
     ?? [];
+}
+
+/** The Vercel AI SDK's reply: its text (or generated object) and the tools it called (`[{toolCallId, toolName, args | input}]`). */
+function aiSdkResponse(attrs: Attrs): Message[] | undefined {
+  const reply = attrs['ai.response.text'] ?? attrs['ai.response.object'];
+  const calls = parse(attrs['ai.response.toolCalls']);
+  if (reply === undefined && !Array.isArray(calls)) return undefined;
+  return [{
+    role: 'assistant',
+    text: reply === undefined ? '' : typeof reply === 'string' ? reply : JSON.stringify(reply),
+    calls: (Array.isArray(calls) ? calls.filter(isRecord) : []).map((c) => ({ id: str(c.toolCallId), name: String(c.toolName ?? 'tool'), args: argText(c.args ?? c.input) })),
+  }];
 }
 
 function parse(v: unknown): unknown {
@@ -62,8 +77,24 @@ function jsonMessages(raw: unknown): Message[] | undefined {
       const fn = isRecord(c.function) ? c.function : c;
       return { id: str(c.id), name: String(fn.name ?? 'tool'), args: argText(fn.arguments) };
     }) : [];
+    if (Array.isArray(m.content) && m.content.some((p) => isRecord(p) && (p.type === 'tool-call' || p.type === 'tool-result'))) return aiSdkMessage(String(m.role ?? 'assistant'), m.content, calls);
     return { role: String(m.role ?? 'assistant'), text: contentText(m.content), calls, callId: str(m.tool_call_id) };
   });
+}
+
+/** AI SDK content parts: text, `tool-call` (`toolCallId`, `toolName`, `args` or `input`), `tool-result` (`output` or `result`). */
+function aiSdkMessage(role: string, parts: unknown[], calls: CallPart[]): Message {
+  const texts: string[] = [];
+  let callId: string | undefined;
+  for (const p of parts.filter(isRecord)) {
+    if (p.type === 'tool-call') calls.push({ id: str(p.toolCallId), name: String(p.toolName ?? 'tool'), args: argText(p.args ?? p.input) });
+    else if (p.type === 'tool-result') {
+      callId ??= str(p.toolCallId);
+      const out = isRecord(p.output) && 'value' in p.output ? p.output.value : p.output ?? p.result;
+      texts.push(typeof out === 'string' ? out : JSON.stringify(out ?? ''));
+    } else texts.push(String(p.text ?? `[${String(p.type ?? 'part')}]`));
+  }
+  return { role, text: texts.join('\n'), calls, callId };
 }
 
 function fromParts(role: string, parts: unknown[]): Message {

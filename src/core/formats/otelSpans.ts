@@ -6,7 +6,9 @@ import { isRecord } from '../steps';
 // `{intValue}`…, often several exports in one file), Jaeger's JSON export (`{data: [{spans:
 // [{tags}]}]}`), and the span objects the OpenTelemetry Python console exporter prints one after
 // another (`{name, context: {trace_id, span_id}, parent, attributes: {…}}`), bare, in an array, or
-// under `spans`.
+// under `spans`, and the OpenTelemetry JS SDK's spans serialized as they are (`{name, spanContext:
+// {traceId, spanId}, parentSpanId | parentSpanContext, attributes, status: {code}, startTime: [s,
+// ns], events}`: in-memory exporters, test fixtures such as the Vercel AI SDK's).
 
 export interface Span {
   traceId: string;
@@ -42,9 +44,10 @@ function isJaegerExport(v: unknown): boolean {
   return isRecord(v) && Array.isArray(v.data) && v.data.some((t) => isRecord(t) && Array.isArray(t.spans) && ('traceID' in t || 'processes' in t));
 }
 
-/** A console-exporter span: a name, a context with trace and span ids, and attributes as an object. */
+/** A console-exporter or JS SDK span: a name, a context with trace and span ids, and attributes as an object. */
 function isConsoleSpan(v: unknown): boolean {
-  return isRecord(v) && typeof v.name === 'string' && isRecord(v.context) && 'span_id' in v.context && (v.attributes === undefined || isRecord(v.attributes));
+  if (!isRecord(v) || typeof v.name !== 'string' || !(v.attributes === undefined || isRecord(v.attributes))) return false;
+  return (isRecord(v.context) && 'span_id' in v.context) || (isRecord(v.spanContext) && 'spanId' in v.spanContext);
 }
 
 /** Which span file this is, or undefined; looks at the first records only. */
@@ -206,27 +209,30 @@ function tagList(list: unknown): Obj {
 }
 
 function consoleSpan(s: Obj, line: number, pointer?: string): Span {
-  const context = isRecord(s.context) ? s.context : {};
-  const parent = isRecord(s.parent) ? s.parent.span_id : s.parent_id ?? s.parent;
+  // Python's console exporter writes snake_case; the JS SDK's own span objects, camelCase.
+  const context = isRecord(s.context) ? s.context : isRecord(s.spanContext) ? s.spanContext : {};
+  const parent = isRecord(s.parent) ? s.parent.span_id : isRecord(s.parentSpanContext) ? s.parentSpanContext.spanId : s.parent_id ?? s.parentSpanId ?? s.parent;
   const status = isRecord(s.status) ? s.status : {};
   return {
-    traceId: String(context.trace_id ?? ''),
-    spanId: String(context.span_id ?? ''),
-    parentId: parent === null || parent === undefined ? undefined : String(parent),
+    traceId: String(context.trace_id ?? context.traceId ?? ''),
+    spanId: String(context.span_id ?? context.spanId ?? ''),
+    parentId: parent === null || parent === undefined || parent === '' ? undefined : String(parent),
     name: String(s.name),
-    start: time(s.start_time),
+    start: time(s.start_time ?? s.startTime),
     attrs: isRecord(s.attributes) ? s.attributes : {},
-    events: (Array.isArray(s.events) ? s.events.filter(isRecord) : []).map((e) => ({ name: String(e.name ?? ''), attrs: isRecord(e.attributes) ? e.attributes : {}, time: time(e.timestamp) })),
-    error: status.status_code === 'ERROR' ? String(status.description ?? 'error') : undefined,
+    events: (Array.isArray(s.events) ? s.events.filter(isRecord) : []).map((e) => ({ name: String(e.name ?? ''), attrs: isRecord(e.attributes) ? e.attributes : {}, time: time(e.timestamp ?? e.time) })),
+    // The JS SDK's SpanStatusCode.ERROR is 2.
+    error: status.status_code === 'ERROR' || status.code === 2 ? String(status.description ?? status.message ?? 'error') : undefined,
     line: line || undefined,
     ownRecord: true,
     ...(pointer !== undefined ? { pointer } : {}),
   };
 }
 
-/** Nanoseconds from an ISO time (the console exporter) or a number (already nanoseconds). */
+/** Nanoseconds from an ISO time (the console exporter), the JS SDK's `[seconds, nanoseconds]`, or a number (already nanoseconds). */
 function time(v: unknown): number {
   if (typeof v === 'number') return v;
+  if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'number' && typeof v[1] === 'number') return v[0] * 1e9 + v[1];
   if (typeof v === 'string') {
     const ms = Date.parse(v);
     return Number.isFinite(ms) ? ms * 1e6 : 0;
