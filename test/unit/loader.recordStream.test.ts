@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { readTrajectoryFile } from '../../src/core/io/readFile';
 import type { Run, TrajectoryFile } from '../../src/core/model';
 import { loadTrajectory, parseTrajectoryText } from '../../src/core/open';
-import { recordSinkOpener } from '../../src/core/open/streamed';
+import { elementSinkOpener, recordSinkOpener } from '../../src/core/open/streamed';
 import { fixture, writeTemp } from '../helpers/paths';
 import { geminiRewinds, opencodeSummaries, otlpDocument, spanStream } from '../helpers/hostilePayloads';
 
@@ -27,7 +27,7 @@ async function sameEitherWay(file: string, streamed: boolean): Promise<Trajector
   const text = parseTrajectoryText(fs.readFileSync(file, 'utf8'), { path: file, size: fs.statSync(file).size });
   assert.deepEqual(shown(loaded), shown(text));
   // The records really went to a sink (or, for a document, did not): the comparison above is between two paths.
-  const read = await readTrajectoryFile(file, fs.statSync(file).size, { openRecordSink: recordSinkOpener(file, {}) }, () => undefined);
+  const read = await readTrajectoryFile(file, fs.statSync(file).size, { openRecordSink: recordSinkOpener(file, {}), openElementSink: elementSinkOpener(file, {}) }, () => undefined);
   assert.equal(read.result?.sink !== undefined, streamed, `${file}: records handed on as read`);
   return loaded;
 }
@@ -86,12 +86,17 @@ test('otel: a console span stream and OTLP JSON Lines read span by span open as 
   assert.equal(lines.runs.length, 3, 'one run per trace');
 });
 
-test('opencode: real exports, and one past the size read in parts, open the same whether or not their messages are let go', async () => {
+test('opencode: real exports, and ones past the size read in parts, open the same whether their messages are let go or handed on as read', async () => {
   for (const name of ['all-tools.json', 'crud.json']) await sameEitherWay(fixture(`opencode/${name}`), false);
-  const real = JSON.parse(fs.readFileSync(fixture('opencode/all-tools.json'), 'utf8')) as { messages: unknown[] };
+  const real = JSON.parse(fs.readFileSync(fixture('opencode/all-tools.json'), 'utf8')) as { info: unknown; messages: unknown[] };
   const big = { ...real, messages: Array.from({ length: 40 }, () => real.messages).flat() };
-  const t = await sameEitherWay(writeTemp('export.json', JSON.stringify(big)), false);
+  // Read in parts, each message goes to the adapter as it is read (`elementParser`): the same trajectory, coverage included.
+  const t = await sameEitherWay(writeTemp('export.json', JSON.stringify(big)), true);
   assert.ok(fs.statSync(t.source.path).size > 1024 * 1024);
-  const summaries = await sameEitherWay(writeTemp('summaries.json', opencodeSummaries(5000)), false);
+  assert.equal(t.title, 'Tools usage audit: undo all edits and writes', 'the session\'s info, read after its messages went by');
+  const summaries = await sameEitherWay(writeTemp('summaries.json', opencodeSummaries(5000)), true);
   assert.equal(stepsOf(summaries).length, 10000);
+  // `info` after the messages: what detection sees at the first message is no export yet, so the document is read whole, to the same trajectory.
+  const late = await sameEitherWay(writeTemp('late-info.json', JSON.stringify({ messages: big.messages, info: real.info })), false);
+  assert.deepEqual(stepsOf(late), stepsOf(t));
 });

@@ -89,6 +89,15 @@ export interface FormatAdapter {
    * what its steps need.
    */
   recordParser?(ctx: ParseContext, head: readonly JsonlRecord[]): RecordParser | undefined;
+  /**
+   * A big document's event list taken element by element, as `recordParser` takes records: when
+   * the loader reads a document in parts and keeps nothing for later, each element of the list
+   * goes here as it is read, so the parsed list and the steps are never all in memory at once
+   * (issue 23). `head` is the document as far as it is read when the list's first element arrives
+   * (the list holding only that element), `key` the list's key (none when the document is the
+   * list); undefined declines. `parse` of a `json` input must feed its list here (one code path).
+   */
+  elementParser?(ctx: ParseContext, head: unknown, key: string | undefined): ElementParser | undefined;
   /** Confidence 0..1 that the input is this format. Must be cheap: look at a few fields only. */
   sniff(input: ParsedInput, fileName: string): number;
   parse(input: ParsedInput, ctx: ParseContext): ParsedTrajectory;
@@ -99,6 +108,14 @@ export interface RecordParser {
   /** The next record, in file order. */
   add(record: JsonlRecord): void;
   finish(): ParsedTrajectory;
+}
+
+/** An adapter's parse of a document's event list fed one element at a time (see `FormatAdapter.elementParser`). */
+export interface ElementParser {
+  /** The element at `index` of the list, in order. */
+  add(value: unknown, index: number): void;
+  /** `root`: the whole document, its other fields read, the list empty when it went by element. */
+  finish(root: unknown): ParsedTrajectory;
 }
 
 /** Parses records through a record parser: what an adapter's `parse` does with a `jsonl` input. */

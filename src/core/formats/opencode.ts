@@ -1,7 +1,7 @@
 import { pointerOf } from '../io/jsonScan';
 import type { RecordedUsage, Step, TrajectoryMeta } from '../model';
 import { argsOf, isRecord, StepBuilder, textOf } from '../steps';
-import { jsonObjectOf, releaseItem, type FormatAdapter } from './adapter';
+import { jsonObjectOf, releaseItem, type ElementParser, type FormatAdapter, type ParseContext, type ParsedTrajectory } from './adapter';
 import { TimeCheck } from './times';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
 import { num, obj, recordedUsage, sumUsage } from './usage';
@@ -30,36 +30,64 @@ export const opencodeAdapter: FormatAdapter = {
   sniff(input) {
     return isExport(jsonObjectOf(input)) ? 0.97 : 0;
   },
+  elementParser(ctx, head, key) {
+    return key === 'messages' && isRecord(head) && isExport(head) ? new ExportMessages(ctx) : undefined;
+  },
   parse(input, ctx) {
     const doc = jsonObjectOf(input)!;
-    const info = obj(doc, 'info');
-    const b = new StepBuilder();
-    const meta: TrajectoryMeta = { agent: 'opencode', sessionId: stringOrUndefined(info.id), version: stringOrUndefined(info.version), extra: extraOf({ cwd: stringOrUndefined(info.directory) }) };
-    const usages: RecordedUsage[] = [];
-    const times = new TimeCheck();
-    // Compaction markers still waiting for their summary, latest last (a summary fills the latest).
-    const pending: Step[] = [];
+    const parser = new ExportMessages(ctx);
     const messages = doc.messages as unknown[];
     messages.forEach((m, i) => {
       releaseItem(ctx, messages, i);
-      if (!isRecord(m)) return;
-      const mi = obj(m, 'info');
-      const parts = inCreationOrder(Array.isArray(m.parts) ? m.parts.filter(isRecord) : []);
-      const model = stringOrUndefined(mi.modelID);
-      meta.model ??= model;
-      // One timestamp string per message, shared by its steps (not one per part).
-      const timestamp = epoch(obj(mi, 'time').created, times, i);
-      const base = (k: number): Base => ({ location: { pointer: pointerOf('messages', i, 'parts', k) }, sourceId: stringOrUndefined(parts[k]?.id), timestamp });
-      if (mi.role === 'user') addUserParts(b, parts, base, pending);
-      else for (const u of addAssistantParts(b, parts, base, mi, model, pending)) usages.push(u);
+      parser.add(m, i);
     });
-    times.report(ctx.warnings);
-    const steps = b.finish();
-    meta.recorded = sumUsage(usages);
-    if ((doc.messages as unknown[]).length > 0 && steps.length === 0) ctx.warnings.push({ message: 'No messages were found in this OpenCode export.' });
-    return { title: stringOrUndefined(info.title) && !/^New session - /.test(String(info.title)) ? String(info.title) : titleFromSteps(steps, ctx.fileName), steps, meta };
+    return parser.finish(doc);
   },
 };
+
+/**
+ * An export's messages, each made steps as it comes: from the parsed document (`parse`), or
+ * element by element as a big export is read (`elementParser`), so the parsed messages are not
+ * all held before the first step is made (issue 23). The session's `info` is read at the end.
+ */
+class ExportMessages implements ElementParser {
+  private readonly b = new StepBuilder();
+  private readonly usages: RecordedUsage[] = [];
+  private readonly times = new TimeCheck();
+  /** Compaction markers still waiting for their summary, latest last (a summary fills the latest). */
+  private readonly pending: Step[] = [];
+  private model: string | undefined;
+  private sawMessage = false;
+  private count = 0;
+
+  constructor(private readonly ctx: ParseContext) {}
+
+  add(m: unknown, i: number): void {
+    this.count++;
+    if (!isRecord(m)) return;
+    this.sawMessage = true;
+    const mi = obj(m, 'info');
+    const parts = inCreationOrder(Array.isArray(m.parts) ? m.parts.filter(isRecord) : []);
+    const model = stringOrUndefined(mi.modelID);
+    this.model ??= model;
+    // One timestamp string per message, shared by its steps (not one per part).
+    const timestamp = epoch(obj(mi, 'time').created, this.times, i);
+    const base = (k: number): Base => ({ location: { pointer: pointerOf('messages', i, 'parts', k) }, sourceId: stringOrUndefined(parts[k]?.id), timestamp });
+    if (mi.role === 'user') addUserParts(this.b, parts, base, this.pending);
+    else for (const u of addAssistantParts(this.b, parts, base, mi, model, this.pending)) this.usages.push(u);
+  }
+
+  finish(root: unknown): ParsedTrajectory {
+    const info = isRecord(root) ? obj(root, 'info') : {};
+    const meta: TrajectoryMeta = { agent: 'opencode', sessionId: stringOrUndefined(info.id), version: stringOrUndefined(info.version), extra: extraOf({ cwd: stringOrUndefined(info.directory) }) };
+    if (this.sawMessage) meta.model = this.model;
+    this.times.report(this.ctx.warnings);
+    const steps = this.b.finish();
+    meta.recorded = sumUsage(this.usages);
+    if (this.count > 0 && steps.length === 0) this.ctx.warnings.push({ message: 'No messages were found in this OpenCode export.' });
+    return { title: stringOrUndefined(info.title) && !/^New session - /.test(String(info.title)) ? String(info.title) : titleFromSteps(steps, this.ctx.fileName), steps, meta };
+  }
+}
 
 function addUserParts(b: StepBuilder, parts: Part[], base: (k: number) => Base, pending: Step[]): void {
   const texts: string[] = [];

@@ -148,6 +148,13 @@ function recordOfPointer(pointer: string | undefined, count: number): number | u
  * records themselves need not be kept for coverage (issue 23).
  */
 export class RecordLedger implements CoverageRecords {
+  /**
+   * `listPrefix`: the records are the elements of the list at this JSON path of one document
+   * (`FormatAdapter.elementParser`), located by JSON Pointer as `recordList` locates them; without
+   * it, records are lines.
+   */
+  constructor(private readonly listPrefix?: string[]) {}
+
   private lines: Uint32Array = new Uint32Array(1024);
   private types: Uint32Array = new Uint32Array(1024);
   private names: Uint32Array = new Uint32Array(1024);
@@ -184,6 +191,7 @@ export class RecordLedger implements CoverageRecords {
   }
 
   indexOf(location: SourceLocation | undefined): number | undefined {
+    if (this.listPrefix) return indexUnder(location?.pointer, this.listPrefix, this.count);
     if (location?.line === undefined) return recordOfPointer(location?.pointer, this.count);
     // Lines only grow; with two records on one line the later one is the line's (as `recordList`'s map).
     const line = location.line;

@@ -1,7 +1,12 @@
 import type { FileHandle } from 'node:fs/promises';
 import { throwIfCancelled, yieldToEventLoop } from './progress';
 
-const DEFAULT_CHUNK_BYTES = 2 * 1024 * 1024;
+/**
+ * 512 KB: a 6 MB OpenCode export read element by element peaked 4–5 MB lower than with 2 MB
+ * chunks (each chunk is decoded and cut into spans, and the garbage waits for a collection), and a
+ * 150 MB JSON Lines file read no slower (issue 23).
+ */
+const DEFAULT_CHUNK_BYTES = 512 * 1024;
 
 export interface ChunkOptions {
   file: string;

@@ -25,3 +25,16 @@ export interface RecordSink {
  * for them and all later ones; undefined keeps every record in a list, as without one.
  */
 export type OpenRecordSink = (head: readonly JsonlRecord[]) => RecordSink | undefined;
+
+/** Takes the elements of a document's event list one by one as they are read (an adapter's `elementParser`, opened by `open/`). */
+export interface ElementSink {
+  /** The element at `index` of the list, in order. */
+  add(value: unknown, index: number): void;
+}
+
+/**
+ * Given a document as far as it is read when the first element of one of its top-level lists
+ * arrives (`root`, with that list holding only `first`, under `key`; no key when the document
+ * is the list), a sink for that list's elements; undefined keeps them in the list, as without one.
+ */
+export type OpenElementSink = (root: unknown, key: string | undefined, first: unknown) => ElementSink | undefined;

@@ -18,6 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import { formatBytes } from './bytes';
 import { JsonStringPieces } from './jsonStringPieces';
+import type { ElementSink, OpenElementSink } from './input';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -42,6 +43,8 @@ export interface ScannerOptions {
   nestBytes?: number;
   /** Called with each element of a streamed array once parsed; what it returns takes the element's place. */
   compact?: (path: JsonPath, value: unknown) => unknown;
+  /** Offered each top-level list at its first element, until one is taken: that list's elements then go to the sink, not the list. */
+  openSink?: OpenElementSink;
   /** The path of the item this scanner reads (a nested scanner's), and its first byte in the file. */
   path?: JsonPath;
   offset?: number;
@@ -100,12 +103,18 @@ export class JsonDocumentScanner {
   private nested: JsonDocumentScanner | undefined;
   /** That scanner once its item is complete, until the comma or bracket after the item. */
   private finishedItem: JsonDocumentScanner | undefined;
+  private readonly openSink: OpenElementSink | undefined;
+  /** The sink that takes the elements of the list `sinkList` (see `ScannerOptions.openSink`), and how many it has taken. */
+  private elementSink: ElementSink | undefined;
+  private sinkList: unknown[] | undefined;
+  private sinkCount = 0;
 
   constructor(private readonly maxSpanBytes: number, options: number | ScannerOptions = {}) {
     const o = typeof options === 'number' ? { bigStringBytes: options } : options;
     this.bigStringBytes = o.bigStringBytes ?? BIG_STRING_BYTES;
     this.nestBytes = o.nestBytes ?? NEST_BYTES;
     this.compact = o.compact;
+    this.openSink = o.openSink;
     this.path = o.path ?? [];
     this.offset = o.offset ?? 0;
   }
@@ -117,6 +126,11 @@ export class JsonDocumentScanner {
   /** The document as far as it is complete (the caller warns when it is not `finished`). */
   get value(): unknown {
     return this.root;
+  }
+
+  /** The sink that took a list's elements, if one did (`ScannerOptions.openSink`). */
+  get sink(): ElementSink | undefined {
+    return this.elementSink;
   }
 
   /** Takes the next chunk; the caller may reuse its memory afterwards. */
@@ -364,7 +378,25 @@ export class JsonDocumentScanner {
       const path = [...this.path, ...(this.listDepth === 2 ? [this.key] : []), this.list.length];
       value = this.compact(path, value);
     }
+    if (this.sinkList === this.list && this.elementSink) {
+      this.elementSink.add(value, this.sinkCount++);
+      return;
+    }
+    if (this.openSink && !this.elementSink && this.list.length === 0 && this.takenBySink(value)) return;
     this.list.push(value);
+  }
+
+  /** Offers the list that `first` opens to `openSink`; true when a sink took it. */
+  private takenBySink(first: unknown): boolean {
+    const key = this.listDepth === 2 ? this.key : undefined;
+    this.list.push(first); // the document as the opener sees it: this list holds its first element
+    const sink = this.openSink?.(this.root, key, first);
+    this.list.length = 0;
+    if (!sink) return false;
+    this.elementSink = sink;
+    this.sinkList = this.list;
+    sink.add(first, this.sinkCount++);
+    return true;
   }
 
   private setValue(chunk: Buffer, end: number): void {

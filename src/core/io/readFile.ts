@@ -9,7 +9,7 @@ import { throwIfCancelled, yieldToEventLoop, type ProgressSink } from './progres
 import { checkLooksLikeText, decodeText, readInput, utf16Encoding, type ReadResult } from './readInput';
 import { streamJsonl, type JsonLinesReader } from './jsonLinesReader';
 import { isZip, readZipJson, type ZipJson } from './zip';
-import type { OpenRecordSink } from './input';
+import type { OpenElementSink, OpenRecordSink } from './input';
 
 // Turns a file on disk into parsed input, choosing how to read it: JSON Lines stream line by line
 // whatever their size; a single JSON document is read as one string when it fits in one (the
@@ -34,14 +34,16 @@ const STREAM_DOCUMENT_BYTES = 1024 * 1024;
  * In a file read in parts, a first line longer than this is taken for a document written on one
  * line and read as one, not first gathered as a line (a 23 MB OTLP export held 16 MB of line
  * before it turned to the document reader; issue 23). A JSON Lines file whose first record is that
- * long is read as JSON Lines after all once the document reader refuses it.
+ * long is read as JSON Lines after all once the document reader refuses it (at its second value).
+ * 256 KB (was 1 MB): the line gathered before the turn is garbage the read then carries; a 6 MB
+ * OpenCode export on one line peaked about 2 MB lower.
  */
-const ONE_LINE_DOCUMENT_BYTES = 1024 * 1024;
+const ONE_LINE_DOCUMENT_BYTES = 256 * 1024;
 
 export interface ReadFileOptions {
   /** Aborting it stops the load between chunks with a TrajectoryLoadError of code `cancelled`. */
   signal?: AbortSignal;
-  /** Bytes read at a time (default 2 MB); tests use tiny chunks to hit every boundary. */
+  /** Bytes read at a time (default 512 KB, `fileChunks.ts`); tests use tiny chunks to hit every boundary. */
   chunkBytes?: number;
   /** Documents over this are read element by element (default `MAX_DOCUMENT_BYTES`); tests lower it. */
   maxDocumentBytes?: number;
@@ -66,6 +68,13 @@ export interface ReadFileOptions {
    * (not a followed file's).
    */
   openRecordSink?: OpenRecordSink;
+  /**
+   * Hands the event list of a document read in parts to a sink element by element instead of
+   * keeping it (`open/`'s `elementSinkOpener`: the adapter's `elementParser`), for the same reason.
+   * Only for a read that keeps nothing for later. A document read whole after all (damaged, or not
+   * readable in parts) is parsed as usual, and what the sink took is dropped.
+   */
+  openElementSink?: OpenElementSink;
 }
 
 /**
@@ -141,7 +150,7 @@ async function readUtf16(handle: FileHandle, file: string, size: number, maxDocu
 
 /** A document too big to be one string, read element by element of its event arrays. */
 async function streamDocument(handle: FileHandle, file: string, size: number, maxDocumentBytes: number, options: ReadFileOptions & { file: string }, onProgress: (n: number) => void): Promise<ReadResult> {
-  const scanner = new JsonDocumentScanner(maxDocumentBytes, { compact: options.compactElement, nestBytes: options.nestBytes });
+  const scanner = new JsonDocumentScanner(maxDocumentBytes, { compact: options.compactElement, nestBytes: options.nestBytes, openSink: options.openElementSink });
   try {
     await readChunks(handle, options, (chunk, n) => {
       scanner.push(chunk);
@@ -156,7 +165,7 @@ async function streamDocument(handle: FileHandle, file: string, size: number, ma
   const warnings = scanner.finished ? [] : [{
     message: 'The file ends abruptly (it looks truncated, as when an agent stops mid-write). Loaded every complete record before the break; the rest was ignored.',
   }];
-  return { input: { shape: 'json', value: scanner.value }, warnings };
+  return { input: { shape: 'json', value: scanner.value }, warnings, ...(scanner.sink ? { sink: scanner.sink } : {}) };
 }
 
 /**
@@ -164,7 +173,7 @@ async function streamDocument(handle: FileHandle, file: string, size: number, ma
  * undamaged (then it is read as one string, which salvages and describes damage the usual way).
  */
 async function tryStreamDocument(handle: FileHandle, maxSpanBytes: number, options: ReadFileOptions & { file: string }, onProgress: (n: number) => void): Promise<ReadResult | undefined> {
-  const scanner = new JsonDocumentScanner(maxSpanBytes, { compact: options.compactElement, nestBytes: options.nestBytes });
+  const scanner = new JsonDocumentScanner(maxSpanBytes, { compact: options.compactElement, nestBytes: options.nestBytes, openSink: options.openElementSink });
   try {
     await readChunks(handle, options, (chunk, n) => {
       scanner.push(chunk);
@@ -176,7 +185,7 @@ async function tryStreamDocument(handle: FileHandle, maxSpanBytes: number, optio
     throw e;
   }
   if (!scanner.finished) return undefined;
-  return { input: { shape: 'json', value: scanner.value }, warnings: [] };
+  return { input: { shape: 'json', value: scanner.value }, warnings: [], ...(scanner.sink ? { sink: scanner.sink } : {}) };
 }
 
 function documentTooLarge(file: string, size: number, limit: number, reason: string): TrajectoryLoadError {

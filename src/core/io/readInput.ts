@@ -1,4 +1,4 @@
-import type { OpenRecordSink, ParsedInput, RecordSink } from './input';
+import type { ElementSink, OpenRecordSink, ParsedInput, RecordSink } from './input';
 import type { Warning } from '../model';
 import { TrajectoryLoadError } from './errors';
 import { readConcatenatedJson } from './concatenatedJson';
@@ -11,8 +11,11 @@ export interface ReadResult {
   warnings: Warning[];
   /** Set when a cut-off JSON document was salvaged: the line where it breaks off. */
   truncatedAtLine?: number;
-  /** The sink that took the records as they were read (`OpenRecordSink`); `input` then holds none of them. */
-  sink?: RecordSink;
+  /**
+   * The sink that took the records as they were read (`OpenRecordSink`), or a document's event
+   * list element by element (`OpenElementSink`); `input` then holds none of them.
+   */
+  sink?: RecordSink | ElementSink;
 }
 
 /**

@@ -11,7 +11,7 @@ import type { TrajectoryFile, TrajectorySource, Warning } from '../model';
 import { describeDocument, findConversation, itemsShape } from './conversationSearch';
 import { detectFormat } from './detect';
 import type { LoadOptions } from './options';
-import { StreamedParse } from './streamed';
+import { StreamedDocument, StreamedParse } from './streamed';
 import { linkSubagentFiles } from './subagentFiles';
 import { toFile, withReading } from './toTrajectory';
 
@@ -26,6 +26,8 @@ export function parseTrajectoryText(text: string, source: TrajectorySource, opti
 export function parseReadResult({ input, warnings, truncatedAtLine, sink }: ReadResult, source: TrajectorySource, options: LoadOptions): TrajectoryFile {
   // The records went to the adapter as they were read (`recordSinkOpener`): only the end is left.
   if (sink instanceof StreamedParse) return withSubagents(sink.finish(source, warnings), options);
+  // A document's event list went to the adapter element by element (`elementSinkOpener`): the rest of the document is here.
+  if (sink instanceof StreamedDocument && input.shape === 'json') return withSubagents(sink.finish(source, warnings, input.value), options);
   try {
     return parseInput(input, source, warnings, options);
   } catch (e) {

@@ -27,7 +27,7 @@ import { compactorOf } from './compactor';
 import { detectFormat } from './detect';
 import { DEFAULT_MAX_BYTES, type OpenOptions } from './options';
 import { parseInput, parseInputWith, parseReadResult } from './parse';
-import { recordSinkOpener } from './streamed';
+import { elementSinkOpener, recordSinkOpener } from './streamed';
 import { compared, unchanged, type ReadUpdate } from './update';
 
 /**
@@ -178,7 +178,8 @@ export class TrajectoryReader {
     // A read that keeps nothing for later hands JSON Lines records to the adapter as they are read
     // (`open/streamed.ts`), where it takes them one by one; a followed file keeps its records.
     const openRecordSink = this.follow ? undefined : recordSinkOpener(this.file, options);
-    let content: FileContent | undefined = await readTrajectoryFile(this.file, size, { compactElement: this.compactElement, openRecordSink, ...options }, progress);
+    const openElementSink = this.follow ? undefined : elementSinkOpener(this.file, options);
+    let content: FileContent | undefined = await readTrajectoryFile(this.file, size, { compactElement: this.compactElement, openRecordSink, openElementSink, ...options }, progress);
     let read: WholeRead;
     if (content.zip) {
       // A zip of JSON files (Inspect `.eval`) reads like a folder of event files.
