@@ -11,7 +11,7 @@ import { runCost, type RunBill } from '../pricing/runCost';
 import { contextTextOf } from '../compaction';
 import type { TokenCounter } from '../tokens';
 import { tokenizerFor } from '../tokens';
-import { calibrate, compareWithRecorded, fitLogRates, type Calibration, type RecordedCall, type RecordedComparison } from './calibration';
+import { calibrate, compareWithRecorded, fitLogRates, recordedCacheMisses, type Calibration, type RecordedCall, type RecordedComparison } from './calibration';
 import { IDENTITY_SCALE, Ledger, type RequestTiming, type Scale, type SideTotals } from './replayBilling';
 import { addCosts, addSides, replayBranches, type BranchesBill } from './replayBranches';
 import { rawRun, requestStarts, type RawRun } from './replayRaw';
@@ -72,6 +72,8 @@ export interface AsHappened {
     ledgerModel: string;
     scale: Scale;
     warmCache: number;
+    /** The smallest cache read the log records (`Calibration.smallestRead`). */
+    smallestRead: number;
   };
 }
 
@@ -94,9 +96,15 @@ export function billAsHappened(trajectory: Run, o: BillingOptions): AsHappened {
   const uncachedInLog = !o.cache && calibrating && recordsNoCaching(raw.recordedCalls, cacheBehaviourFor(o.model, price));
   const cache = o.cache ?? (uncachedInLog ? 'none' : cacheBehaviourFor(o.model, price));
   const warm = calibration?.warmCache ?? 0;
+  // Where the log records the cache serving far less than it held, the replay reads no more there.
+  const misses = calibration && cache !== 'none' ? recordedCacheMisses(raw.recordedCalls, raw.requestSteps, raw.models, cache === 'anthropic') : undefined;
+  if (misses && misses.misses > 0) {
+    timing.cachedAtMost = misses.cachedAtMost;
+    calibration!.note += `; at ${misses.misses} call${misses.misses === 1 ? '' : 's'} the log records the cache serving far less than the previous call left in it (a prefix the client changed, or the provider's miss), and the replay reads no more than recorded there`;
+  }
   const ledgerModel = only ?? o.model ?? '';
   const billRaw = (scale: Scale, lifetime: number) => {
-    const ledger = new Ledger(price, new PromptCache(cache, o.model, warm, lifetime), scale, true, timing, ledgerModel);
+    const ledger = new Ledger(price, new PromptCache(cache, o.model, warm, lifetime, calibration?.smallestRead), scale, true, timing, ledgerModel);
     raw.requests.forEach((r, i) => { ledger.request(r); ledger.output(raw.outputs[i]); });
     return ledger;
   };
@@ -163,7 +171,7 @@ export function billAsHappened(trajectory: Run, o: BillingOptions): AsHappened {
     recorded: { ...comparison, source: bill.source },
     agentCompactions: raw.agentCompactions,
     branches,
-    basis: { stepTokens, starts, raw, price, timing, ledgerModel, scale, warmCache: warm },
+    basis: { stepTokens, starts, raw, price, timing, ledgerModel, scale, warmCache: warm, smallestRead: calibration?.smallestRead ?? Infinity },
   };
 }
 

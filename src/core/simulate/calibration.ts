@@ -25,6 +25,8 @@ export interface Calibration extends Scale {
   calls: number;
   /** Tokens the first request already found in the prompt cache (cached before the log began). */
   warmCache: number;
+  /** The smallest cache read the log records (Infinity for none): the provider caches prefixes that short for this model. */
+  smallestRead: number;
   /** How the scale was found, in words, for the report and the CLI. */
   note: string;
 }
@@ -91,7 +93,9 @@ export function calibrate(calls: readonly RecordedCall[], ownTokenizer: boolean,
     Math.abs(outputRatio - ratio) > 0.005 ? `; the model wrote ${outputRatio.toFixed(2)} tokens per token of its steps in the log` : '',
     warmCache > 0 ? `; the first request found ${warmCache.toLocaleString('en-US')} tokens already cached` : '',
   ].join('');
-  return { offset, ratio, outputRatio, warmCache, calls: pairs.length, note: note + more };
+  let smallestRead = Infinity;
+  for (const c of pairs) if (!c.usage.cachedIncludesWrites && (c.usage.cachedInputTokens ?? 0) > 0) smallestRead = Math.min(smallestRead, c.usage.cachedInputTokens!);
+  return { offset, ratio, outputRatio, warmCache, smallestRead, calls: pairs.length, note: note + more };
 }
 
 /** Rates (USD per million tokens) that reproduce the cost the log records per call. */
@@ -225,4 +229,34 @@ function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/**
+ * Requests at which the log records the provider serving far less from its cache than the previous
+ * call left there, with the prompt not shrunk in between: a prefix the client changed (a reminder
+ * or a notification rewritten near the start), a thinking block dropped, or the provider's own miss
+ * (OpenAI's cache is best effort). The replay cannot see why, so it follows the record: at those
+ * requests it reads at most what the log says was read (`cachedAtMost`, per request, in the
+ * provider's tokens), in the run as it happened and under a strategy alike.
+ */
+export function recordedCacheMisses(calls: readonly RecordedCall[], requestSteps: readonly number[], models: readonly (string | undefined)[], writes: boolean): { cachedAtMost: (number | undefined)[]; misses: number } {
+  const index = new Map(requestSteps.map((step, i) => [step, i]));
+  const cachedAtMost: (number | undefined)[] = requestSteps.map(() => undefined);
+  let misses = 0;
+  let previous: { request: number; end: number } | undefined;
+  for (const c of calls) {
+    const k = index.get(c.step);
+    const u = c.usage;
+    const known = k !== undefined && !u.cachedIncludesWrites && u.cachedInputTokens !== undefined && (u.inputTokens ?? 0) > 0 && (!writes || u.cacheWriteTokens !== undefined);
+    if (!known) { previous = undefined; continue; }
+    const read = u.cachedInputTokens!;
+    if (previous && previous.request === k - 1 && !c.afterCompaction && models[k] === models[k - 1]) {
+      // What the cache could serve had nothing changed: what the previous call left in it, within this prompt.
+      const could = Math.min(previous.end, u.inputTokens!);
+      if (could - read > Math.max(1024, 0.05 * could)) { cachedAtMost[k] = read; misses++; }
+    }
+    // Anthropic's cache holds what a call read and wrote; an automatic cache, the call's whole prompt.
+    previous = { request: k, end: writes ? read + (u.cacheWriteTokens ?? 0) : u.inputTokens! };
+  }
+  return { cachedAtMost, misses };
 }

@@ -44,6 +44,8 @@ export interface RequestTiming {
   /** The model each request ran on, and its price; undefined entries use the ledger's own. */
   models?: (string | undefined)[];
   prices?: (ResolvedPrice | undefined)[];
+  /** Where the log records the provider serving far less from its cache than it held: at most this many tokens read (`recordedCacheMisses`). */
+  cachedAtMost?: (number | undefined)[];
 }
 
 /** A request the agent makes, in our tokens. */
@@ -104,6 +106,7 @@ export class Ledger {
     // Another model does not read this model's cache: a switch starts from nothing.
     const switched = k > 0 && (this.timing?.models?.[k - 1] ?? this.mainModel) !== model;
     const idleMs = switched ? Infinity : this.timing?.idleMs[k];
+    const cachedAtMost = this.timing?.cachedAtMost?.[k];
     const s = this.scale;
     const prompt = Math.max(0, s.offset + s.ratio * (r.context + REPLY_PRIMING));
     const billed = this.cache.bill({
@@ -114,6 +117,7 @@ export class Ledger {
       blocks: r.blocks,
       unchangedBlocks: r.unchangedBlocks,
       ...(idleMs !== undefined ? { idleMs } : {}),
+      ...(cachedAtMost !== undefined ? { cachedAtMost } : {}),
     });
     const hit = s.cacheHitRate ?? 1;
     const bill = hit === 1 ? billed : { ...billed, cached: billed.cached * hit, uncached: billed.uncached + billed.cached * (1 - hit) };

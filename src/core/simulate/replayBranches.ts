@@ -7,7 +7,7 @@ import type { Step } from '../model';
 import { priceFor, runDate, type Cost, type ResolvedPrice } from '../models';
 import { cacheBehaviourFor, PromptCache, type CacheBehaviour } from '../pricing/promptCache';
 import type { ModelBill } from '../pricing/runCost';
-import { calibrate, type RecordedCall } from './calibration';
+import { calibrate, recordedCacheMisses, type RecordedCall } from './calibration';
 import { Ledger, type Scale, type SideTotals } from './replayBilling';
 import { rawRun, requestStarts } from './replayRaw';
 
@@ -60,8 +60,9 @@ export function replayBranches(steps: readonly Step[], stepTokens: readonly numb
     const model = models.find((m) => m !== undefined);
     const price = priceOf(model);
     const cache = ctx.cache ?? cacheBehaviourFor(model, price);
-    const ledger = new Ledger(price, new PromptCache(cache, model, calibration?.warmCache ?? 0, ctx.lifetimeSeconds), calibration ?? ctx.mainScale, true,
-      { idleMs: raw.idleMs, models: models, prices: models.map(priceOf) }, model ?? '');
+    const misses = calibration && cache !== 'none' ? recordedCacheMisses(raw.recordedCalls, raw.requestSteps, models, cache === 'anthropic') : undefined;
+    const ledger = new Ledger(price, new PromptCache(cache, model, calibration?.warmCache ?? 0, ctx.lifetimeSeconds, calibration?.smallestRead), calibration ?? ctx.mainScale, true,
+      { idleMs: raw.idleMs, models: models, prices: models.map(priceOf), ...(misses && misses.misses > 0 ? { cachedAtMost: misses.cachedAtMost } : {}) }, model ?? '');
     raw.requests.forEach((r, i) => { ledger.request(r); ledger.output(raw.outputs[i]); });
     const totals = ledger.totals();
     const recorded = new Set(raw.recordedCalls.map((c) => c.step));
