@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { findStrategy } from '../../src/core/compaction/registry';
+import { loadTrajectory } from '../../src/core/open';
 import { PromptCache } from '../../src/core/pricing/promptCache';
 import { billRunAsHappened, replay } from '../../src/core/simulate';
 import { REPO_ROOT } from '../helpers/paths';
@@ -58,4 +59,20 @@ test('prompt cache: a recorded miss caps what a request reads; Anthropic writes 
   const g = new PromptCache('gemini', 'gemini-3-pro-preview', 0, Infinity, 1985);
   g.bill(req(2300));
   assert.equal(g.bill(req(3300)).cached, 2300, 'a recorded read of 1,985 tokens shows prefixes that short are cached');
+});
+
+test('the reason for a deviation names what the log leaves out: cached tokens it does not report, a prompt that grows where the log shows nothing added', async () => {
+  // Aider reports no cache hits for a MiniMax model: its usage is priced in full, the replay reads the automatic cache.
+  const aider = billRunAsHappened(await loadRun(fixture('aider/swarms-bot-minimax.aider.chat.history.md'))).bill;
+  assert.ok(Math.abs(aider.difference!) > 0.1);
+  assert.match(aider.differenceReason!, /^the log records no cached tokens for its calls/);
+  // Lines cut from pi's session: the second recorded prompt is 122,522 tokens longer, the log shows 95 added.
+  const pi = billRunAsHappened(await loadRun(fixture('pi/pi-mono-aborted-and-compacted.jsonl'))).bill;
+  assert.match(pi.differenceReason!, /the recorded prompt grows by 122,522 tokens from step 3 to step 7, where the log shows 95 added/);
+  // Requests without usage are left out of the token comparison as they are of the cost: no "prompt tokens" reason from them.
+  const afi = (await loadTrajectory(fixture('aider/afi-core-gpt-4o.aider.chat.history.md'))).runs[1];
+  const bill = billRunAsHappened(afi).bill;
+  assert.equal(bill.unrecorded?.requests, 2);
+  assert.doesNotMatch(bill.differenceReason!, /prompt tokens/);
+  assert.match(bill.differenceReason!, /the replay has 6,528 cache reads where the log records 0/);
 });

@@ -4,7 +4,7 @@
 
 import { ratesFor, type Cost, type ResolvedPrice } from '../models';
 import { PromptCache } from '../pricing/promptCache';
-import type { ModelBill } from '../pricing/runCost';
+import type { BillTokens, ModelBill } from '../pricing/runCost';
 import { REPLY_PRIMING } from '../tokens';
 
 /** How our counts map onto what the provider counts: prompt = offset + ratio × our tokens. */
@@ -71,6 +71,8 @@ export class Ledger {
   readonly prompts: number[] = [];
   readonly requestCosts: number[] = [];
   readonly cachedTokens: number[] = [];
+  readonly writtenTokens: number[] = [];
+  readonly outputTokens: number[] = [];
 
   /** Agent requests billed so far: the index into `timing`. */
   private agentRequests = 0;
@@ -126,7 +128,7 @@ export class Ledger {
     this.t.uncachedInput += bill.uncached;
     this.t.cachedInput += bill.cached;
     this.t.cacheWrite += bill.written;
-    if (this.keepPrompts) { this.prompts.push(prompt); this.cachedTokens.push(bill.cached); }
+    if (this.keepPrompts) { this.prompts.push(prompt); this.cachedTokens.push(bill.cached); this.writtenTokens.push(bill.written); this.outputTokens.push(0); }
     this.pendingPrompt = prompt;
     this.pendingPrice = price;
     this.pendingModel = model;
@@ -178,6 +180,7 @@ export class Ledger {
     if (this.pendingOutput === 0) return;
     this.cache.output(this.pendingOutput);
     this.t.output += this.pendingOutput;
+    if (this.keepPrompts && this.outputTokens.length > 0) this.outputTokens[this.outputTokens.length - 1] += this.pendingOutput;
     const row = this.models.get(this.pendingModel);
     if (row) row.output += this.pendingOutput;
     const price = this.pendingPrice ?? this.price;
@@ -188,6 +191,17 @@ export class Ledger {
       if (this.keepPrompts && this.requestCosts.length > 0) this.requestCosts[this.requestCosts.length - 1] += dollars;
     }
     this.pendingOutput = 0;
+  }
+
+  /** The provider's tokens of the requests at `indices` (kept prompts only): the replay of just the calls the log records. */
+  tokensOf(indices: Iterable<number>): BillTokens {
+    this.flushOutput();
+    const t = { input: 0, cachedInput: 0, cacheWrite: 0, output: 0 };
+    for (const i of indices) {
+      t.input += this.prompts[i] ?? 0; t.cachedInput += this.cachedTokens[i] ?? 0;
+      t.cacheWrite += this.writtenTokens[i] ?? 0; t.output += this.outputTokens[i] ?? 0;
+    }
+    return t;
   }
 
   totals(): SideTotals {
