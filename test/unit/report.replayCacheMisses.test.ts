@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { findStrategy } from '../../src/core/compaction/registry';
 import { loadTrajectory } from '../../src/core/open';
 import { PromptCache } from '../../src/core/pricing/promptCache';
-import { billRunAsHappened, replay } from '../../src/core/simulate';
+import { billAsHappened, billRunAsHappened, replay } from '../../src/core/simulate';
 import { REPO_ROOT } from '../helpers/paths';
 import { loadRun } from '../helpers/runs';
 
@@ -46,6 +46,18 @@ test('Gemini: cache reads the log records on prompts under the published 4,096-t
   assert.ok(Math.abs(bill.difference!) < 0.05, String(bill.difference));
 });
 
+test('context the log does not show: a prompt that grows far more than the log shows is carried from there on, and a read of what cut requests cached is followed', async () => {
+  // pi's session cut to five lines: the calls record 43k, 60k, 183k and 185k prompt tokens for a log of a few hundred.
+  const { bill, billing } = billRunAsHappened(await loadRun(fixture('pi/pi-mono-aborted-and-compacted.jsonl')));
+  assert.ok(Math.abs(bill.difference!) < 0.05, `within 5% (was +96% with one offset for every call): ${bill.difference}`);
+  assert.ok(near(billing.totals.input, bill.tokens.input, 0.02));
+  assert.match(billing.calibration!.note, /the recorded prompt changes by more than the log shows at 2 calls/);
+  assert.match(billing.calibration!.note, /far more than the previous call left in it \(requests the log does not show cached it\)/);
+  // Gemini CLI: the first call of each turn records other requests' usage too (13.6k, then 6.2k); the replay follows the record.
+  const gemini = billRunAsHappened(await loadRun(fixture('gemini-cli/agtrace-gemini-session.json'))).bill;
+  assert.ok(Math.abs(gemini.difference!) < 0.05, `within 5% (was −66%): ${gemini.difference}`);
+});
+
 test('prompt cache: a recorded miss caps what a request reads; Anthropic writes the rest and drops the longer prefixes', () => {
   const req = (prompt: number, cachedAtMost?: number) => ({ prompt, lastMessageEnd: prompt, unchanged: prompt - 1000, system: 2000, blocks: prompt / 1000, unchangedBlocks: prompt / 1000 - 1, ...(cachedAtMost !== undefined ? { cachedAtMost } : {}) });
   const c = new PromptCache('anthropic', 'claude-sonnet-4-5');
@@ -66,9 +78,11 @@ test('the reason for a deviation names what the log leaves out: cached tokens it
   const aider = billRunAsHappened(await loadRun(fixture('aider/swarms-bot-minimax.aider.chat.history.md'))).bill;
   assert.ok(Math.abs(aider.difference!) > 0.1);
   assert.match(aider.differenceReason!, /^the log records no cached tokens for its calls/);
-  // Lines cut from pi's session: the second recorded prompt is 122,522 tokens longer, the log shows 95 added.
-  const pi = billRunAsHappened(await loadRun(fixture('pi/pi-mono-aborted-and-compacted.jsonl'))).bill;
-  assert.match(pi.differenceReason!, /the recorded prompt grows by 122,522 tokens from step 3 to step 7, where the log shows 95 added/);
+  // Lines cut from pi's session: the third recorded prompt is 122,522 tokens longer, the log shows 95 added.
+  const piRun = await loadRun(fixture('pi/pi-mono-aborted-and-compacted.jsonl'));
+  const o = billRunAsHappened(piRun);
+  const uncalibrated = billAsHappened(piRun, { counter: o.counter, stepTokens: o.stepTokens, price: o.price, model: o.model, calibrate: false }).bill;
+  assert.match(uncalibrated.differenceReason!, /the recorded prompt grows by 122,522 tokens from step 3 to step 7, where the log shows 95 added/);
   // Requests without usage are left out of the token comparison as they are of the cost: no "prompt tokens" reason from them.
   const afi = (await loadTrajectory(fixture('aider/afi-core-gpt-4o.aider.chat.history.md'))).runs[1];
   const bill = billRunAsHappened(afi).bill;

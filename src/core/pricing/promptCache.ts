@@ -103,6 +103,8 @@ export interface CacheRequest {
   idleMs?: number;
   /** Tokens the log records this request reading from the cache where that is far less than the previous request left there (a miss the log shows): it reads no more, and what it had cached beyond goes. */
   cachedAtMost?: number;
+  /** Tokens the log records this request reading where that is far more than the previous request left (requests the log does not show cached them): it reads that much, within its prompt. */
+  cachedAtLeast?: number;
 }
 
 /** How the input of one request is billed: the three add up to the prompt. */
@@ -167,11 +169,11 @@ export class PromptCache {
       case 'none': return { uncached: r.prompt, cached: 0, written: 0 };
       case 'openai': {
         if (r.prompt < this.minimum || unchanged < this.minimum) return { uncached: r.prompt, cached: 0, written: 0 };
-        const cached = Math.min(served, this.minimum + Math.floor((unchanged - this.minimum) / this.step) * this.step);
+        const cached = Math.max(Math.min(served, this.minimum + Math.floor((unchanged - this.minimum) / this.step) * this.step), Math.min(r.cachedAtLeast ?? 0, r.prompt));
         return { uncached: r.prompt - cached, cached, written: 0 };
       }
       case 'gemini': {
-        const cached = r.prompt >= this.minimum && unchanged >= this.minimum ? Math.min(served, unchanged) : 0;
+        const cached = Math.max(r.prompt >= this.minimum && unchanged >= this.minimum ? Math.min(served, unchanged) : 0, Math.min(r.cachedAtLeast ?? 0, r.prompt));
         return { uncached: r.prompt - cached, cached, written: 0 };
       }
       case 'anthropic': return this.anthropic(r, unchanged);
@@ -211,6 +213,7 @@ export class PromptCache {
       read = r.cachedAtMost;
       this.prefixes = this.prefixes.filter((p) => p.tokens <= read);
     }
+    if (r.cachedAtLeast !== undefined && read < r.cachedAtLeast) read = Math.min(r.cachedAtLeast, r.lastMessageEnd ?? r.prompt);
     // The breakpoint on the last message writes everything after what was read, up to itself.
     const end = Math.max(read, r.lastMessageEnd ?? r.prompt);
     this.prefixes.push({ tokens: end, blocks: r.blocks });

@@ -11,7 +11,7 @@ import { runCost, type BillTokens, type RunBill } from '../pricing/runCost';
 import { contextTextOf } from '../compaction';
 import type { TokenCounter } from '../tokens';
 import { tokenizerFor } from '../tokens';
-import { calibrate, compareWithRecorded, fitLogRates, recordedCacheMisses, type Calibration, type RecordedCall, type RecordedComparison } from './calibration';
+import { calibrate, compareWithRecorded, fitLogRates, recordedCacheMisses, unshownPerRequest, type Calibration, type RecordedCall, type RecordedComparison } from './calibration';
 import { IDENTITY_SCALE, Ledger, type RequestTiming, type Scale, type SideTotals } from './replayBilling';
 import { addCosts, addSides, addTokens, replayBranches, type BranchesBill } from './replayBranches';
 import { rawRun, requestStarts, type RawRun } from './replayRaw';
@@ -96,11 +96,17 @@ export function billAsHappened(trajectory: Run, o: BillingOptions): AsHappened {
   const uncachedInLog = !o.cache && calibrating && recordsNoCaching(raw.recordedCalls, cacheBehaviourFor(o.model, price));
   const cache = o.cache ?? (uncachedInLog ? 'none' : cacheBehaviourFor(o.model, price));
   const warm = calibration?.warmCache ?? 0;
+  const unshown = calibration ? unshownPerRequest(calibration.unshown, raw.requestSteps) : undefined;
+  if (unshown) timing.unshown = unshown;
   // Where the log records the cache serving far less than it held, the replay reads no more there.
   const misses = calibration && cache !== 'none' ? recordedCacheMisses(raw.recordedCalls, raw.requestSteps, raw.models, cache === 'anthropic') : undefined;
   if (misses && misses.misses > 0) {
     timing.cachedAtMost = misses.cachedAtMost;
     calibration!.note += `; at ${misses.misses} call${misses.misses === 1 ? '' : 's'} the log records the cache serving far less than the previous call left in it (a prefix the client changed, or the provider's miss), and the replay reads no more than recorded there`;
+  }
+  if (misses && misses.unseenHits > 0) {
+    timing.cachedAtLeast = misses.cachedAtLeast;
+    calibration!.note += `; at ${misses.unseenHits} call${misses.unseenHits === 1 ? '' : 's'} the log records the cache serving far more than the previous call left in it (requests the log does not show cached it), and the replay reads that much there`;
   }
   const ledgerModel = only ?? o.model ?? '';
   const billRaw = (scale: Scale, lifetime: number) => {

@@ -46,6 +46,10 @@ export interface RequestTiming {
   prices?: (ResolvedPrice | undefined)[];
   /** Where the log records the provider serving far less from its cache than it held: at most this many tokens read (`recordedCacheMisses`). */
   cachedAtMost?: (number | undefined)[];
+  /** Where the log records a read far above what the previous request left (requests it does not show cached it): at least this many tokens read. */
+  cachedAtLeast?: (number | undefined)[];
+  /** Provider tokens of context the log does not show that each request carries (`Calibration.unshown`), beyond the scale's offset. */
+  unshown?: number[];
 }
 
 /** A request the agent makes, in our tokens. */
@@ -109,17 +113,22 @@ export class Ledger {
     const switched = k > 0 && (this.timing?.models?.[k - 1] ?? this.mainModel) !== model;
     const idleMs = switched ? Infinity : this.timing?.idleMs[k];
     const cachedAtMost = this.timing?.cachedAtMost?.[k];
+    const cachedAtLeast = this.timing?.cachedAtLeast?.[k];
     const s = this.scale;
-    const prompt = Math.max(0, s.offset + s.ratio * (r.context + REPLY_PRIMING));
+    // Context the log does not show, new at this request where it grew: after the prefix the previous one had.
+    const unshown = this.timing?.unshown?.[k] ?? 0;
+    const unshownBefore = k > 0 ? Math.min(unshown, this.timing?.unshown?.[k - 1] ?? 0) : unshown;
+    const prompt = Math.max(0, s.offset + unshown + s.ratio * (r.context + REPLY_PRIMING));
     const billed = this.cache.bill({
       prompt,
-      lastMessageEnd: Math.max(0, s.offset + s.ratio * r.context),
-      unchanged: s.offset + s.ratio * r.unchanged,
+      lastMessageEnd: Math.max(0, s.offset + unshown + s.ratio * r.context),
+      unchanged: s.offset + unshownBefore + s.ratio * r.unchanged,
       system: s.offset + s.ratio * r.system,
       blocks: r.blocks,
       unchangedBlocks: r.unchangedBlocks,
       ...(idleMs !== undefined ? { idleMs } : {}),
       ...(cachedAtMost !== undefined ? { cachedAtMost } : {}),
+      ...(cachedAtLeast !== undefined ? { cachedAtLeast } : {}),
     });
     const hit = s.cacheHitRate ?? 1;
     const bill = hit === 1 ? billed : { ...billed, cached: billed.cached * hit, uncached: billed.uncached + billed.cached * (1 - hit) };

@@ -7,7 +7,7 @@ import type { Step } from '../model';
 import { priceFor, runDate, type Cost, type ResolvedPrice } from '../models';
 import { cacheBehaviourFor, PromptCache, type CacheBehaviour } from '../pricing/promptCache';
 import type { BillTokens, ModelBill } from '../pricing/runCost';
-import { calibrate, recordedCacheMisses, type RecordedCall } from './calibration';
+import { calibrate, recordedCacheMisses, unshownPerRequest, type RecordedCall } from './calibration';
 import { Ledger, type Scale, type SideTotals } from './replayBilling';
 import { rawRun, requestStarts } from './replayRaw';
 
@@ -61,9 +61,10 @@ export function replayBranches(steps: readonly Step[], stepTokens: readonly numb
     const model = models.find((m) => m !== undefined);
     const price = priceOf(model);
     const cache = ctx.cache ?? cacheBehaviourFor(model, price);
+    const unshown = calibration ? unshownPerRequest(calibration.unshown, raw.requestSteps) : undefined;
     const misses = calibration && cache !== 'none' ? recordedCacheMisses(raw.recordedCalls, raw.requestSteps, models, cache === 'anthropic') : undefined;
     const ledger = new Ledger(price, new PromptCache(cache, model, calibration?.warmCache ?? 0, ctx.lifetimeSeconds, calibration?.smallestRead), calibration ?? ctx.mainScale, true,
-      { idleMs: raw.idleMs, models: models, prices: models.map(priceOf), ...(misses && misses.misses > 0 ? { cachedAtMost: misses.cachedAtMost } : {}) }, model ?? '');
+      { idleMs: raw.idleMs, models: models, prices: models.map(priceOf), ...(misses && misses.misses > 0 ? { cachedAtMost: misses.cachedAtMost } : {}), ...(misses && misses.unseenHits > 0 ? { cachedAtLeast: misses.cachedAtLeast } : {}), ...(unshown ? { unshown } : {}) }, model ?? '');
     raw.requests.forEach((r, i) => { ledger.request(r); ledger.output(raw.outputs[i]); });
     const totals = ledger.totals();
     const recorded = new Set(raw.recordedCalls.map((c) => c.step));
