@@ -138,9 +138,9 @@ export class PromptCache {
    * shared system prompt from an earlier session), as the first recorded call shows.
    * `smallestRecordedRead`: the smallest cache read the log records (`Calibration.smallestRead`).
    */
-  constructor(readonly behaviour: CacheBehaviour, model: string | undefined, private readonly warm = 0, readonly lifetimeSeconds = Infinity, smallestRecordedRead = Infinity) {
+  constructor(readonly behaviour: CacheBehaviour, model: string | undefined, private readonly warm = 0, readonly lifetimeSeconds = Infinity, smallestRecordedRead?: number) {
     // A read the log records below the published minimum shows the provider caches shorter prefixes for this model.
-    this.minimum = Math.min(minimumCacheable(behaviour, model), smallestRecordedRead);
+    this.minimum = Math.min(minimumCacheable(behaviour, model), smallestRecordedRead ?? Infinity);
     this.step = behaviour === 'openai' && isDeepSeek(model ? normalizeModelId(model) : '') ? DEEPSEEK_UNIT : OPENAI_STEP;
   }
 

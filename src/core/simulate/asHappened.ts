@@ -73,7 +73,7 @@ export interface AsHappened {
     scale: Scale;
     warmCache: number;
     /** The smallest cache read the log records (`Calibration.smallestRead`). */
-    smallestRead: number;
+    smallestRead?: number;
   };
 }
 
@@ -177,7 +177,7 @@ export function billAsHappened(trajectory: Run, o: BillingOptions): AsHappened {
     recorded: { ...comparison, source: bill.source },
     agentCompactions: raw.agentCompactions,
     branches,
-    basis: { stepTokens, starts, raw, price, timing, ledgerModel, scale, warmCache: warm, smallestRead: calibration?.smallestRead ?? Infinity },
+    basis: { stepTokens, starts, raw, price, timing, ledgerModel, scale, warmCache: warm, ...(calibration?.smallestRead !== undefined ? { smallestRead: calibration.smallestRead } : {}) },
   };
 }
 

@@ -27,8 +27,8 @@ export interface Calibration extends Scale {
   warmCache: number;
   /** Context the log does not show that the recorded prompts carry from a call on (negative: less than it shows): [step of the call, provider tokens], in order. */
   unshown: [number, number][];
-  /** The smallest cache read the log records (Infinity for none): the provider caches prefixes that short for this model. */
-  smallestRead: number;
+  /** The smallest cache read the log records, where it records one: the provider caches prefixes that short for this model. */
+  smallestRead?: number;
   /** How the scale was found, in words, for the report and the CLI. */
   note: string;
 }
@@ -115,7 +115,7 @@ export function calibrate(calls: readonly RecordedCall[], ownTokenizer: boolean,
   const jumps = unshown.length > 0
     ? `; the recorded prompt changes by more than the log shows at ${unshown.length} call${unshown.length === 1 ? '' : 's'} (context it does not show, or shows and the call did not carry): both runs carry the difference from there on`
     : '';
-  return { offset, ratio, outputRatio, warmCache, smallestRead, unshown, calls: pairs.length, note: note + more + jumps };
+  return { offset, ratio, outputRatio, warmCache, ...(smallestRead < Infinity ? { smallestRead } : {}), unshown, calls: pairs.length, note: note + more + jumps };
 }
 
 /**
