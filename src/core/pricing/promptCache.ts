@@ -101,6 +101,10 @@ export interface CacheRequest {
   unchangedBlocks: number;
   /** Milliseconds since the previous request's reply, from the log's timestamps (unknown: no expiry). */
   idleMs?: number;
+  /** Tokens the log records this request reading from the cache where that is far less than the previous request left there (a miss the log shows): it reads no more, and what it had cached beyond goes. */
+  cachedAtMost?: number;
+  /** Tokens the log records this request reading where that is far more than the previous request left (requests the log does not show cached them): it reads that much, within its prompt. */
+  cachedAtLeast?: number;
 }
 
 /** How the input of one request is billed: the three add up to the prompt. */
@@ -132,9 +136,11 @@ export class PromptCache {
   /**
    * `warm`: tokens at the start of the first prompt already in the cache when the log begins (a
    * shared system prompt from an earlier session), as the first recorded call shows.
+   * `smallestRecordedRead`: the smallest cache read the log records (`Calibration.smallestRead`).
    */
-  constructor(readonly behaviour: CacheBehaviour, model: string | undefined, private readonly warm = 0, readonly lifetimeSeconds = Infinity) {
-    this.minimum = minimumCacheable(behaviour, model);
+  constructor(readonly behaviour: CacheBehaviour, model: string | undefined, private readonly warm = 0, readonly lifetimeSeconds = Infinity, smallestRecordedRead?: number) {
+    // A read the log records below the published minimum shows the provider caches shorter prefixes for this model.
+    this.minimum = Math.min(minimumCacheable(behaviour, model), smallestRecordedRead ?? Infinity);
     this.step = behaviour === 'openai' && isDeepSeek(model ? normalizeModelId(model) : '') ? DEEPSEEK_UNIT : OPENAI_STEP;
   }
 
@@ -156,16 +162,18 @@ export class PromptCache {
       if (this.warm > 0) return this.warmStart(r);
     }
     const unchanged = Math.max(0, Math.min(r.unchanged, this.previousPrompt, r.prompt));
+    // An automatic cache serves a prefix of the prompt: a miss the log records caps it (Anthropic's breakpoints below).
+    const served = r.cachedAtMost ?? Infinity;
     this.previousPrompt = r.prompt;
     switch (this.behaviour) {
       case 'none': return { uncached: r.prompt, cached: 0, written: 0 };
       case 'openai': {
         if (r.prompt < this.minimum || unchanged < this.minimum) return { uncached: r.prompt, cached: 0, written: 0 };
-        const cached = this.minimum + Math.floor((unchanged - this.minimum) / this.step) * this.step;
+        const cached = Math.max(Math.min(served, this.minimum + Math.floor((unchanged - this.minimum) / this.step) * this.step), Math.min(r.cachedAtLeast ?? 0, r.prompt));
         return { uncached: r.prompt - cached, cached, written: 0 };
       }
       case 'gemini': {
-        const cached = r.prompt >= this.minimum && unchanged >= this.minimum ? unchanged : 0;
+        const cached = Math.max(r.prompt >= this.minimum && unchanged >= this.minimum ? Math.min(served, unchanged) : 0, Math.min(r.cachedAtLeast ?? 0, r.prompt));
         return { uncached: r.prompt - cached, cached, written: 0 };
       }
       case 'anthropic': return this.anthropic(r, unchanged);
@@ -200,6 +208,12 @@ export class PromptCache {
     let read = this.systemCached;
     const last = this.prefixes[this.prefixes.length - 1];
     if (last && last.tokens > read && r.blocks - last.blocks <= ANTHROPIC_LOOKBACK_BLOCKS) read = last.tokens;
+    if (r.cachedAtMost !== undefined && read > r.cachedAtMost) {
+      // The log shows the cache served only this much (a breakpoint that far still held): the rest is written again.
+      read = r.cachedAtMost;
+      this.prefixes = this.prefixes.filter((p) => p.tokens <= read);
+    }
+    if (r.cachedAtLeast !== undefined && read < r.cachedAtLeast) read = Math.min(r.cachedAtLeast, r.lastMessageEnd ?? r.prompt);
     // The breakpoint on the last message writes everything after what was read, up to itself.
     const end = Math.max(read, r.lastMessageEnd ?? r.prompt);
     this.prefixes.push({ tokens: end, blocks: r.blocks });

@@ -12,7 +12,7 @@ import { priceFor, ratesFor, runDate, type ModelPrice, type PriceOverrides, type
 type BillSource = 'per-call' | 'totals' | 'none';
 type BillLabel = 'recorded' | 'priced from recorded usage' | 'modelled';
 
-interface BillTokens {
+export interface BillTokens {
   /** The whole prompt: uncached, cache reads and cache writes together. */
   input: number;
   cachedInput: number;
@@ -47,6 +47,8 @@ interface ModelledBill {
   unrecorded?: { requests: number; of: number; cost: number | null };
   /** The modelled cost of just the requests whose usage the log records: compared with the bill, like with like. */
   modelledRecorded?: number;
+  /** The modelled tokens of those same requests, for the reasons (all requests when absent). */
+  modelledRecordedTokens?: BillTokens;
 }
 
 export interface RunBill {
@@ -187,7 +189,7 @@ export function runCost(t: Run, o: RunCostOptions = {}): RunBill {
   if (bill.label !== 'modelled' && against !== null && against > 0 && ours !== null) {
     bill.difference = (ours - against) / against;
     if (Math.abs(bill.difference) > EXPLAINED_DIFFERENCE) {
-      const reasons = [...(o.modelled?.reasons ?? []), ...tokenReasons(bill.tokens, o.modelled?.byModel ?? [], source)];
+      const reasons = [...(o.modelled?.reasons ?? []), ...tokenReasons(bill.tokens, o.modelled?.modelledRecordedTokens ?? o.modelled?.byModel ?? [], source)];
       bill.differenceReason = reasons.length > 0 ? reasons.join('; ') : 'the replay\'s prompts and cache pattern differ from the recorded ones in ways the log does not show';
     }
   }
@@ -195,10 +197,11 @@ export function runCost(t: Run, o: RunCostOptions = {}): RunBill {
 }
 
 /** Where the replay's tokens part from the recorded ones (more than 20%), the largest first. */
-function tokenReasons(recorded: BillTokens, byModel: readonly ModelBill[], source: BillSource): string[] {
-  if (source !== 'per-call' || byModel.length === 0) return [];
+function tokenReasons(recorded: BillTokens, modelled: readonly ModelBill[] | BillTokens, source: BillSource): string[] {
+  const rows = Array.isArray(modelled) ? modelled : [modelled as BillTokens];
+  if (source !== 'per-call' || rows.length === 0) return [];
   const m = { input: 0, cachedInput: 0, cacheWrite: 0, output: 0 };
-  for (const r of byModel) { m.input += r.input; m.cachedInput += r.cachedInput; m.cacheWrite += r.cacheWrite; m.output += r.output; }
+  for (const r of rows) { m.input += r.input; m.cachedInput += r.cachedInput; m.cacheWrite += r.cacheWrite; m.output += r.output; }
   const parts: [string, number, number][] = [
     ['prompt tokens', m.input, recorded.input],
     ['cache writes', m.cacheWrite, recorded.cacheWrite],

@@ -7,13 +7,13 @@
 import type { Run } from '../model';
 import { priceFor, runDate, type Cost, type ResolvedPrice } from '../models';
 import { cacheBehaviourFor, defaultLifetime, LIFETIME_CANDIDATES, lifetimeWords, PromptCache, type CacheBehaviour, type CacheLifetime } from '../pricing/promptCache';
-import { runCost, type RunBill } from '../pricing/runCost';
+import { runCost, type BillTokens, type RunBill } from '../pricing/runCost';
 import { contextTextOf } from '../compaction';
 import type { TokenCounter } from '../tokens';
 import { tokenizerFor } from '../tokens';
-import { calibrate, compareWithRecorded, fitLogRates, type Calibration, type RecordedCall, type RecordedComparison } from './calibration';
+import { calibrate, compareWithRecorded, fitLogRates, recordedCacheMisses, unshownPerRequest, type Calibration, type RecordedCall, type RecordedComparison } from './calibration';
 import { IDENTITY_SCALE, Ledger, type RequestTiming, type Scale, type SideTotals } from './replayBilling';
-import { addCosts, addSides, replayBranches, type BranchesBill } from './replayBranches';
+import { addCosts, addSides, addTokens, replayBranches, type BranchesBill } from './replayBranches';
 import { rawRun, requestStarts, type RawRun } from './replayRaw';
 
 export interface BillingOptions {
@@ -72,6 +72,8 @@ export interface AsHappened {
     ledgerModel: string;
     scale: Scale;
     warmCache: number;
+    /** The smallest cache read the log records (`Calibration.smallestRead`). */
+    smallestRead?: number;
   };
 }
 
@@ -94,9 +96,21 @@ export function billAsHappened(trajectory: Run, o: BillingOptions): AsHappened {
   const uncachedInLog = !o.cache && calibrating && recordsNoCaching(raw.recordedCalls, cacheBehaviourFor(o.model, price));
   const cache = o.cache ?? (uncachedInLog ? 'none' : cacheBehaviourFor(o.model, price));
   const warm = calibration?.warmCache ?? 0;
+  const unshown = calibration ? unshownPerRequest(calibration.unshown, raw.requestSteps) : undefined;
+  if (unshown) timing.unshown = unshown;
+  // Where the log records the cache serving far less than it held, the replay reads no more there.
+  const misses = calibration && cache !== 'none' ? recordedCacheMisses(raw.recordedCalls, raw.requestSteps, raw.models, cache === 'anthropic') : undefined;
+  if (misses && misses.misses > 0) {
+    timing.cachedAtMost = misses.cachedAtMost;
+    calibration!.note += `; at ${misses.misses} call${misses.misses === 1 ? '' : 's'} the log records the cache serving far less than the previous call left in it (a prefix the client changed, or the provider's miss), and the replay reads no more than recorded there`;
+  }
+  if (misses && misses.unseenHits > 0) {
+    timing.cachedAtLeast = misses.cachedAtLeast;
+    calibration!.note += `; at ${misses.unseenHits} call${misses.unseenHits === 1 ? '' : 's'} the log records the cache serving far more than the previous call left in it (requests the log does not show cached it), and the replay reads that much there`;
+  }
   const ledgerModel = only ?? o.model ?? '';
   const billRaw = (scale: Scale, lifetime: number) => {
-    const ledger = new Ledger(price, new PromptCache(cache, o.model, warm, lifetime), scale, true, timing, ledgerModel);
+    const ledger = new Ledger(price, new PromptCache(cache, o.model, warm, lifetime, calibration?.smallestRead), scale, true, timing, ledgerModel);
     raw.requests.forEach((r, i) => { ledger.request(r); ledger.output(raw.outputs[i]); });
     return ledger;
   };
@@ -142,7 +156,7 @@ export function billAsHappened(trajectory: Run, o: BillingOptions): AsHappened {
       basis: price?.source.startsWith('the rates the log') ? 'log rates' : 'price table',
       cachedShare: totals.input > 0 ? totals.cachedInput / totals.input : undefined,
       writeShare: totals.input > 0 ? totals.cacheWrite / totals.input : undefined,
-      reasons: differenceReasons(raw, ledger.expiries, ttl, calibration, branches),
+      reasons: differenceReasons(raw, ledger.expiries, ttl, calibration, branches, cache, totals.cachedInput),
       ...usage,
       ...(totals.cost === null ? { unknown: unpricedModel(totals, o.model) } : {}),
     },
@@ -163,7 +177,7 @@ export function billAsHappened(trajectory: Run, o: BillingOptions): AsHappened {
     recorded: { ...comparison, source: bill.source },
     agentCompactions: raw.agentCompactions,
     branches,
-    basis: { stepTokens, starts, raw, price, timing, ledgerModel, scale, warmCache: warm },
+    basis: { stepTokens, starts, raw, price, timing, ledgerModel, scale, warmCache: warm, ...(calibration?.smallestRead !== undefined ? { smallestRead: calibration.smallestRead } : {}) },
   };
 }
 
@@ -230,8 +244,12 @@ function cacheMiss(calls: readonly RecordedCall[], requestSteps: readonly number
 }
 
 /** What makes the modelled bill of the run as it happened differ from the recorded one. */
-function differenceReasons(raw: RawRun, expiries: number, ttl: CacheLifetime, calibration: Calibration | null, branches: BranchesBill | undefined): string[] {
+function differenceReasons(raw: RawRun, expiries: number, ttl: CacheLifetime, calibration: Calibration | null, branches: BranchesBill | undefined, cache: CacheBehaviour, modelledReads: number): string[] {
   const reasons: string[] = [];
+  if ((cache === 'openai' || cache === 'gemini') && modelledReads > 0 && raw.recordedCalls.length > 0 && raw.recordedCalls.every((c) => c.usage.cachedInputTokens === undefined)) {
+    // Aider, for one, reports cache hits for Anthropic and DeepSeek models only.
+    reasons.push('the log records no cached tokens for its calls (the harness does not report cache hits), so its usage is priced with every input token at the full rate, where the provider\'s automatic cache serves part of each prompt');
+  }
   if (expiries > 0) reasons.push(`the cache expired ${expiries} time${expiries === 1 ? '' : 's'} after idle gaps longer than ${lifetimeWords(ttl.seconds)}`);
   if (raw.sideBranchSteps > 0 && !branches) reasons.push(`${raw.sideBranchSteps} subagent steps are billed in the record but left out of the replay`);
   if (calibration && /more than a tokenizer difference/.test(calibration.note)) reasons.push('the log leaves out part of what each call sent');
@@ -240,23 +258,44 @@ function differenceReasons(raw: RawRun, expiries: number, ttl: CacheLifetime, ca
     const at = shrank.map((c) => { const before = raw.recordedCalls[raw.recordedCalls.indexOf(c) - 1]; return `${fmtTokens(before.usage.inputTokens!)} at step ${before.step} → ${fmtTokens(c.usage.inputTokens!)} at step ${c.step}`; });
     reasons.push(`the recorded prompt falls by more than half from one call to the next with no compaction in the log (${at.join('; ')}): those calls carried context, or other requests' usage, that the log does not show`);
   }
+  const grew = hiddenGrowth(raw.recordedCalls, calibration?.ratio ?? 1);
+  if (grew.length > 0) {
+    const at = grew.slice(0, 2).map((g) => `${fmtTokens(g.recorded)} tokens from step ${g.from} to step ${g.to}, where the log shows ${fmtTokens(g.shown)} added`);
+    reasons.push(`the recorded prompt grows by ${at.join('; by ')}${grew.length > 2 ? ` (and at ${grew.length - 2} more calls)` : ''}: those calls carried context the log does not show (reasoning kept encrypted, output or attachments it leaves out, or lines cut from the log)`);
+  }
   return reasons;
+}
+
+/** Consecutive recorded calls whose prompt grows far more than what the log shows was added between them, the largest first. */
+function hiddenGrowth(calls: readonly RecordedCall[], ratio: number): { from: number; to: number; recorded: number; shown: number }[] {
+  const out: { from: number; to: number; recorded: number; shown: number }[] = [];
+  for (let i = 1; i < calls.length; i++) {
+    const a = calls[i - 1], b = calls[i];
+    if (b.afterCompaction || !a.usage.inputTokens || !b.usage.inputTokens) continue;
+    const recorded = b.usage.inputTokens - a.usage.inputTokens;
+    const shown = Math.max(0, ratio * (b.context - a.context));
+    if (recorded - shown > Math.max(2000, 0.1 * a.usage.inputTokens) && recorded > 2 * shown) out.push({ from: a.step, to: b.step, recorded, shown: Math.round(shown) });
+  }
+  return out.sort((x, y) => (y.recorded - y.shown) - (x.recorded - x.shown));
 }
 
 /**
  * Requests the replay finds that the log records no usage for, and the modelled cost of just the
  * requests it does record (main line and subagents): the bill compares like with like.
  */
-function recordedShare(raw: RawRun, ledger: Ledger, modelled: number | null, branches: BranchesBill | undefined): { unrecorded?: { requests: number; of: number; cost: number | null }; modelledRecorded?: number } {
+function recordedShare(raw: RawRun, ledger: Ledger, modelled: number | null, branches: BranchesBill | undefined): { unrecorded?: { requests: number; of: number; cost: number | null }; modelledRecorded?: number; modelledRecordedTokens?: BillTokens } {
   const recordedCalls = raw.recordedCalls.length + (branches?.recordedRequests ?? 0);
   const requests = raw.requests.length + (branches?.requests ?? 0);
   if (recordedCalls === 0 || recordedCalls === requests || modelled === null) return {};
   const withUsage = new Set(raw.recordedCalls.map((c) => c.step));
+  const indices = raw.requestSteps.flatMap((step, i) => (withUsage.has(step) ? [i] : []));
   let main = 0;
-  raw.requestSteps.forEach((step, i) => { if (withUsage.has(step)) main += ledger.requestCosts[i] ?? 0; });
+  for (const i of indices) main += ledger.requestCosts[i] ?? 0;
+  const mainTokens = ledger.tokensOf(indices);
+  const tokens = branches ? addTokens(mainTokens, branches.modelledRecordedTokens) : mainTokens;
   const part = branches ? (branches.modelledRecordedCost === null ? null : main + branches.modelledRecordedCost) : main;
   if (part === null) return {};
-  return { unrecorded: { requests: requests - recordedCalls, of: requests, cost: modelled - part }, modelledRecorded: part };
+  return { unrecorded: { requests: requests - recordedCalls, of: requests, cost: modelled - part }, modelledRecorded: part, modelledRecordedTokens: tokens };
 }
 
 /** "no price for MODEL": the first model of the modelled bill without a price. */

@@ -25,6 +25,10 @@ export interface Calibration extends Scale {
   calls: number;
   /** Tokens the first request already found in the prompt cache (cached before the log began). */
   warmCache: number;
+  /** Context the log does not show that the recorded prompts carry from a call on (negative: less than it shows): [step of the call, provider tokens], in order. */
+  unshown: [number, number][];
+  /** The smallest cache read the log records, where it records one: the provider caches prefixes that short for this model. */
+  smallestRead?: number;
   /** How the scale was found, in words, for the report and the CLI. */
   note: string;
 }
@@ -55,7 +59,7 @@ export function calibrate(calls: readonly RecordedCall[], ownTokenizer: boolean,
       if (pairs[i].afterCompaction) continue;
       const ours = modelled(pairs[i]) - modelled(pairs[i - 1]);
       const theirs = pairs[i].usage.inputTokens! - pairs[i - 1].usage.inputTokens!;
-      if (ours <= 0 || theirs <= 0) continue;
+      if (ours <= 0 || theirs <= 0 || unshownChange(theirs, ours, pairs[i - 1].usage.inputTokens!, PLAUSIBLE_TOKENIZER_RATIO[1]) !== 0) continue;
       grewOurs += ours;
       grewTheirs += theirs;
     }
@@ -65,7 +69,22 @@ export function calibrate(calls: readonly RecordedCall[], ownTokenizer: boolean,
       else implausibleRatio = measured;
     }
   }
-  const offset = median(pairs.map((c) => c.usage.inputTokens! - ratio * modelled(c)));
+  // Context the log does not show that appears (or goes) between two calls: carried from there on.
+  const hiddenAt: number[] = [];
+  const unshown: [number, number][] = [];
+  let carried = 0;
+  pairs.forEach((c, i) => {
+    const before = carried;
+    // A compaction restarts the context; another model has a system prompt and tools of its own (a switch is not unshown context).
+    if (i > 0 && (c.afterCompaction || c.usage.model !== pairs[i - 1].usage.model)) carried = 0;
+    else if (i > 0) {
+      const ours = modelled(c) - modelled(pairs[i - 1]);
+      carried += unshownChange(c.usage.inputTokens! - pairs[i - 1].usage.inputTokens!, ours, pairs[i - 1].usage.inputTokens!, ratio);
+    }
+    hiddenAt.push(carried);
+    if (carried !== before) unshown.push([c.step, carried]);
+  });
+  const offset = median(pairs.map((c, i) => c.usage.inputTokens! - hiddenAt[i] - ratio * modelled(c)));
   // What the model wrote, against our count of the steps it wrote (reasoning the log leaves out shows here).
   let recordedOut = 0, oursOut = 0;
   for (const c of pairs) {
@@ -91,7 +110,21 @@ export function calibrate(calls: readonly RecordedCall[], ownTokenizer: boolean,
     Math.abs(outputRatio - ratio) > 0.005 ? `; the model wrote ${outputRatio.toFixed(2)} tokens per token of its steps in the log` : '',
     warmCache > 0 ? `; the first request found ${warmCache.toLocaleString('en-US')} tokens already cached` : '',
   ].join('');
-  return { offset, ratio, outputRatio, warmCache, calls: pairs.length, note: note + more };
+  let smallestRead = Infinity;
+  for (const c of pairs) if (!c.usage.cachedIncludesWrites && (c.usage.cachedInputTokens ?? 0) > 0) smallestRead = Math.min(smallestRead, c.usage.cachedInputTokens!);
+  const jumps = unshown.length > 0
+    ? `; the recorded prompt changes by more than the log shows at ${unshown.length} call${unshown.length === 1 ? '' : 's'} (context it does not show, or shows and the call did not carry): both runs carry the difference from there on`
+    : '';
+  return { offset, ratio, outputRatio, warmCache, ...(smallestRead < Infinity ? { smallestRead } : {}), unshown, calls: pairs.length, note: note + more + jumps };
+}
+
+/**
+ * How much more (or less) the recorded prompt changed between two calls than the log shows, where
+ * that is more than counting explains (over 2,000 tokens and a tenth of the prompt); else 0.
+ */
+function unshownChange(theirs: number, ours: number, before: number, ratio: number): number {
+  const unshown = theirs - ratio * Math.max(0, ours);
+  return Math.abs(unshown) > Math.max(2000, 0.1 * before) ? unshown : 0;
 }
 
 /** Rates (USD per million tokens) that reproduce the cost the log records per call. */
@@ -225,4 +258,47 @@ function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/**
+ * Requests at which the log records the provider serving far less from its cache than the previous
+ * call left there, with the prompt not shrunk in between: a prefix the client changed (a reminder
+ * or a notification rewritten near the start), a thinking block dropped, or the provider's own miss
+ * (OpenAI's cache is best effort). The replay cannot see why, so it follows the record: at those
+ * requests it reads at most what the log says was read (`cachedAtMost`, per request, in the
+ * provider's tokens), in the run as it happened and under a strategy alike.
+ */
+export function recordedCacheMisses(calls: readonly RecordedCall[], requestSteps: readonly number[], models: readonly (string | undefined)[], writes: boolean): { cachedAtMost: (number | undefined)[]; misses: number; cachedAtLeast: (number | undefined)[]; unseenHits: number } {
+  const index = new Map(requestSteps.map((step, i) => [step, i]));
+  const cachedAtMost: (number | undefined)[] = requestSteps.map(() => undefined);
+  const cachedAtLeast: (number | undefined)[] = requestSteps.map(() => undefined);
+  let misses = 0, unseenHits = 0;
+  let previous: { request: number; end: number } | undefined;
+  for (const c of calls) {
+    const k = index.get(c.step);
+    const u = c.usage;
+    const known = k !== undefined && !u.cachedIncludesWrites && u.cachedInputTokens !== undefined && (u.inputTokens ?? 0) > 0 && (!writes || u.cacheWriteTokens !== undefined);
+    if (!known) { previous = undefined; continue; }
+    const read = u.cachedInputTokens!;
+    if (previous && previous.request === k - 1 && !c.afterCompaction && models[k] === models[k - 1]) {
+      // What the cache could serve had nothing changed: what the previous call left in it, within this prompt.
+      const could = Math.min(previous.end, u.inputTokens!);
+      if (could - read > Math.max(1024, 0.05 * could)) { cachedAtMost[k] = read; misses++; }
+      // More than the previous call left: requests the log does not show (cut from it, or a client's own) cached it.
+      else if (read - previous.end > Math.max(1024, 0.05 * previous.end)) { cachedAtLeast[k] = read; unseenHits++; }
+    }
+    // Anthropic's cache holds what a call read and wrote; an automatic cache, the call's whole prompt.
+    previous = { request: k, end: writes ? read + (u.cacheWriteTokens ?? 0) : u.inputTokens! };
+  }
+  return { cachedAtMost, misses, cachedAtLeast, unseenHits };
+}
+
+/** Per request (in the order of `requestSteps`), the unshown context it carries: the latest change at or before its step. */
+export function unshownPerRequest(unshown: readonly [number, number][], requestSteps: readonly number[]): number[] | undefined {
+  if (unshown.length === 0) return undefined;
+  let next = 0, carried = 0;
+  return requestSteps.map((step) => {
+    while (next < unshown.length && unshown[next][0] <= step) carried = unshown[next++][1];
+    return carried;
+  });
 }

@@ -4,7 +4,7 @@
 
 import { ratesFor, type Cost, type ResolvedPrice } from '../models';
 import { PromptCache } from '../pricing/promptCache';
-import type { ModelBill } from '../pricing/runCost';
+import type { BillTokens, ModelBill } from '../pricing/runCost';
 import { REPLY_PRIMING } from '../tokens';
 
 /** How our counts map onto what the provider counts: prompt = offset + ratio × our tokens. */
@@ -44,6 +44,12 @@ export interface RequestTiming {
   /** The model each request ran on, and its price; undefined entries use the ledger's own. */
   models?: (string | undefined)[];
   prices?: (ResolvedPrice | undefined)[];
+  /** Where the log records the provider serving far less from its cache than it held: at most this many tokens read (`recordedCacheMisses`). */
+  cachedAtMost?: (number | undefined)[];
+  /** Where the log records a read far above what the previous request left (requests it does not show cached it): at least this many tokens read. */
+  cachedAtLeast?: (number | undefined)[];
+  /** Provider tokens of context the log does not show that each request carries (`Calibration.unshown`), beyond the scale's offset. */
+  unshown?: number[];
 }
 
 /** A request the agent makes, in our tokens. */
@@ -69,6 +75,8 @@ export class Ledger {
   readonly prompts: number[] = [];
   readonly requestCosts: number[] = [];
   readonly cachedTokens: number[] = [];
+  readonly writtenTokens: number[] = [];
+  readonly outputTokens: number[] = [];
 
   /** Agent requests billed so far: the index into `timing`. */
   private agentRequests = 0;
@@ -104,16 +112,23 @@ export class Ledger {
     // Another model does not read this model's cache: a switch starts from nothing.
     const switched = k > 0 && (this.timing?.models?.[k - 1] ?? this.mainModel) !== model;
     const idleMs = switched ? Infinity : this.timing?.idleMs[k];
+    const cachedAtMost = this.timing?.cachedAtMost?.[k];
+    const cachedAtLeast = this.timing?.cachedAtLeast?.[k];
     const s = this.scale;
-    const prompt = Math.max(0, s.offset + s.ratio * (r.context + REPLY_PRIMING));
+    // Context the log does not show, new at this request where it grew: after the prefix the previous one had.
+    const unshown = this.timing?.unshown?.[k] ?? 0;
+    const unshownBefore = k > 0 ? Math.min(unshown, this.timing?.unshown?.[k - 1] ?? 0) : unshown;
+    const prompt = Math.max(0, s.offset + unshown + s.ratio * (r.context + REPLY_PRIMING));
     const billed = this.cache.bill({
       prompt,
-      lastMessageEnd: Math.max(0, s.offset + s.ratio * r.context),
-      unchanged: s.offset + s.ratio * r.unchanged,
+      lastMessageEnd: Math.max(0, s.offset + unshown + s.ratio * r.context),
+      unchanged: s.offset + unshownBefore + s.ratio * r.unchanged,
       system: s.offset + s.ratio * r.system,
       blocks: r.blocks,
       unchangedBlocks: r.unchangedBlocks,
       ...(idleMs !== undefined ? { idleMs } : {}),
+      ...(cachedAtMost !== undefined ? { cachedAtMost } : {}),
+      ...(cachedAtLeast !== undefined ? { cachedAtLeast } : {}),
     });
     const hit = s.cacheHitRate ?? 1;
     const bill = hit === 1 ? billed : { ...billed, cached: billed.cached * hit, uncached: billed.uncached + billed.cached * (1 - hit) };
@@ -122,7 +137,7 @@ export class Ledger {
     this.t.uncachedInput += bill.uncached;
     this.t.cachedInput += bill.cached;
     this.t.cacheWrite += bill.written;
-    if (this.keepPrompts) { this.prompts.push(prompt); this.cachedTokens.push(bill.cached); }
+    if (this.keepPrompts) { this.prompts.push(prompt); this.cachedTokens.push(bill.cached); this.writtenTokens.push(bill.written); this.outputTokens.push(0); }
     this.pendingPrompt = prompt;
     this.pendingPrice = price;
     this.pendingModel = model;
@@ -174,6 +189,7 @@ export class Ledger {
     if (this.pendingOutput === 0) return;
     this.cache.output(this.pendingOutput);
     this.t.output += this.pendingOutput;
+    if (this.keepPrompts && this.outputTokens.length > 0) this.outputTokens[this.outputTokens.length - 1] += this.pendingOutput;
     const row = this.models.get(this.pendingModel);
     if (row) row.output += this.pendingOutput;
     const price = this.pendingPrice ?? this.price;
@@ -184,6 +200,17 @@ export class Ledger {
       if (this.keepPrompts && this.requestCosts.length > 0) this.requestCosts[this.requestCosts.length - 1] += dollars;
     }
     this.pendingOutput = 0;
+  }
+
+  /** The provider's tokens of the requests at `indices` (kept prompts only): the replay of just the calls the log records. */
+  tokensOf(indices: Iterable<number>): BillTokens {
+    this.flushOutput();
+    const t = { input: 0, cachedInput: 0, cacheWrite: 0, output: 0 };
+    for (const i of indices) {
+      t.input += this.prompts[i] ?? 0; t.cachedInput += this.cachedTokens[i] ?? 0;
+      t.cacheWrite += this.writtenTokens[i] ?? 0; t.output += this.outputTokens[i] ?? 0;
+    }
+    return t;
   }
 
   totals(): SideTotals {

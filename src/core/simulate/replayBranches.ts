@@ -6,8 +6,8 @@
 import type { Step } from '../model';
 import { priceFor, runDate, type Cost, type ResolvedPrice } from '../models';
 import { cacheBehaviourFor, PromptCache, type CacheBehaviour } from '../pricing/promptCache';
-import type { ModelBill } from '../pricing/runCost';
-import { calibrate, type RecordedCall } from './calibration';
+import type { BillTokens, ModelBill } from '../pricing/runCost';
+import { calibrate, recordedCacheMisses, unshownPerRequest, type RecordedCall } from './calibration';
 import { Ledger, type Scale, type SideTotals } from './replayBilling';
 import { rawRun, requestStarts } from './replayRaw';
 
@@ -32,6 +32,7 @@ export interface BranchesBill {
   /** Requests whose usage the log records, and the modelled cost of just those (like with like). */
   recordedRequests: number;
   modelledRecordedCost: number | null;
+  modelledRecordedTokens: BillTokens;
   recordedCalls: RecordedCall[];
   notes: string[];
 }
@@ -60,19 +61,22 @@ export function replayBranches(steps: readonly Step[], stepTokens: readonly numb
     const model = models.find((m) => m !== undefined);
     const price = priceOf(model);
     const cache = ctx.cache ?? cacheBehaviourFor(model, price);
-    const ledger = new Ledger(price, new PromptCache(cache, model, calibration?.warmCache ?? 0, ctx.lifetimeSeconds), calibration ?? ctx.mainScale, true,
-      { idleMs: raw.idleMs, models: models, prices: models.map(priceOf) }, model ?? '');
+    const unshown = calibration ? unshownPerRequest(calibration.unshown, raw.requestSteps) : undefined;
+    const misses = calibration && cache !== 'none' ? recordedCacheMisses(raw.recordedCalls, raw.requestSteps, models, cache === 'anthropic') : undefined;
+    const ledger = new Ledger(price, new PromptCache(cache, model, calibration?.warmCache ?? 0, ctx.lifetimeSeconds, calibration?.smallestRead), calibration ?? ctx.mainScale, true,
+      { idleMs: raw.idleMs, models: models, prices: models.map(priceOf), ...(misses && misses.misses > 0 ? { cachedAtMost: misses.cachedAtMost } : {}), ...(misses && misses.unseenHits > 0 ? { cachedAtLeast: misses.cachedAtLeast } : {}), ...(unshown ? { unshown } : {}) }, model ?? '');
     raw.requests.forEach((r, i) => { ledger.request(r); ledger.output(raw.outputs[i]); });
     const totals = ledger.totals();
     const recorded = new Set(raw.recordedCalls.map((c) => c.step));
     let modelledRecorded: number | null = totals.cost === null ? null : 0;
-    raw.requestSteps.forEach((step, i) => { if (modelledRecorded !== null && recorded.has(step)) modelledRecorded += ledger.requestCosts[i] ?? 0; });
+    const recordedIndices = raw.requestSteps.flatMap((step, i) => (recorded.has(step) ? [i] : []));
+    for (const i of recordedIndices) if (modelledRecorded !== null) modelledRecorded += ledger.requestCosts[i] ?? 0;
     const note = calibration
       ? `subagent ${name}: ${raw.requests.length} request${raw.requests.length === 1 ? '' : 's'} on ${model ?? 'the main model'}, its own context and cache, ${calibration.note.replace(/^calibrated/, 'prompt sizes calibrated')}`
       : `subagent ${name}: ${raw.requests.length} request${raw.requests.length === 1 ? '' : 's'} on ${model ?? 'the main model'}, its own context and cache; it records no usage, so the main line's hidden prompt (system prompt, tool definitions) is assumed for it`;
     const bill: BranchesBill = {
       branches: 1, requests: raw.requests.length, totals, cost: ledger.costBreakdown(),
-      recordedRequests: recorded.size, modelledRecordedCost: modelledRecorded, recordedCalls: raw.recordedCalls, notes: [note],
+      recordedRequests: recorded.size, modelledRecordedCost: modelledRecorded, modelledRecordedTokens: ledger.tokensOf(recordedIndices), recordedCalls: raw.recordedCalls, notes: [note],
     };
     out = out ? mergeBranches(out, bill) : bill;
   }
@@ -85,6 +89,7 @@ function mergeBranches(a: BranchesBill, b: BranchesBill): BranchesBill {
     cost: a.cost && b.cost ? addCosts(a.cost, b.cost) : null,
     recordedRequests: a.recordedRequests + b.recordedRequests,
     modelledRecordedCost: a.modelledRecordedCost === null || b.modelledRecordedCost === null ? null : a.modelledRecordedCost + b.modelledRecordedCost,
+    modelledRecordedTokens: addTokens(a.modelledRecordedTokens, b.modelledRecordedTokens),
     recordedCalls: [...a.recordedCalls, ...b.recordedCalls], notes: [...a.notes, ...b.notes],
   };
 }
@@ -108,4 +113,8 @@ export function addSides(a: SideTotals, b: SideTotals): SideTotals {
 
 export function addCosts(a: Cost, b: Cost): Cost {
   return { ...a, input: a.input + b.input, cachedInput: a.cachedInput + b.cachedInput, cacheWrite: a.cacheWrite + b.cacheWrite, output: a.output + b.output, total: a.total + b.total };
+}
+
+export function addTokens(a: BillTokens, b: BillTokens): BillTokens {
+  return { input: a.input + b.input, cachedInput: a.cachedInput + b.cachedInput, cacheWrite: a.cacheWrite + b.cacheWrite, output: a.output + b.output };
 }
