@@ -1,0 +1,94 @@
+import { strict as assert } from 'node:assert';
+import { test } from 'node:test';
+import { commandEffect } from '../../src/core/compaction/facts/calls';
+import { extractFacts } from '../../src/core/compaction/extract';
+import { filesChanged, filesRead } from '../../src/core/compaction/facts';
+import type { Run } from '../../src/core/model';
+import { StepBuilder } from '../../src/core/steps';
+
+// What a summary reads out of a tool result when the log wraps the output in a header of its own
+// (Codex's `Exit code: 1 / Wall time / Output:`, Kimi CLI's `<system>…</system>` status line), a
+// patch sent through the shell, a read tool no table names, and the reply that ends the agent's
+// turn. The texts are cut from real runs of the wild-log set's development part.
+
+function trajectory(build: (b: StepBuilder) => void): Run {
+  const b = new StepBuilder();
+  build(b);
+  const steps = b.finish();
+  return { format: 'codex', title: 't', source: { path: '/tmp/t.jsonl', size: 0 }, steps, meta: {}, warnings: [], records: steps.length };
+}
+
+let n = 0;
+function call(b: StepBuilder, name: string, args: object, output?: string): void {
+  const id = `c${++n}`;
+  b.add({ kind: 'tool_call', text: JSON.stringify(args), tool: { name, args: JSON.stringify(args), callId: id } });
+  if (output !== undefined) b.add({ kind: 'tool_result', text: output, tool: { name: '', args: '', callId: id } });
+}
+
+const all = (t: Run) => extractFacts(t, t.steps.map((s) => s.index));
+
+test("Codex's result header is not the output: the error and what the test run printed come from after `Output:`", () => {
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Add a GET /tickets/{ticket_id} endpoint.' });
+    call(b, 'shell_command', { command: "sed -n '1,200p' app/repository.py" },
+      "Exit code: 1\nWall time: 1.6 seconds\nOutput:\nsed: \nLine |\n   2 |  sed -n '1,200p' app/repository.py\n     |  ~~~\n     | The term 'sed' is not recognized as a name of a cmdlet, function, script file, or executable program.\n");
+    call(b, 'shell_command', { command: 'uv run -q pytest -q -k get_ticket' }, 'Exit code: 1\nWall time: 2.6 seconds\nOutput:\n\n10 deselected in 0.50s\n');
+  });
+  const facts = all(t);
+  assert.ok(facts.errors.some((e) => /The term 'sed' is not recognized/.test(e.text)), JSON.stringify(facts.errors));
+  assert.ok(!facts.errors.some((e) => /^Exit code/.test(e.text)), JSON.stringify(facts.errors));
+  assert.match(facts.tests[0]?.outcome ?? '', /10 deselected/);
+  assert.ok(facts.commands.every((c) => !/Exit code: 1/.test(c.outcome)), JSON.stringify(facts.commands));
+});
+
+test("Kimi CLI's `<system>` status line is not the output: a command shows what it printed", () => {
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Fix the broken links.' });
+    call(b, 'Shell', { command: "cd /repo && python3 - <<'PY'\nprint('x')\nPY" },
+      '<system>Command executed successfully.</system>\nBROKEN: docs/e2e-ach.md -> [tasks/e2e.md](../tasks/e2e.md)\nBROKEN: docs/README.md -> [name](./other.md)\nTotal broken: 34\n');
+    call(b, 'Shell', { command: 'cd /repo && ls tasks/ | grep -i e2e || echo "no specs/ppm dir"' }, '<system>Command executed successfully.</system>\nno specs/ppm dir\n');
+    call(b, 'Shell', { command: 'ls -la /repo/data/xref/ 2>/dev/null' }, '<system>ERROR: Command failed with exit code: 1.</system>\ntotal 0\n');
+  });
+  const facts = all(t);
+  assert.match(facts.commands[0].outcome, /Total broken: 34/);
+  assert.match(facts.commands[1].outcome, /no specs\/ppm dir/);
+  assert.equal(facts.commands[2].exitCode, 1);
+  assert.equal(facts.commands[2].ok, false);
+});
+
+test('a patch sent through the shell (`applypatch << PATCH`) changes the files it names, and is a change', () => {
+  const patch = "applypatch << 'PATCH'\n*** Begin Patch\n*** Update File: app/service.py\n@@\n+    def get_ticket(self, ticket_id: int) -> Ticket | None:\n*** End Patch\nPATCH";
+  const failedPatch = "applypatch << 'PATCH'\n*** Begin Patch\n*** Update File: app/main.py\n@@\n+@app.get(\"/tickets/{ticket_id}\")\n*** End Patch\nPATCH";
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Add TicketService.get_ticket.' });
+    call(b, 'shell_command', { command: patch }, 'Exit code: 0\nWall time: 0 seconds\nOutput:\nSuccess. Updated the following files:\nM app/service.py\n');
+    call(b, 'shell_command', { command: failedPatch }, 'apply_patch verification failed: Failed to find expected lines in C:\\tmp\\app\\main.py:\n@app.post("/tickets")');
+  });
+  const facts = all(t);
+  assert.deepEqual(filesChanged(facts).map((c) => c.file), ['app/service.py']);
+  assert.equal(commandEffect(patch), 'change');
+  assert.ok(facts.errors.some((e) => /apply_patch verification failed/.test(e.text)), JSON.stringify(facts.errors));
+});
+
+test('a read tool no table names (Kimi `ReadFile {path}`) is a read of that file', () => {
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Execute the task file.' });
+    call(b, 'ReadFile', { path: 'tasks/T-20260602-doc-link-audit.md' }, '<system>287 lines read from file starting from line 1.</system>\n1 ---\n2 id: T-20260602-doc-link-audit');
+  });
+  assert.deepEqual(filesRead(all(t)), ['tasks/T-20260602-doc-link-audit.md']);
+});
+
+test("the reply that ends the agent's turn is kept as what the person was told, not only the run's last message", () => {
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'analyze the transcript and summarise action items' });
+    call(b, 'exec_command', { cmd: 'wc -l notes.vtt' }, 'Process exited with code 0\nOutput:\n8803 notes.vtt');
+    b.add({ kind: 'assistant', text: 'I analyzed `notes.vtt`. The action items are: **Demo** - Send links to existing SDLC demo scenarios, including the recorded flow.' });
+    b.add({ kind: 'user', text: 'there is a need to draft a demo scenario around governance' });
+    b.add({ kind: 'assistant', text: 'Yes. The transcript assigns the governance section.' });
+    b.add({ kind: 'user', text: 'prepare a focused max 8 min demo scenario' });
+    b.add({ kind: 'assistant', text: 'Here is the scenario.' });
+  });
+  const facts = all(t);
+  assert.ok(facts.replies.some((r) => /Send links to existing SDLC demo scenarios/.test(r.text)), JSON.stringify(facts.replies));
+  assert.equal(facts.replies.length, 2, 'the run\'s last message is lastAgentMessage, not a reply twice');
+});
