@@ -92,3 +92,29 @@ test("the reply that ends the agent's turn is kept as what the person was told, 
   assert.ok(facts.replies.some((r) => /Send links to existing SDLC demo scenarios/.test(r.text)), JSON.stringify(facts.replies));
   assert.equal(facts.replies.length, 2, 'the run\'s last message is lastAgentMessage, not a reply twice');
 });
+
+test('a search or listing that returns paths is summarised by the paths it found, not its first line', () => {
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Investigate doc tools for this Rust project.' });
+    call(b, 'glob', { pattern: '**/*.rs' }, 'src/main.rs\nsrc/lib.rs\nsrc/session/copilot.rs');
+  });
+  const said = all(t).outcomes[0]?.said ?? '';
+  assert.match(said, /src\/session\/copilot\.rs/);
+});
+
+test("a result wrapped in content parts (`[{\"type\":\"text\",\"text\":…}]`) is read by its text", () => {
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Open the Analytics tab.' });
+    call(b, 'js', { title: 'Open local Codemie UI', code: "await tab.goto('http://localhost:5173');" },
+      'Wall time: 1017.0997 seconds\nOutput:\n[{"type":"text","text":"Browser Use rejected this action due to browser security policy. Reason: The user has requested that http://localhost:5173 should not be used."}]');
+  });
+  assert.match(all(t).outcomes[0]?.said ?? '', /^Browser Use rejected this action due to browser security policy/);
+});
+
+test('an edit names its file as its result spells it in full (Gemini CLI: `Successfully overwrote file: /abs/path`)', () => {
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Generate GEMINI.md.' });
+    call(b, 'write_file', { file_path: 'GEMINI.md', content: '# GEMINI.md' }, 'Successfully overwrote file: /home/wei/repo/discordbot/GEMINI.md. Here is the updated code:\n# GEMINI.md');
+  });
+  assert.deepEqual(filesChanged(all(t)).map((c) => c.file), ['/home/wei/repo/discordbot/GEMINI.md']);
+});

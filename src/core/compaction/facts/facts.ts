@@ -4,7 +4,7 @@
 import type { Step, Run } from '../../model';
 import { carriesPatch, classifyCall, commandEffect, shellSegments, type CallInfo, type CommandEffect, type EditAction } from './calls';
 import { bounded, paragraph, unique } from './hygiene';
-import { editOutcome, errorOf, exitCodeOf, isTestCommand, firstOutputLine, someOutputLine, tellingOutputLine, testRun, type ErrorFact, type Outcome } from './outcomes';
+import { editOutcome, errorOf, exitCodeOf, isTestCommand, firstOutputLine, pathListOf, someOutputLine, tellingOutputLine, testRun, type ErrorFact, type Outcome } from './outcomes';
 import { decisionsOf, summaryOf, taskToolPlan, todosOf, type SummaryFact, type TodoItem } from './plans';
 import { answerText, ASK_TOOLS, constraintsOf, requestText, taskOf, userRefsOf, type UserRef } from './requests';
 import { answersNo, verdictOf } from './verdict';
@@ -208,7 +208,8 @@ function readCall(facts: Facts, call: Step, result: Step | undefined, answered: 
   }
 
   const failedEdit = info.kind === 'edit' ? editOutcome(result) : undefined;
-  for (const touch of info.edits) {
+  for (const written of info.edits) {
+    const touch = result ? { ...written, file: fullSpelling(result.text, written.file) } : written;
     const outcome = info.kind === 'edit' ? failedEdit! : shellWriteOutcome(result, info.command ?? '', touch.file);
     const error = outcome === 'failed' && result ? errorOf(result, true)?.text : undefined;
     facts.edits.push({ step: call.index, file: touch.file, action: touch.action, tool: name, outcome, ...(error ? { error } : {}) });
@@ -226,9 +227,25 @@ function readCall(facts: Facts, call: Step, result: Step | undefined, answered: 
   if (result) {
     const err = facts.errors.length > errorsBefore ? facts.errors[facts.errors.length - 1].text : undefined;
     const answer = ASK_TOOLS.test(name) ? answerText(result) : undefined;
-    const first = err ?? (answer ? `answered: ${answer}` : firstOutputLine(result.text));
-    facts.outcomes.push({ step: call.index, tool: name, kind: info.kind, ...(verdict?.failed !== undefined ? { failed: verdict.failed } : {}), ...(first ? { said: bounded(first, 100) } : {}) });
+    // A search or listing that returned paths is told by the paths, not the first of them.
+    const paths = !err && !answer && info.kind !== 'read' && info.kind !== 'edit' ? pathListOf(result.text) : undefined;
+    const first = err ?? (answer ? `answered: ${answer}` : paths ?? firstOutputLine(result.text));
+    facts.outcomes.push({ step: call.index, tool: name, kind: info.kind, ...(verdict?.failed !== undefined ? { failed: verdict.failed } : {}), ...(first ? { said: bounded(first, paths ? 200 : 100) } : {}) });
   }
+}
+
+/**
+ * The file as the result's first lines spell it, when they name a longer path that ends with it
+ * (Gemini CLI's `Successfully overwrote file: /home/u/repo/GEMINI.md` for `GEMINI.md`).
+ */
+function fullSpelling(text: string, file: string): string {
+  const tail = `/${file.replace(/^\.\//, '')}`;
+  if (file.startsWith('/')) return file;
+  for (const m of text.slice(0, 400).matchAll(/\/[^\s:'"`()]+/g)) {
+    const path = m[0].replace(/[.,;]+$/, '');
+    if (path.endsWith(tail)) return path;
+  }
+  return file;
 }
 
 /**

@@ -203,8 +203,43 @@ function outputLines(text: string): string[] {
 function* eachOutputLine(text: string): Generator<string> {
   for (const raw of eachLine(cleanText(text))) {
     const line = raw.trim();
-    if (line !== '' && !BOILERPLATE.test(line)) yield line;
+    if (line === '' || BOILERPLATE.test(line)) continue;
+    const parts = contentPartsText(line);
+    if (parts === undefined) yield line;
+    else for (const part of eachLine(parts)) if (part.trim() !== '') yield part.trim();
   }
+}
+
+/**
+ * The text of a line that is a JSON list of content parts (`[{"type":"text","text":"…"}]`, Codex's
+ * `js` tool) or one part (`{"type":"output_text","text":{"value":"…"}}`), else undefined.
+ */
+function contentPartsText(line: string): string | undefined {
+  if (!/^\[?\{"type":/.test(line) || line.length > 1_000_000) return undefined;
+  let parsed: unknown;
+  try { parsed = JSON.parse(line); } catch { return undefined; }
+  const texts: string[] = [];
+  for (const part of Array.isArray(parsed) ? parsed : [parsed]) {
+    const t = part && typeof part === 'object' ? (part as { text?: unknown }).text : undefined;
+    const value = t && typeof t === 'object' ? (t as { value?: unknown }).value : t;
+    if (typeof value === 'string') texts.push(value);
+  }
+  return texts.length ? texts.join('\n') : undefined;
+}
+
+// A line that is a path and nothing else: `src/lib.rs`, `/home/u/a/b.ex`, `./x/`.
+const PATH_LINE = /^(?:[~.]{0,2}\/)?[\w.@+-]+(?:\/[\w.@+-]*)+$|^[\w@+-][\w.@+-]*\.[A-Za-z]\w{0,7}$/;
+
+/** The paths a search or listing returned, when every line it printed is one (at most `max`, then how many more). */
+export function pathListOf(text: string, max = 8): string | undefined {
+  const paths: string[] = [];
+  let more = 0;
+  for (const line of eachOutputLine(text)) {
+    if (!PATH_LINE.test(line)) return undefined;
+    if (paths.length < max) paths.push(line);
+    else more++;
+  }
+  return paths.length > 1 ? `${paths.join(', ')}${more ? ` and ${more} more` : ''}` : undefined;
 }
 
 /** `text.split('\n')` one line at a time: a huge output is not split into an array of millions of lines. */

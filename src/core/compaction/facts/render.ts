@@ -133,7 +133,7 @@ export function decisionLines(facts: Facts, max = 5): string[] {
 }
 
 /** What the agent told the person at the end of each turn (its findings, its answer), the last message aside. */
-export function replyLines(facts: Facts, max = 300, count = 3): string[] {
+function replyLines(facts: Facts, max = 300, count = 3): string[] {
   // A conversation (a support agent's) ends a turn at every message: the latest few say where it stands.
   return unique(facts.replies.filter((r) => r.step !== facts.lastAgentMessage?.step).slice(-count).map((r) => `told the user: ${bounded(r.text, max)}`));
 }
