@@ -1,10 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
+import { findStrategy, runCompaction } from '../../src/core/compaction';
 import { commandEffect } from '../../src/core/compaction/facts/calls';
 import { extractFacts } from '../../src/core/compaction/extract';
 import { filesChanged, filesRead } from '../../src/core/compaction/facts';
 import type { Run } from '../../src/core/model';
 import { StepBuilder } from '../../src/core/steps';
+import { charEstimateCounter } from '../../src/core/tokens/counter';
 
 // What a summary reads out of a tool result when the log wraps the output in a header of its own
 // (Codex's `Exit code: 1 / Wall time / Output:`, Kimi CLI's `<system>…</system>` status line), a
@@ -117,4 +119,21 @@ test('an edit names its file as its result spells it in full (Gemini CLI: `Succe
     call(b, 'write_file', { file_path: 'GEMINI.md', content: '# GEMINI.md' }, 'Successfully overwrote file: /home/wei/repo/discordbot/GEMINI.md. Here is the updated code:\n# GEMINI.md');
   });
   assert.deepEqual(filesChanged(all(t)).map((c) => c.file), ['/home/wei/repo/discordbot/GEMINI.md']);
+});
+
+test('a summary with little room says the workspace folder once and lists every file read under it', async () => {
+  const root = '/home/USER/projects/spotter-worktrees/spotter-a0y';
+  const files = ['lib/spotter_web/controllers/session_hook_controller.ex', 'lib/spotter_web/controllers/hooks_controller.ex', 'lib/spotter_web/router.ex',
+    'lib/spotter/application.ex', 'spotter-plugin/hooks/hooks.json', 'spotter-plugin/scripts/notify-session.sh', 'lib/spotter_web/endpoint.ex',
+    'lib/spotter/services/session_registry.ex', 'lib/spotter/services/review_session_registry.ex', 'test/spotter_web/controllers/hooks_controller_test.exs',
+    'lib/spotter_web/live/session_live.ex', 'lib/spotter/services/review_token_store.ex', 'lib/spotter_web/channels/user_socket.ex',
+    'lib/spotter_web/channels/terminal_channel.ex', 'spotter-plugin/scripts/post-tool-capture.sh', 'spotter-plugin/scripts/lib/trace_context.sh'];
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Explore the codebase for lifecycle hooks and an active session registry.' });
+    for (const f of files) call(b, 'Read', { file_path: `${root}/${f}` }, `     1→defmodule X do\n     2→  use GenServer\n${'     3→  # body\n'.repeat(40)}`);
+    b.add({ kind: 'assistant', text: 'Here is what I found.' });
+  });
+  const r = await runCompaction(t, { strategy: findStrategy('summarizing-session')!, range: '1:-1' }, { counter: charEstimateCounter });
+  for (const f of files) assert.ok(r.summary!.includes(f), `${f} missing from\n${r.summary}`);
+  assert.ok(r.summary!.includes(root));
 });

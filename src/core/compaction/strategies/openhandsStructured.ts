@@ -8,7 +8,7 @@ import { replaceRange, summaryStep } from '../assemble';
 import {
   changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts,
   failedEditLines, failingTestIds, filesChanged, installLines, lastAgentLine, laterRequests, openTodoLines, pendingCallLines, planLines,
-  bounded, readLines, taskLine, testLines, tidy, type Facts,
+  bounded, readLinesUnderRoot, taskLine, testLines, tidy, type Facts,
 } from '../extract';
 import { errorLinesKeepingLast, MUST_KEEP, outcomeLines } from '../facts';
 import type { StepRange, Strategy, StrategyContext, StrategyOutput } from '../types';
@@ -178,7 +178,7 @@ function extractiveStateSummary(facts: Facts, budget = DEFAULT_SUMMARY_CHARS, sh
     other_relevant_context: [
       ...fixed(EXTRACTIVE_NOTE),
       ...(facts.plan ? [{ text: `Task list: ${planLines(facts).join('; ')}`, rank: 9 }] : []),
-      ...(readLines(facts).length ? r([`Files read: ${readLines(facts).join('; ')}`], 1) : []),
+      ...(readLinesUnderRoot(facts).length ? r([`Files read: ${readLinesUnderRoot(facts).join('; ')}`], 1) : []),
       ...r(earlierSummaryText(facts).map((p) => `Earlier summary ${p}`), 8),
     ],
   };
