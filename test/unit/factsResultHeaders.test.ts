@@ -137,3 +137,19 @@ test('a summary with little room says the workspace folder once and lists every 
   for (const f of files) assert.ok(r.summary!.includes(f), `${f} missing from\n${r.summary}`);
   assert.ok(r.summary!.includes(root));
 });
+
+test('a system prompt the log records again word for word stays once in the compacted context', async () => {
+  const prompt = `You are the GitHub Copilot CLI, a terminal assistant built by GitHub. ${'Be concise in routine responses. '.repeat(200)}`;
+  const t = trajectory((b) => {
+    b.add({ kind: 'system', text: prompt });
+    b.add({ kind: 'user', text: 'Investigate documentation tools for this Rust project; do not edit any code.' });
+    for (let i = 0; i < 6; i++) call(b, 'bash', { command: `ls src/mod${i}` }, `mod${i}.rs\nlib${i}.rs`);
+    b.add({ kind: 'assistant', text: 'cargo doc --no-deps is the most direct option.' });
+    b.add({ kind: 'system', text: prompt });
+    b.add({ kind: 'user', text: 'Thanks.' });
+  });
+  for (const id of ['budget-schema', 'katalyst-chat', 'summarizing-session']) {
+    const r = await runCompaction(t, { strategy: findStrategy(id)!, range: '1:-1' }, { counter: charEstimateCounter });
+    assert.equal(r.condensed.steps.filter((s) => s.text === prompt).length, 1, id);
+  }
+});
