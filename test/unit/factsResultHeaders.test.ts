@@ -153,3 +153,16 @@ test('a system prompt the log records again word for word stays once in the comp
     assert.equal(r.condensed.steps.filter((s) => s.text === prompt).length, 1, id);
   }
 });
+
+test("openhands-structured names the test run behind 'Tests Passing' and the scripts a run that changed nothing ran", async () => {
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Run the test suite to confirm everything passes. Keep changes minimal.' });
+    call(b, 'terminal', { command: 'sed -n 1,200p app/service.py' }, '"""Business logic layer."""');
+    call(b, 'terminal', { command: "python3 - <<'PY'\nprint(1)\nPY" }, 'BROKEN: docs/README.md -> [name](./other.md)\nTotal broken: 34');
+    call(b, 'terminal', { command: 'pytest -q' }, '..........                [100%]\n10 passed, 1 warning in 0.38s\n[The command completed with exit code 0.]');
+    b.add({ kind: 'assistant', text: 'All tests pass; no change was needed.' });
+  });
+  const r = await runCompaction(t, { strategy: findStrategy('openhands-structured')!, range: '1:-1' }, { counter: charEstimateCounter });
+  assert.match(r.summary!, /\*\*Tests Passing\*\*: true \(pytest -q: 10 passed/);
+  assert.match(r.summary!, /Total broken: 34/);
+});
