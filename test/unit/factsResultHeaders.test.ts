@@ -5,27 +5,17 @@ import { commandEffect } from '../../src/core/compaction/facts/calls';
 import { extractFacts } from '../../src/core/compaction/extract';
 import { filesChanged, filesRead } from '../../src/core/compaction/facts';
 import type { Run } from '../../src/core/model';
-import { StepBuilder } from '../../src/core/steps';
+import type { StepBuilder } from '../../src/core/steps';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
+import { addCall, builtRun } from '../helpers/builtRuns';
 
 // What a summary reads out of a tool result when the log wraps the output in a header of its own
 // (Codex's `Exit code: 1 / Wall time / Output:`, Kimi CLI's `<system>…</system>` status line), a
 // patch sent through the shell, a read tool no table names, and the reply that ends the agent's
 // turn. The texts are cut from real runs of the wild-log set's development part.
 
-function trajectory(build: (b: StepBuilder) => void): Run {
-  const b = new StepBuilder();
-  build(b);
-  const steps = b.finish();
-  return { format: 'codex', title: 't', source: { path: '/tmp/t.jsonl', size: 0 }, steps, meta: {}, warnings: [], records: steps.length };
-}
-
-let n = 0;
-function call(b: StepBuilder, name: string, args: object, output?: string): void {
-  const id = `c${++n}`;
-  b.add({ kind: 'tool_call', text: JSON.stringify(args), tool: { name, args: JSON.stringify(args), callId: id } });
-  if (output !== undefined) b.add({ kind: 'tool_result', text: output, tool: { name: '', args: '', callId: id } });
-}
+const trajectory = (build: (b: StepBuilder) => void): Run => builtRun(build, 'codex');
+const call = addCall;
 
 const all = (t: Run) => extractFacts(t, t.steps.map((s) => s.index));
 
