@@ -1,5 +1,6 @@
 // Facts picked by hand (test/fixtures/facts, in-sample; test/fixtures/facts-heldout, runs the
-// fact layer was not developed on; test/fixtures/facts-locked, the locked third no change is tuned
+// fact layer was not developed on; test/fixtures/facts-fresh, wild-log dev runs labelled after the
+// held-out set had been tuned on; test/fixtures/facts-locked, the locked third no change is tuned
 // on) and how much of them each summarising strategy keeps offline.
 // Shared by the unit tests and `npm run bench`.
 
@@ -20,6 +21,8 @@ export const SUMMARISING = [
 export const FACTS_DIR = path.join(REPO_ROOT, 'test', 'fixtures', 'facts');
 export const FACTS_HELDOUT_DIR = path.join(REPO_ROOT, 'test', 'fixtures', 'facts-heldout');
 export const FACTS_LOCKED_DIR = path.join(REPO_ROOT, 'test', 'fixtures', 'facts-locked');
+/** A second held-out set of wild-log dev runs, labelled once the first had been tuned on. */
+export const FACTS_FRESH_DIR = path.join(REPO_ROOT, 'test', 'fixtures', 'facts-fresh');
 
 export interface FactFile extends LabelSource { name: string; run: number; range: string; format: string; facts: { step: number; text: string }[] }
 

@@ -6,27 +6,17 @@ import { extractFacts } from '../../src/core/compaction/extract';
 import { loadTrajectory } from '../../src/core/open';
 import type { Run } from '../../src/core/model';
 
-import { StepBuilder } from '../../src/core/steps';
+import type { StepBuilder } from '../../src/core/steps';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
 import { fixture } from '../helpers/paths';
+import { addCall, builtRun } from '../helpers/builtRuns';
 
 // What a summary keeps of the person and the plan: answers to the agent's questions are requests,
 // injected notifications are not; Claude Code 2.1's task tools make a plan; reads are not changes;
 // CURRENT_STATE is what the agent said, never its thinking or a JSON payload.
 
-function trajectory(build: (b: StepBuilder) => void): Run {
-  const b = new StepBuilder();
-  build(b);
-  const steps = b.finish();
-  return { format: 'claude-code', title: 't', source: { path: '/tmp/t.jsonl', size: 0 }, steps, meta: {}, warnings: [], records: steps.length };
-}
-
-let n = 0;
-function call(b: StepBuilder, name: string, args: object, output?: string): void {
-  const id = `c${++n}`;
-  b.add({ kind: 'tool_call', text: JSON.stringify(args), tool: { name, args: JSON.stringify(args), callId: id } });
-  if (output !== undefined) b.add({ kind: 'tool_result', text: output, tool: { name: '', args: '', callId: id } });
-}
+const trajectory = (build: (b: StepBuilder) => void): Run => builtRun(build);
+const call = addCall;
 
 test("OpenCode's question: the person's answer is a later request every summary keeps", async () => {
   const t = (await loadTrajectory(fixture('opencode/all-tools.json'))).runs[0];

@@ -64,12 +64,18 @@ export function replaceRange(trajectory: Run, range: StepRange, inserted: Output
   const out: OutputStep[] = [];
   const removed: Step[] = [];
   const survivors: OutputStep[] = [];
+  // A system prompt the log records again word for word (Copilot CLI at every turn) is in the
+  // context once: a copy inside the range does not survive beside the one already kept.
+  const systemTexts = new Set(trajectory.steps.slice(0, a).filter((s) => s.kind === 'system').map((s) => s.text));
   for (const step of trajectory.steps) {
     if (step.index < a || step.index > b) continue;
-    if (opts.survives?.(step)) survivors.push(keep(step));
+    const repeat = step.kind === 'system' && step.text !== '' && systemTexts.has(step.text);
+    if (step.kind === 'system') systemTexts.add(step.text);
+    const survives = opts.survives?.(step) === true;
+    if (survives && !repeat) survivors.push(keep(step));
     else {
       removed.push(step);
-      fates[step.index] = opts.fate?.(step) ?? 'summarized';
+      fates[step.index] = survives ? 'dropped' : opts.fate?.(step) ?? 'summarized';
     }
   }
   for (const step of trajectory.steps.slice(0, a)) out.push(keep(step));

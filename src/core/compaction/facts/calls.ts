@@ -39,6 +39,8 @@ const PATCH_TOOLS = /^(apply_patch|patch|applypatch)$/i;
 const TODO_TOOLS = /^(todowrite|todo_write|write_todos|manage_todo_list|update_plan|task_tracker|update_todos?|todo)$/i;
 const SEARCH_TOOLS = /^(grep|grep_search|search|search_files|search_file|search_dir|find_file|glob|codebase_search|file_search|semantic_search|websearch|web_search|google_web_search)$/i;
 const LIST_TOOLS = /^(ls|list|list_files|list_directory|list_dir)$/i;
+const READ_HINT = /read|view/i;
+const WRITE_HINT = /write|edit|create|replace|patch|delete|save|append/i;
 const FINISH_TOOLS = /^(finish|submit|attempt_completion|task_complete|complete_task|exit)$/i;
 
 /** Edit, create, read and command tools no single agent owns: harnesses and many agents use them. */
@@ -131,6 +133,12 @@ function classifyJson(info: CallInfo, tool: string, args: Record<string, unknown
     const many = Array.isArray(args.paths) ? args.paths.filter((p): p is string => typeof p === 'string') : [];
     const files = [...(path ? [path] : []), ...many];
     if (files.length) { info.kind = 'read'; info.reads.push(...files); return; }
+  }
+  // A tool no table names that says it reads or views, given a file and no text to write: a read.
+  if (path && READ_HINT.test(tool) && !WRITE_HINT.test(tool) && !['content', 'new_string', 'old_string', 'new_str', 'text', 'patch'].some((k) => k in args)) {
+    info.kind = 'read';
+    info.reads.push(path);
+    return;
   }
   const command = commandArg(args, sub);
   if (command !== undefined && (tables.shell.has(name) || !EDITOR_TOOLS.test(tool))) {
@@ -246,6 +254,8 @@ function words(segment: string): string[] {
 
 /** Files a shell command writes (redirects, `sed -i`, `tee`, `touch`, `rm`, `mv`, `cp`) and reads (`cat`, `sed -n`, `head`…). */
 function addShellTouches(info: CallInfo, command: string): void {
+  // A patch fed to a program through a heredoc (`applypatch << 'PATCH'`) names the files it changes.
+  if (PATCH_ENVELOPE.test(command)) info.edits.push(...patchTouches(command));
   for (const segment of shellSegments(command)) {
     // A `>` inside quotes is text (a sed expression, an echo), not a redirect.
     const unquoted = segment.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, '""');
@@ -277,6 +287,11 @@ function addShellTouches(info: CallInfo, command: string): void {
   }
 }
 
+const PATCH_ENVELOPE = /^\*\*\* (?:Add|Update|Delete) File: \S/m;
+
+/** Whether a shell command carries an apply_patch envelope (its result then says whether the patch went in). */
+export const carriesPatch = (command: string) => PATCH_ENVELOPE.test(command);
+
 /** The shell command a call ran, if it ran one (text-mode commands included). */
 export function commandOf(call: Step): string | undefined {
   const info = classifyCall(call);
@@ -297,6 +312,7 @@ const INSTALLERS = /^(?:pip3?|uv|poetry|conda|mamba|npm|yarn|pnpm|bun|apt|apt-ge
  * (`sed -i`, a redirect, `git commit`, `pip install`, `rm`), else `run` (scripts, tests, builds).
  */
 export function commandEffect(command: string): CommandEffect {
+  if (PATCH_ENVELOPE.test(command)) return 'change';
   let effect: CommandEffect = 'read';
   for (const segment of shellSegments(command)) {
     const unquoted = segment.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, '""');

@@ -2,9 +2,9 @@
 // fills its offline sections from these facts, and the loss report takes its entities from them.
 
 import type { Step, Run } from '../../model';
-import { classifyCall, commandEffect, shellSegments, type CallInfo, type CommandEffect, type EditAction } from './calls';
+import { carriesPatch, classifyCall, commandEffect, shellSegments, type CallInfo, type CommandEffect, type EditAction } from './calls';
 import { bounded, paragraph, unique } from './hygiene';
-import { editOutcome, errorOf, exitCodeOf, isTestCommand, firstOutputLine, someOutputLine, tellingOutputLine, testRun, type ErrorFact, type Outcome } from './outcomes';
+import { editOutcome, errorOf, exitCodeOf, isTestCommand, firstOutputLine, pathListOf, someOutputLine, tellingOutputLine, testRun, type ErrorFact, type Outcome } from './outcomes';
 import { decisionsOf, summaryOf, taskToolPlan, todosOf, type SummaryFact, type TodoItem } from './plans';
 import { answerText, ASK_TOOLS, constraintsOf, requestText, taskOf, userRefsOf, type UserRef } from './requests';
 import { answersNo, verdictOf } from './verdict';
@@ -90,6 +90,8 @@ export interface Facts {
   /** Calls among the steps read that never got a result. */
   pendingCalls: TextFact[];
   lastAgentMessage?: TextFact;
+  /** What the agent told the person at the end of each of its turns among the steps read (the last message aside). */
+  replies: TextFact[];
   toolCounts: Record<string, number>;
   stepCount: number;
   /** First and last index read, for "steps a–b". */
@@ -112,7 +114,7 @@ export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts 
   const facts: Facts = {
     task: task ? { step: task.step, text: task.text } : undefined,
     requests: [], constraints: [], userRefs: [], edits: [], commands: [], tests: [], errors: [], reads: [], decisions: [],
-    summaries: [], outcomes: [], pendingCalls: [], toolCounts: nameTable<number>(), stepCount: chosen.length,
+    summaries: [], outcomes: [], pendingCalls: [], replies: [], toolCounts: nameTable<number>(), stepCount: chosen.length,
     span: chosen.length ? [chosen[0], chosen[chosen.length - 1]] : undefined,
   };
   const resultOf = new Map<number, Step>();
@@ -137,7 +139,7 @@ export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts 
     const summary = summaryOf(step);
     if (summary) { facts.summaries.push(summary); continue; }
     if (step.kind === 'user') readRequest(facts, step);
-    else if (step.kind === 'assistant' || step.kind === 'thought') readAgentText(facts, step);
+    else if (step.kind === 'assistant' || step.kind === 'thought') readAgentText(facts, step, endsTurn(steps, i));
     else if (step.kind === 'tool_call' && step.tool) readCall(facts, step, resultOf.get(i), answered);
     // An error the log records without the call it answers (a malformed call the tool refused).
     else if (step.kind === 'tool_result' && step.answers === undefined && step.isError) {
@@ -162,12 +164,26 @@ function readRequest(facts: Facts, step: Step, answer?: string): void {
   for (const r of userRefsOf(text)) if (!facts.userRefs.some((u) => u.text === r.text)) facts.userRefs.push({ ...r, step: step.index });
 }
 
-function readAgentText(facts: Facts, step: Step): void {
+/**
+ * Whether the agent's message at `i` ends its turn: the next step that is not its own thinking is
+ * the person's, the harness's or the system's, not a call or more of its own text. The run's last
+ * step ends no turn here: it is the last message.
+ */
+function endsTurn(steps: readonly Step[], i: number): boolean {
+  let j = i + 1;
+  while (j < steps.length && steps[j].kind === 'thought') j++;
+  return j < steps.length && (steps[j].kind === 'user' || steps[j].kind === 'environment' || steps[j].kind === 'system');
+}
+
+function readAgentText(facts: Facts, step: Step, endsItsTurn = false): void {
   const text = step.text.trim();
   if (!text) return;
   // What the agent last said to the reader: never its raw thinking, nor a JSON payload it emitted.
   const said = step.kind === 'assistant' ? text.replace(/<(think|thinking)>[\s\S]*?(?:<\/\1>|$)/g, '').trim() : '';
-  if (said && !looksLikeJson(said)) facts.lastAgentMessage = { step: step.index, text: said };
+  if (said && !looksLikeJson(said)) {
+    facts.lastAgentMessage = { step: step.index, text: said };
+    if (endsItsTurn) facts.replies.push({ step: step.index, text: said });
+  }
   for (const d of decisionsOf(text)) facts.decisions.push({ step: step.index, text: d });
 }
 
@@ -192,7 +208,8 @@ function readCall(facts: Facts, call: Step, result: Step | undefined, answered: 
   }
 
   const failedEdit = info.kind === 'edit' ? editOutcome(result) : undefined;
-  for (const touch of info.edits) {
+  for (const written of info.edits) {
+    const touch = result ? { ...written, file: fullSpelling(result.text, written.file) } : written;
     const outcome = info.kind === 'edit' ? failedEdit! : shellWriteOutcome(result, info.command ?? '', touch.file);
     const error = outcome === 'failed' && result ? errorOf(result, true)?.text : undefined;
     facts.edits.push({ step: call.index, file: touch.file, action: touch.action, tool: name, outcome, ...(error ? { error } : {}) });
@@ -210,9 +227,25 @@ function readCall(facts: Facts, call: Step, result: Step | undefined, answered: 
   if (result) {
     const err = facts.errors.length > errorsBefore ? facts.errors[facts.errors.length - 1].text : undefined;
     const answer = ASK_TOOLS.test(name) ? answerText(result) : undefined;
-    const first = err ?? (answer ? `answered: ${answer}` : firstOutputLine(result.text));
-    facts.outcomes.push({ step: call.index, tool: name, kind: info.kind, ...(verdict?.failed !== undefined ? { failed: verdict.failed } : {}), ...(first ? { said: bounded(first, 100) } : {}) });
+    // A search or listing that returned paths is told by the paths, not the first of them.
+    const paths = !err && !answer && info.kind !== 'read' && info.kind !== 'edit' ? pathListOf(result.text) : undefined;
+    const first = err ?? (answer ? `answered: ${answer}` : paths ?? firstOutputLine(result.text));
+    facts.outcomes.push({ step: call.index, tool: name, kind: info.kind, ...(verdict?.failed !== undefined ? { failed: verdict.failed } : {}), ...(first ? { said: bounded(first, paths ? 200 : 100) } : {}) });
   }
+}
+
+/**
+ * The file as the result's first lines spell it, when they name a longer path that ends with it
+ * (Gemini CLI's `Successfully overwrote file: /home/u/repo/GEMINI.md` for `GEMINI.md`).
+ */
+function fullSpelling(text: string, file: string): string {
+  const tail = `/${file.replace(/^\.\//, '')}`;
+  if (file.startsWith('/')) return file;
+  for (const m of text.slice(0, 400).matchAll(/\/[^\s:'"`()]+/g)) {
+    const path = m[0].replace(/[.,;]+$/, '');
+    if (path.endsWith(tail)) return path;
+  }
+  return file;
 }
 
 /**
@@ -223,6 +256,8 @@ function readCall(facts: Facts, call: Step, result: Step | undefined, answered: 
 function shellWriteOutcome(result: Step | undefined, command: string, file: string): Outcome {
   if (!result) return 'unknown';
   const code = exitCodeOf(result);
+  // A patch's program that records no exit status says in its first lines whether the patch went in.
+  if (!result.isError && code === undefined && carriesPatch(command)) return editOutcome(result);
   if (!result.isError && (code === undefined || code === 0)) return 'ok';
   const base = file.split('/').pop()!;
   const named = someOutputLine(result.text, (l) => l.includes(base) && /error|denied|no such file|cannot|failed/i.test(l));
@@ -247,6 +282,8 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   if (!result) outcome = 'no result in the log';
   else if (exitCode !== undefined) outcome = `exit ${exitCode}${error && exitCode !== 0 ? `: ${error.text}` : printed}`;
   else if (error) outcome = `failed: ${error.text}`;
+  // A script that records no exit status says how it went last (`Total broken: 34`); a write's last line is an echo.
+  else if (said && commandEffect(command) === 'run') outcome = `→ ${bounded(said, 80)}`;
   else {
     const first = firstOutputLine(result.text);
     outcome = first ? `→ ${bounded(first, 80)}` : 'no output';

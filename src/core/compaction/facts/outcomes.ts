@@ -38,6 +38,7 @@ const EDIT_FAILED = [
   /no such file or directory|permission denied|file (?:does not exist|not found)|is a directory/i,
   /^Invalid\b|invalid (?:path|patch|range|edit)/i,
   /^The (?:diff|patch) (?:could not|failed)/i,
+  /^[A-Za-z_][\w.-]*(?: [\w.-]+){0,2} failed: /,
 ];
 
 export type Outcome = 'ok' | 'failed' | 'unknown';
@@ -117,7 +118,7 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
   if (failed || result.isError) {
     const meaningful = outputLines(text).filter((l) => !NO_ERROR.test(l));
     // A line that says it failed beats the first line; "ERROR:" alone heads the message on the next line.
-    const telling = meaningful.findIndex((l) => /\b(?:error|failed|failure|fatal|cannot|denied|not found|invalid)\b/i.test(l));
+    const telling = meaningful.findIndex((l) => /\b(?:error|failed|failure|fatal|cannot|denied|not found|invalid|not recognized|not permitted|rejected|unexpected)\b/i.test(l));
     const at = telling >= 0 ? telling : 0;
     const first = /^\w+:$/.test(meaningful[at] ?? '') && meaningful[at + 1] ? `${meaningful[at]} ${meaningful[at + 1]}` : meaningful[at];
     if (first && (/^(?:ERROR|Error|error|FAILED|fatal)\b/.test(first) || !CODE_LIKE.test(first))) return { step: result.index, type: 'failure', text: firstLine(first, ERROR_CHARS) };
@@ -136,6 +137,8 @@ function shellError(line: string): string | undefined {
   if (/: No such file or directory$/.test(line) && !/^\s*#/.test(line)) return 'No such file or directory';
   if (/: Permission denied$/.test(line)) return 'Permission denied';
   if (/^ERROR: /.test(line)) return 'ERROR';
+  // `apply_patch verification failed: …`, `Build failed: …`: a short subject, `failed:`, the reason.
+  if (/^[A-Za-z_][\w.-]*(?: [\w.-]+){0,2} failed: \S/.test(line)) return 'failure';
   if (/^(?:fatal|error)(?:\[\w+\])?: /i.test(line)) return /^fatal/i.test(line) ? 'fatal' : 'error';
   if (/^E: /.test(line)) return 'apt';
   if (/^CMake Error\b/.test(line)) return 'CMake';
@@ -172,7 +175,7 @@ export function testRun(result: Step, exitCode: number | undefined): TestRun {
   for (const m of text.matchAll(/^--- FAIL: (\S+)/gm)) failing.add(m[1]);
   for (const m of text.matchAll(/^test (\S+) \.\.\. FAILED$/gm)) failing.add(m[1]);
   const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
-  const summary = [...lines].reverse().find((l) => /\b\d+ (?:passed|failed|errors?|skipped|tests?)\b/i.test(l) || /^(?:OK|FAILED)\b/.test(l) || /^test result: /.test(l) || /^Tests?:\s+\d/.test(l));
+  const summary = [...lines].reverse().find((l) => /\b\d+ (?:passed|failed|errors?|skipped|deselected|tests?)\b/i.test(l) || /^no tests ran\b/.test(l) || /^(?:OK|FAILED)\b/.test(l) || /^test result: /.test(l) || /^Tests?:\s+\d/.test(l));
   let outcome = summary ? firstLine(summary.replace(/^=+\s*|\s*=+$/g, ''), 160) : exitCode === undefined ? 'outcome not shown' : `exit ${exitCode}`;
   let ok: boolean | undefined;
   if (failing.size > 0 || /\b[1-9]\d* (?:failed|errors?)\b|^FAILED|test result: FAILED/i.test(outcome)) ok = false;
@@ -183,7 +186,10 @@ export function testRun(result: Step, exitCode: number | undefined): TestRun {
 }
 
 // Lines agents wrap around command output that say nothing about the command itself.
-const BOILERPLATE = /^(?:\(Open file: .*\)|\(Current directory: .*\)|bash-\$.*|Chunk ID: .*|Wall time: .*|Process exited with code .*|Original token count: .*|Output:|<\/?(?:returncode|output)>.*|\[The command completed with exit code .*\]|\[Command finished .*\]|Your command ran successfully and did not produce any output\.?)$/;
+// Codex's `Exit code: 1` header and Kimi CLI's `<system>Command executed successfully.</system>`
+// status line are the log's own wrapper (the exit status is read from them on its own); a status
+// line that says the command failed is kept.
+const BOILERPLATE = /^(?:Exit code:? -?\d+|<system>(?![^<]*\b(?:ERROR|[Ee]rror|[Ff]ailed|FAILED)\b)[^<]*<\/system>|\(Open file: .*\)|\(Current directory: .*\)|bash-\$.*|Chunk ID: .*|Wall time: .*|Process exited with code .*|Original token count: .*|Output:|<\/?(?:returncode|output)>.*|\[The command completed with exit code .*\]|\[Command finished .*\]|Your command ran successfully and did not produce any output\.?)$/;
 
 /** The meaningful lines of a result: cleaned, blank and wrapper lines dropped. */
 function outputLines(text: string): string[] {
@@ -197,8 +203,43 @@ function outputLines(text: string): string[] {
 function* eachOutputLine(text: string): Generator<string> {
   for (const raw of eachLine(cleanText(text))) {
     const line = raw.trim();
-    if (line !== '' && !BOILERPLATE.test(line)) yield line;
+    if (line === '' || BOILERPLATE.test(line)) continue;
+    const parts = contentPartsText(line);
+    if (parts === undefined) yield line;
+    else for (const part of eachLine(parts)) if (part.trim() !== '') yield part.trim();
   }
+}
+
+/**
+ * The text of a line that is a JSON list of content parts (`[{"type":"text","text":"…"}]`, Codex's
+ * `js` tool) or one part (`{"type":"output_text","text":{"value":"…"}}`), else undefined.
+ */
+function contentPartsText(line: string): string | undefined {
+  if (!/^\[?\{"type":/.test(line) || line.length > 1_000_000) return undefined;
+  let parsed: unknown;
+  try { parsed = JSON.parse(line); } catch { return undefined; }
+  const texts: string[] = [];
+  for (const part of Array.isArray(parsed) ? parsed : [parsed]) {
+    const t = part && typeof part === 'object' ? (part as { text?: unknown }).text : undefined;
+    const value = t && typeof t === 'object' ? (t as { value?: unknown }).value : t;
+    if (typeof value === 'string') texts.push(value);
+  }
+  return texts.length ? texts.join('\n') : undefined;
+}
+
+// A line that is a path and nothing else: `src/lib.rs`, `/home/u/a/b.ex`, `./x/`.
+const PATH_LINE = /^(?:[~.]{0,2}\/)?[\w.@+-]+(?:\/[\w.@+-]*)+$|^[\w@+-][\w.@+-]*\.[A-Za-z]\w{0,7}$/;
+
+/** The paths a search or listing returned, when every line it printed is one (at most `max`, then how many more). */
+export function pathListOf(text: string, max = 8): string | undefined {
+  const paths: string[] = [];
+  let more = 0;
+  for (const line of eachOutputLine(text)) {
+    if (!PATH_LINE.test(line)) return undefined;
+    if (paths.length < max) paths.push(line);
+    else more++;
+  }
+  return paths.length > 1 ? `${paths.join(', ')}${more ? ` and ${more} more` : ''}` : undefined;
 }
 
 /** `text.split('\n')` one line at a time: a huge output is not split into an array of millions of lines. */

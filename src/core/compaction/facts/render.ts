@@ -43,6 +43,36 @@ export function readLines(facts: Facts): string[] {
 }
 
 /**
+ * Files read, the folder most of them share said once at the end (`(… is /home/u/repo)`) and left
+ * out of each line: a long run reads dozens of files under one workspace, and the summary's room
+ * goes to what they are, not to the same prefix again and again.
+ */
+export function readLinesUnderRoot(facts: Facts): string[] {
+  const files = filesRead(facts);
+  const root = sharedFolder(files.filter((f) => f.startsWith('/')));
+  if (!root) return files;
+  return [...files.map((f) => (f.startsWith(`${root}/`) ? `…${f.slice(root.length)}` : f)), `(… is ${root})`];
+}
+
+/** The folder most absolute paths share (at least three, half of them), when it is long enough to be worth saying once. */
+function sharedFolder(paths: string[]): string | undefined {
+  if (paths.length < 3) return undefined;
+  const counts = new Map<string, number>();
+  for (const p of paths) {
+    const parts = p.split('/');
+    for (let i = 2; i < parts.length; i++) {
+      const dir = parts.slice(0, i).join('/');
+      counts.set(dir, (counts.get(dir) ?? 0) + 1);
+    }
+  }
+  let best: string | undefined;
+  // The folder most of them share (the workspace), the deepest among equals: not a subfolder only some are in.
+  let most = 0;
+  for (const [dir, n] of counts) if (n >= 3 && (n > most || (n === most && dir.length > best!.length))) { best = dir; most = n; }
+  return best && best.length >= 16 && most * 2 >= paths.length ? best : undefined;
+}
+
+/**
  * Commands, one line each with their outcome, repeats folded; at most `max`, the telling ones kept
  * first. With `effects`, only the commands of those effects (`change` for a CHANGES section).
  */
@@ -129,7 +159,13 @@ export function taskTrackingLines(facts: Facts): string[] {
 }
 
 export function decisionLines(facts: Facts, max = 5): string[] {
-  return facts.decisions.slice(-max).map((d) => d.text);
+  return [...replyLines(facts), ...facts.decisions.slice(-max).map((d) => d.text)];
+}
+
+/** What the agent told the person at the end of each turn (its findings, its answer), the last message aside. */
+function replyLines(facts: Facts, max = 300, count = 3): string[] {
+  // A conversation (a support agent's) ends a turn at every message: the latest few say where it stands.
+  return unique(facts.replies.filter((r) => r.step !== facts.lastAgentMessage?.step).slice(-count).map((r) => `told the user: ${bounded(r.text, max)}`));
 }
 
 export function lastAgentLine(facts: Facts, max = 400): string | undefined {

@@ -8,7 +8,7 @@ import { charEstimateCounter, type TokenCounter } from '../../tokens';
 import { replaceRange, summaryStep } from '../assemble';
 import {
   changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, earlierSummaryText, errorLines, EXTRACTIVE_NOTE, extractFacts,
-  failedEditLines, firstLine, laterRequests, openTodoLines, readLines, taskLine, testLines, tidy,
+  failedEditLines, firstLine, laterRequests, openTodoLines, readLinesUnderRoot, taskLine, testLines, tidy,
 } from '../extract';
 import { exitCodeOf, firstOutputLine } from '../facts';
 import { widenToPairs } from '../range';
@@ -140,7 +140,7 @@ function extractiveSchema(trajectory: Run, steps: readonly Step[]): SchemaSummar
       ...outcomeLines(facts).map((o) => o.text),
       ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`),
       ...doneTodoLines(facts).map((t) => `done: ${t}`),
-      ...readLines(facts).map((f) => `read ${f}`),
+      ...readLinesUnderRoot(facts).map((f) => `read ${f}`),
       ...testLines(facts),
       ...errorLines(facts).map((e) => `error: ${e}`),
       ...commandLines(facts, 15),

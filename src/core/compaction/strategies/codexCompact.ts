@@ -10,7 +10,7 @@ import { charEstimateCounter, type TokenCounter } from '../../tokens';
 import { keep, summaryStep, withText } from '../assemble';
 import {
   changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts,
-  failedEditLines, laterRequests, openTodoLines, pendingCallLines, readLines, renderSections, taskLine, testLines, tidy, userRefLines, type Facts,
+  failedEditLines, laterRequests, openTodoLines, pendingCallLines, readLinesUnderRoot, renderSections, taskLine, testLines, tidy, userRefLines, type Facts,
 } from '../extract';
 import { errorLinesKeepingLast, must, outcomeLines } from '../facts';
 import { SUMMARY_MAX_CHARS, summaryMaxChars } from './summaryBudget';
@@ -92,7 +92,7 @@ function extractiveHandoff(facts: Facts, budget: number): string {
     { heading: 'Progress and key decisions:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts)), ...testLines(facts), ...decisionLines(facts, 4)], empty: '(nothing done in these steps)' },
     { heading: 'Context, constraints and preferences:', lines: [...constraintLines(facts), ...errorLinesKeepingLast(facts), ...failedEditLines(facts), ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`)], empty: '(none stated)' },
     { heading: 'What remains:', lines: [...must(openTodoLines(facts)), ...pendingCallLines(facts)], empty: '(not stated in the log)' },
-    { heading: 'Data and references:', lines: [...userRefLines(facts), ...readLines(facts).map((f) => `read ${f}`), ...commandLines(facts, 15), ...outcomeLines(facts)], empty: '(none)' },
+    { heading: 'Data and references:', lines: [...userRefLines(facts), ...readLinesUnderRoot(facts).map((f) => `read ${f}`), ...commandLines(facts, 15), ...outcomeLines(facts)], empty: '(none)' },
   ], { header: [EXTRACTIVE_NOTE], budget });
 }
 

@@ -8,7 +8,7 @@ import { replaceRange, summaryStep } from '../assemble';
 import {
   changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts,
   failedEditLines, failingTestIds, filesChanged, installLines, lastAgentLine, laterRequests, openTodoLines, pendingCallLines, planLines,
-  bounded, readLines, taskLine, testLines, tidy, type Facts,
+  bounded, readLinesUnderRoot, taskLine, testLines, tidy, type Facts,
 } from '../extract';
 import { errorLinesKeepingLast, MUST_KEEP, outcomeLines } from '../facts';
 import type { StepRange, Strategy, StrategyContext, StrategyOutput } from '../types';
@@ -161,13 +161,15 @@ function extractiveStateSummary(facts: Facts, budget = DEFAULT_SUMMARY_CHARS, sh
     user_context: [...fixed(task ?? '(no user request in the log)'), ...r(laterRequests(facts).map((q) => `Later request: ${q}`), 9), ...r(constraintLines(facts).map((c) => `Constraint: ${c}`), 5)],
     completed_tasks: changed.length + doneTodoLines(facts).length ? [...r(changed, 9), ...r(doneTodoLines(facts), 9), ...r(commandLines(facts, 12, ['change', 'run']).filter((c) => !/\(exit [1-9]|failed/.test(c)), 3)] : fixed(`(nothing finished in these ${facts.stepCount} steps)`),
     pending_tasks: openTodoLines(facts).length + failedEditLines(facts).length + pendingCallLines(facts).length ? [...r(openTodoLines(facts), 9), ...r(failedEditLines(facts), 4), ...r(pendingCallLines(facts), 3)] : fixed('(not stated in these steps)'),
-    current_state: [...r([lastAgentLine(facts) ?? '', ...decisionLines(facts, 3)].filter(Boolean), 2), ...r(commandLines(facts, 8, ['read']).map((c) => `checked: ${c}`), 1), ...outcomeLines(facts)],
+    // With nothing changed, the scripts the run ran (and what they printed) are its state; else they are completed work.
+    current_state: [...r([lastAgentLine(facts) ?? '', ...decisionLines(facts, 3)].filter(Boolean), 2), ...(changed.length ? [] : r(commandLines(facts, 8, ['run']).map((c) => `ran: ${c}`), 1.5)), ...r(commandLines(facts, 8, ['read']).map((c) => `checked: ${c}`), 1), ...outcomeLines(facts)],
     files_modified: r(filesChanged(facts).map((c) => c.file), 9),
     function_changes: [],
     data_structures: [],
     dependencies: r(installLines(facts), 3),
     tests_written: fixed(filesChanged(facts).some((c) => /(^|\/)(test_[^/]*|[^/]*_test\.\w+|[^/]*\.(test|spec)\.\w+)$/.test(c.file)) ? 'true' : 'unknown'),
-    tests_passing: fixed(lastTest?.ok === undefined ? 'unknown' : String(lastTest.ok)),
+    // The verdict with the run that gave it: a passing suite is a milestone the schema has no other field for.
+    tests_passing: fixed(`${lastTest?.ok === undefined ? 'unknown' : String(lastTest.ok)}${lastTest ? ` (${bounded(testLines(facts).pop()!, 160)})` : ''}`),
     failing_tests: [...r(failingTestIds(facts), 6), ...r(testLines(facts).filter((t) => /fail|error/i.test(t)), 4)],
     error_messages: [...errorLinesKeepingLast(facts), ...r(failedEditLines(facts), 4)],
     branch_created: fixed(branch ? 'true' : 'unknown'),
@@ -178,7 +180,7 @@ function extractiveStateSummary(facts: Facts, budget = DEFAULT_SUMMARY_CHARS, sh
     other_relevant_context: [
       ...fixed(EXTRACTIVE_NOTE),
       ...(facts.plan ? [{ text: `Task list: ${planLines(facts).join('; ')}`, rank: 9 }] : []),
-      ...(readLines(facts).length ? r([`Files read: ${readLines(facts).join('; ')}`], 1) : []),
+      ...(readLinesUnderRoot(facts).length ? r([`Files read: ${readLinesUnderRoot(facts).join('; ')}`], 1) : []),
       ...r(earlierSummaryText(facts).map((p) => `Earlier summary ${p}`), 8),
     ],
   };

@@ -1,0 +1,158 @@
+import { strict as assert } from 'node:assert';
+import { test } from 'node:test';
+import { findStrategy, runCompaction } from '../../src/core/compaction';
+import { commandEffect } from '../../src/core/compaction/facts/calls';
+import { extractFacts } from '../../src/core/compaction/extract';
+import { filesChanged, filesRead } from '../../src/core/compaction/facts';
+import type { Run } from '../../src/core/model';
+import type { StepBuilder } from '../../src/core/steps';
+import { charEstimateCounter } from '../../src/core/tokens/counter';
+import { addCall, builtRun } from '../helpers/builtRuns';
+
+// What a summary reads out of a tool result when the log wraps the output in a header of its own
+// (Codex's `Exit code: 1 / Wall time / Output:`, Kimi CLI's `<system>…</system>` status line), a
+// patch sent through the shell, a read tool no table names, and the reply that ends the agent's
+// turn. The texts are cut from real runs of the wild-log set's development part.
+
+const trajectory = (build: (b: StepBuilder) => void): Run => builtRun(build, 'codex');
+const call = addCall;
+
+const all = (t: Run) => extractFacts(t, t.steps.map((s) => s.index));
+
+test("Codex's result header is not the output: the error and what the test run printed come from after `Output:`", () => {
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Add a GET /tickets/{ticket_id} endpoint.' });
+    call(b, 'shell_command', { command: "sed -n '1,200p' app/repository.py" },
+      "Exit code: 1\nWall time: 1.6 seconds\nOutput:\nsed: \nLine |\n   2 |  sed -n '1,200p' app/repository.py\n     |  ~~~\n     | The term 'sed' is not recognized as a name of a cmdlet, function, script file, or executable program.\n");
+    call(b, 'shell_command', { command: 'uv run -q pytest -q -k get_ticket' }, 'Exit code: 1\nWall time: 2.6 seconds\nOutput:\n\n10 deselected in 0.50s\n');
+  });
+  const facts = all(t);
+  assert.ok(facts.errors.some((e) => /The term 'sed' is not recognized/.test(e.text)), JSON.stringify(facts.errors));
+  assert.ok(!facts.errors.some((e) => /^Exit code/.test(e.text)), JSON.stringify(facts.errors));
+  assert.match(facts.tests[0]?.outcome ?? '', /10 deselected/);
+  assert.ok(facts.commands.every((c) => !/Exit code: 1/.test(c.outcome)), JSON.stringify(facts.commands));
+});
+
+test("Kimi CLI's `<system>` status line is not the output: a command shows what it printed", () => {
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Fix the broken links.' });
+    call(b, 'Shell', { command: "cd /repo && python3 - <<'PY'\nprint('x')\nPY" },
+      '<system>Command executed successfully.</system>\nBROKEN: docs/e2e-ach.md -> [tasks/e2e.md](../tasks/e2e.md)\nBROKEN: docs/README.md -> [name](./other.md)\nTotal broken: 34\n');
+    call(b, 'Shell', { command: 'cd /repo && ls tasks/ | grep -i e2e || echo "no specs/ppm dir"' }, '<system>Command executed successfully.</system>\nno specs/ppm dir\n');
+    call(b, 'Shell', { command: 'ls -la /repo/data/xref/ 2>/dev/null' }, '<system>ERROR: Command failed with exit code: 1.</system>\ntotal 0\n');
+  });
+  const facts = all(t);
+  assert.match(facts.commands[0].outcome, /Total broken: 34/);
+  assert.match(facts.commands[1].outcome, /no specs\/ppm dir/);
+  assert.equal(facts.commands[2].exitCode, 1);
+  assert.equal(facts.commands[2].ok, false);
+});
+
+test('a patch sent through the shell (`applypatch << PATCH`) changes the files it names, and is a change', () => {
+  const patch = "applypatch << 'PATCH'\n*** Begin Patch\n*** Update File: app/service.py\n@@\n+    def get_ticket(self, ticket_id: int) -> Ticket | None:\n*** End Patch\nPATCH";
+  const failedPatch = "applypatch << 'PATCH'\n*** Begin Patch\n*** Update File: app/main.py\n@@\n+@app.get(\"/tickets/{ticket_id}\")\n*** End Patch\nPATCH";
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Add TicketService.get_ticket.' });
+    call(b, 'shell_command', { command: patch }, 'Exit code: 0\nWall time: 0 seconds\nOutput:\nSuccess. Updated the following files:\nM app/service.py\n');
+    call(b, 'shell_command', { command: failedPatch }, 'apply_patch verification failed: Failed to find expected lines in C:\\tmp\\app\\main.py:\n@app.post("/tickets")');
+  });
+  const facts = all(t);
+  assert.deepEqual(filesChanged(facts).map((c) => c.file), ['app/service.py']);
+  assert.equal(commandEffect(patch), 'change');
+  assert.ok(facts.errors.some((e) => /apply_patch verification failed/.test(e.text)), JSON.stringify(facts.errors));
+});
+
+test('a read tool no table names (Kimi `ReadFile {path}`) is a read of that file', () => {
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Execute the task file.' });
+    call(b, 'ReadFile', { path: 'tasks/T-20260602-doc-link-audit.md' }, '<system>287 lines read from file starting from line 1.</system>\n1 ---\n2 id: T-20260602-doc-link-audit');
+  });
+  assert.deepEqual(filesRead(all(t)), ['tasks/T-20260602-doc-link-audit.md']);
+});
+
+test("the reply that ends the agent's turn is kept as what the person was told, not only the run's last message", () => {
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'analyze the transcript and summarise action items' });
+    call(b, 'exec_command', { cmd: 'wc -l notes.vtt' }, 'Process exited with code 0\nOutput:\n8803 notes.vtt');
+    b.add({ kind: 'assistant', text: 'I analyzed `notes.vtt`. The action items are: **Demo** - Send links to existing SDLC demo scenarios, including the recorded flow.' });
+    b.add({ kind: 'user', text: 'there is a need to draft a demo scenario around governance' });
+    b.add({ kind: 'assistant', text: 'Yes. The transcript assigns the governance section.' });
+    b.add({ kind: 'user', text: 'prepare a focused max 8 min demo scenario' });
+    b.add({ kind: 'assistant', text: 'Here is the scenario.' });
+  });
+  const facts = all(t);
+  assert.ok(facts.replies.some((r) => /Send links to existing SDLC demo scenarios/.test(r.text)), JSON.stringify(facts.replies));
+  assert.equal(facts.replies.length, 2, 'the run\'s last message is lastAgentMessage, not a reply twice');
+});
+
+test('a search or listing that returns paths is summarised by the paths it found, not its first line', () => {
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Investigate doc tools for this Rust project.' });
+    call(b, 'glob', { pattern: '**/*.rs' }, 'src/main.rs\nsrc/lib.rs\nsrc/session/copilot.rs');
+  });
+  const said = all(t).outcomes[0]?.said ?? '';
+  assert.match(said, /src\/session\/copilot\.rs/);
+});
+
+test("a result wrapped in content parts (`[{\"type\":\"text\",\"text\":…}]`) is read by its text", () => {
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Open the Analytics tab.' });
+    call(b, 'js', { title: 'Open local Codemie UI', code: "await tab.goto('http://localhost:5173');" },
+      'Wall time: 1017.0997 seconds\nOutput:\n[{"type":"text","text":"Browser Use rejected this action due to browser security policy. Reason: The user has requested that http://localhost:5173 should not be used."}]');
+  });
+  assert.match(all(t).outcomes[0]?.said ?? '', /^Browser Use rejected this action due to browser security policy/);
+});
+
+test('an edit names its file as its result spells it in full (Gemini CLI: `Successfully overwrote file: /abs/path`)', () => {
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Generate GEMINI.md.' });
+    call(b, 'write_file', { file_path: 'GEMINI.md', content: '# GEMINI.md' }, 'Successfully overwrote file: /home/wei/repo/discordbot/GEMINI.md. Here is the updated code:\n# GEMINI.md');
+  });
+  assert.deepEqual(filesChanged(all(t)).map((c) => c.file), ['/home/wei/repo/discordbot/GEMINI.md']);
+});
+
+test('a summary with little room says the workspace folder once and lists every file read under it', async () => {
+  const root = '/home/USER/projects/spotter-worktrees/spotter-a0y';
+  const files = ['lib/spotter_web/controllers/session_hook_controller.ex', 'lib/spotter_web/controllers/hooks_controller.ex', 'lib/spotter_web/router.ex',
+    'lib/spotter/application.ex', 'spotter-plugin/hooks/hooks.json', 'spotter-plugin/scripts/notify-session.sh', 'lib/spotter_web/endpoint.ex',
+    'lib/spotter/services/session_registry.ex', 'lib/spotter/services/review_session_registry.ex', 'test/spotter_web/controllers/hooks_controller_test.exs',
+    'lib/spotter_web/live/session_live.ex', 'lib/spotter/services/review_token_store.ex', 'lib/spotter_web/channels/user_socket.ex',
+    'lib/spotter_web/channels/terminal_channel.ex', 'spotter-plugin/scripts/post-tool-capture.sh', 'spotter-plugin/scripts/lib/trace_context.sh'];
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Explore the codebase for lifecycle hooks and an active session registry.' });
+    for (const f of files) call(b, 'Read', { file_path: `${root}/${f}` }, `     1→defmodule X do\n     2→  use GenServer\n${'     3→  # body\n'.repeat(40)}`);
+    b.add({ kind: 'assistant', text: 'Here is what I found.' });
+  });
+  const r = await runCompaction(t, { strategy: findStrategy('summarizing-session')!, range: '1:-1' }, { counter: charEstimateCounter });
+  for (const f of files) assert.ok(r.summary!.includes(f), `${f} missing from\n${r.summary}`);
+  assert.ok(r.summary!.includes(root));
+});
+
+test('a system prompt the log records again word for word stays once in the compacted context', async () => {
+  const prompt = `You are the GitHub Copilot CLI, a terminal assistant built by GitHub. ${'Be concise in routine responses. '.repeat(200)}`;
+  const t = trajectory((b) => {
+    b.add({ kind: 'system', text: prompt });
+    b.add({ kind: 'user', text: 'Investigate documentation tools for this Rust project; do not edit any code.' });
+    for (let i = 0; i < 6; i++) call(b, 'bash', { command: `ls src/mod${i}` }, `mod${i}.rs\nlib${i}.rs`);
+    b.add({ kind: 'assistant', text: 'cargo doc --no-deps is the most direct option.' });
+    b.add({ kind: 'system', text: prompt });
+    b.add({ kind: 'user', text: 'Thanks.' });
+  });
+  for (const id of ['budget-schema', 'katalyst-chat', 'summarizing-session']) {
+    const r = await runCompaction(t, { strategy: findStrategy(id)!, range: '1:-1' }, { counter: charEstimateCounter });
+    assert.equal(r.condensed.steps.filter((s) => s.text === prompt).length, 1, id);
+  }
+});
+
+test("openhands-structured names the test run behind 'Tests Passing' and the scripts a run that changed nothing ran", async () => {
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Run the test suite to confirm everything passes. Keep changes minimal.' });
+    call(b, 'terminal', { command: 'sed -n 1,200p app/service.py' }, '"""Business logic layer."""');
+    call(b, 'terminal', { command: "python3 - <<'PY'\nprint(1)\nPY" }, 'BROKEN: docs/README.md -> [name](./other.md)\nTotal broken: 34');
+    call(b, 'terminal', { command: 'pytest -q' }, '..........                [100%]\n10 passed, 1 warning in 0.38s\n[The command completed with exit code 0.]');
+    b.add({ kind: 'assistant', text: 'All tests pass; no change was needed.' });
+  });
+  const r = await runCompaction(t, { strategy: findStrategy('openhands-structured')!, range: '1:-1' }, { counter: charEstimateCounter });
+  assert.match(r.summary!, /\*\*Tests Passing\*\*: true \(pytest -q: 10 passed/);
+  assert.match(r.summary!, /Total broken: 34/);
+});
