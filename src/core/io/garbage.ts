@@ -6,12 +6,23 @@
 // host V8 keeps its own rules.
 
 let collector: (() => void) | undefined;
+let onBigRead: (() => void) | undefined;
 
 /** Files at least this big are followed by a collection when a collector is installed. */
 const BIG_READ_BYTES = 32 * 1024 * 1024;
 
-export function setGarbageCollector(collect: (() => void) | undefined): void {
+/**
+ * `bigRead`: called before a file of at least BIG_READ_BYTES is read, for a host that tunes V8 for
+ * small reads to give speed back to big ones (`cli/garbage.ts`).
+ */
+export function setGarbageCollector(collect: (() => void) | undefined, bigRead?: () => void): void {
   collector = collect;
+  onBigRead = bigRead;
+}
+
+/** Called by the loader before it reads a file of `bytes`. */
+export function beforeRead(bytes: number): void {
+  if (onBigRead && bytes >= BIG_READ_BYTES) onBigRead();
 }
 
 /** Called by the loader once a file of `bytes` has become steps. */

@@ -14,7 +14,7 @@ import { FORMAT_ADAPTERS } from '../formats/registry';
 import { formatBytes } from '../io/bytes';
 import { TrajectoryLoadError } from '../io/errors';
 import { EventFolder } from '../io/eventFolder';
-import { collectAfterRead } from '../io/garbage';
+import { beforeRead, collectAfterRead } from '../io/garbage';
 import { readAppended } from '../io/growingFile';
 import type { JsonlResult } from '../io/jsonLines';
 import type { JsonLinesReader } from '../io/jsonLinesReader';
@@ -179,6 +179,7 @@ export class TrajectoryReader {
     // (`open/streamed.ts`), where it takes them one by one; a followed file keeps its records.
     const openRecordSink = this.follow ? undefined : recordSinkOpener(this.file, options);
     const openElementSink = this.follow ? undefined : elementSinkOpener(this.file, options);
+    beforeRead(size);
     let content: FileContent | undefined = await readTrajectoryFile(this.file, size, { compactElement: this.compactElement, openRecordSink, openElementSink, ...options }, progress);
     let read: WholeRead;
     if (content.zip) {
