@@ -92,8 +92,9 @@ function markupOf(t: TrajectoryFile, steps: readonly Step[]): WildRow['markup'] 
     // The tree shows the preview of every step but calls (their arguments are the model's own JSON).
     // A tool's output is shown as the tool printed it (a README's HTML, a command's JSON): only a
     // wrapper some client puts around outputs counts there.
+    // A structured-output reply (the reader labels it so) is the model's own JSON too.
     if (s.kind === 'tool_result') { if (KNOWN_TAGS.test(stepPreview(s))) look(stepPreview(s), `step ${s.index} ${s.kind}`); }
-    else if (s.kind !== 'tool_call') look(stepPreview(s), `step ${s.index} ${s.kind}`);
+    else if (s.kind !== 'tool_call' && !/\(structured output\)$/.test(s.label ?? '')) look(stepPreview(s), `step ${s.index} ${s.kind}`);
   }
   return { count, examples };
 }

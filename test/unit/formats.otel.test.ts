@@ -158,3 +158,14 @@ test('otel: the JS SDK\'s own span objects with the Vercel AI SDK\'s ai.* attrib
   assert.equal(t.meta.model, 'gpt-4o-mini');
   assert.ok(t.coverage && t.coverage.skipped['other span (no model or tool call)'] === 1, 'the generateText wrapper is named, not lost');
 });
+
+test('otel: an AI SDK structured-output reply (ai.response.object) is the model\'s JSON, labelled as structured output', async () => {
+  const spans = [{
+    name: 'ai.generateObject.doGenerate', spanContext: { traceId: 'beef', spanId: 'o1' }, status: { code: 0 }, startTime: [1_770_131_992, 0], endTime: [1_770_131_993, 0], events: [],
+    attributes: { 'ai.operationId': 'ai.generateObject.doGenerate', 'ai.prompt.messages': JSON.stringify([{ role: 'user', content: [{ type: 'text', text: 'A recipe for eggs.' }] }]), 'ai.response.object': '{"name":"Scrambled Eggs"}', 'ai.model.id': 'gpt-4o-mini' },
+  }];
+  const t = await loadRun(writeTemp('object-spans.json', JSON.stringify(spans)));
+  assert.deepEqual(kinds(t), ['user', 'assistant']);
+  assert.equal(t.steps[1].text, '{"name":"Scrambled Eggs"}');
+  assert.equal(t.steps[1].label, 'ai.generateObject.doGenerate (structured output)');
+});

@@ -200,7 +200,8 @@ function addModelCall(b: StepBuilder, s: Span, base: Base, state: CallState): Re
   for (const m of fresh) addInput(b, m, base, state);
   const start = b.steps.length;
   for (const m of outputs) {
-    if (m.text) b.add({ ...base, kind: m.calls.length > 0 ? 'thought' : 'assistant', text: m.text });
+    // A structured-output reply is the model's own JSON, as a call's arguments are: its label says so.
+    if (m.text) b.add({ ...base, kind: m.calls.length > 0 ? 'thought' : 'assistant', text: m.text, ...(m.structured ? { label: `${base.label ?? 'reply'} (structured output)` } : {}) });
     for (const c of m.calls) {
       const step = b.add({ ...base, kind: 'tool_call', text: c.args, tool: { name: c.name, args: c.args, callId: c.id } });
       rememberCall(state, c.id ?? `${c.name}#${step.index}`, step);

@@ -20,6 +20,8 @@ export interface Message {
   calls: CallPart[];
   /** On tool messages: the call they answer. */
   callId?: string;
+  /** The reply is a JSON object the model was asked for (structured output), not words. */
+  structured?: boolean;
 }
 
 type Attrs = Record<string, unknown>;
@@ -53,6 +55,7 @@ function aiSdkResponse(attrs: Attrs): Message[] | undefined {
   if (reply === undefined && !Array.isArray(calls)) return undefined;
   return [{
     role: 'assistant',
+    ...(attrs['ai.response.text'] === undefined && reply !== undefined ? { structured: true } : {}),
     text: reply === undefined ? '' : typeof reply === 'string' ? reply : JSON.stringify(reply),
     calls: (Array.isArray(calls) ? calls.filter(isRecord) : []).map((c) => ({ id: str(c.toolCallId), name: String(c.toolName ?? 'tool'), args: argText(c.args ?? c.input) })),
   }];
