@@ -152,6 +152,32 @@ test('a compact stand-in replaces each streamed element with the path it sits at
   assert.deepEqual((scanner.value as { resourceSpans: { scopeSpans: { spans: unknown[] }[] }[] }).resourceSpans[0].scopeSpans[0].spans, ['span a', 'span b']);
 });
 
+test('a list a sink takes goes to it element by element, each stand-in made at its own index; other lists stay in the document', () => {
+  const doc = JSON.stringify({ info: { id: 's' }, messages: [{ n: 0 }, { n: 1 }, { n: 2 }], tags: ['x'] });
+  const compacted: string[] = [];
+  const taken: [unknown, number][] = [];
+  const offered: unknown[] = [];
+  const scanner = new JsonDocumentScanner(1 << 30, {
+    compact: (path, value) => {
+      compacted.push(path.join('/'));
+      return value;
+    },
+    openSink: (root, key, first) => {
+      offered.push([key, JSON.stringify(root), first]);
+      return key === 'messages' ? { add: (value, index) => taken.push([value, index]) } : undefined;
+    },
+  });
+  const bytes = Buffer.from(doc);
+  for (let i = 0; i < bytes.length; i += 3) scanner.push(bytes.subarray(i, i + 3));
+  assert.ok(scanner.finished);
+  // The opener sees the document as far as read, the list holding only its first element.
+  assert.deepEqual(offered[0], ['messages', JSON.stringify({ info: { id: 's' }, messages: [{ n: 0 }] }), { n: 0 }]);
+  assert.deepEqual(taken, [[{ n: 0 }, 0], [{ n: 1 }, 1], [{ n: 2 }, 2]]);
+  assert.deepEqual(compacted, ['messages/0', 'messages/1', 'messages/2', 'tags/0']);
+  assert.deepEqual(scanner.value, { info: { id: 's' }, messages: [], tags: ['x'] });
+  assert.ok(scanner.sink);
+});
+
 test('an OTLP export read in parts, its spans read as they arrive, opens as the same trace as read whole', async () => {
   const doc = JSON.parse(otlpDocument(300)) as { resourceSpans: { scopeSpans: { spans: Record<string, unknown>[] }[] }[] };
   const spans = doc.resourceSpans[0].scopeSpans[0].spans;

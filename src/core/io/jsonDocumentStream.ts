@@ -375,7 +375,9 @@ export class JsonDocumentScanner {
       value = this.restoreBigStrings(this.parse(text, end));
     }
     if (this.compact) {
-      const path = [...this.path, ...(this.listDepth === 2 ? [this.key] : []), this.list.length];
+      // The element's index: a list a sink takes stays empty, so its count is the sink's.
+      const index = this.sinkList === this.list ? this.sinkCount : this.list.length;
+      const path = [...this.path, ...(this.listDepth === 2 ? [this.key] : []), index];
       value = this.compact(path, value);
     }
     if (this.sinkList === this.list && this.elementSink) {
