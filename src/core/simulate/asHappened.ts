@@ -11,7 +11,7 @@ import { runCost, type BillTokens, type RunBill } from '../pricing/runCost';
 import { contextTextOf } from '../compaction';
 import type { TokenCounter } from '../tokens';
 import { tokenizerFor } from '../tokens';
-import { calibrate, compareWithRecorded, fitLogRates, recordedCacheMisses, unshownPerRequest, type Calibration, type RecordedCall, type RecordedComparison } from './calibration';
+import { calibrate, compareWithRecorded, fitLogRates, recordedCacheTiming, type Calibration, type RecordedCall, type RecordedComparison } from './calibration';
 import { IDENTITY_SCALE, Ledger, type RequestTiming, type Scale, type SideTotals } from './replayBilling';
 import { addCosts, addSides, addTokens, replayBranches, type BranchesBill } from './replayBranches';
 import { rawRun, requestStarts, type RawRun } from './replayRaw';
@@ -96,17 +96,15 @@ export function billAsHappened(trajectory: Run, o: BillingOptions): AsHappened {
   const uncachedInLog = !o.cache && calibrating && recordsNoCaching(raw.recordedCalls, cacheBehaviourFor(o.model, price));
   const cache = o.cache ?? (uncachedInLog ? 'none' : cacheBehaviourFor(o.model, price));
   const warm = calibration?.warmCache ?? 0;
-  const unshown = calibration ? unshownPerRequest(calibration.unshown, raw.requestSteps) : undefined;
-  if (unshown) timing.unshown = unshown;
-  // Where the log records the cache serving far less than it held, the replay reads no more there.
-  const misses = calibration && cache !== 'none' ? recordedCacheMisses(raw.recordedCalls, raw.requestSteps, raw.models, cache === 'anthropic') : undefined;
-  if (misses && misses.misses > 0) {
-    timing.cachedAtMost = misses.cachedAtMost;
-    calibration!.note += `; at ${misses.misses} call${misses.misses === 1 ? '' : 's'} the log records the cache serving far less than the previous call left in it (a prefix the client changed, or the provider's miss), and the replay reads no more than recorded there`;
+  // Where the log records the cache serving far less (or more) than it held, the replay reads that much there.
+  const recordedCache = recordedCacheTiming(calibration, raw.recordedCalls, raw.requestSteps, raw.models, cache === 'none' ? undefined : cache === 'anthropic');
+  Object.assign(timing, recordedCache.timing);
+  const { misses, unseenHits } = recordedCache;
+  if (misses > 0) {
+    calibration!.note += `; at ${misses} call${misses === 1 ? '' : 's'} the log records the cache serving far less than the previous call left in it (a prefix the client changed, or the provider's miss), and the replay reads no more than recorded there`;
   }
-  if (misses && misses.unseenHits > 0) {
-    timing.cachedAtLeast = misses.cachedAtLeast;
-    calibration!.note += `; at ${misses.unseenHits} call${misses.unseenHits === 1 ? '' : 's'} the log records the cache serving far more than the previous call left in it (requests the log does not show cached it), and the replay reads that much there`;
+  if (unseenHits > 0) {
+    calibration!.note += `; at ${unseenHits} call${unseenHits === 1 ? '' : 's'} the log records the cache serving far more than the previous call left in it (requests the log does not show cached it), and the replay reads that much there`;
   }
   const ledgerModel = only ?? o.model ?? '';
   const billRaw = (scale: Scale, lifetime: number) => {
@@ -287,13 +285,9 @@ function recordedShare(raw: RawRun, ledger: Ledger, modelled: number | null, bra
   const recordedCalls = raw.recordedCalls.length + (branches?.recordedRequests ?? 0);
   const requests = raw.requests.length + (branches?.requests ?? 0);
   if (recordedCalls === 0 || recordedCalls === requests || modelled === null) return {};
-  const withUsage = new Set(raw.recordedCalls.map((c) => c.step));
-  const indices = raw.requestSteps.flatMap((step, i) => (withUsage.has(step) ? [i] : []));
-  let main = 0;
-  for (const i of indices) main += ledger.requestCosts[i] ?? 0;
-  const mainTokens = ledger.tokensOf(indices);
-  const tokens = branches ? addTokens(mainTokens, branches.modelledRecordedTokens) : mainTokens;
-  const part = branches ? (branches.modelledRecordedCost === null ? null : main + branches.modelledRecordedCost) : main;
+  const main = ledger.recordedPart(raw);
+  const tokens = branches ? addTokens(main.tokens, branches.modelledRecordedTokens) : main.tokens;
+  const part = branches ? (branches.modelledRecordedCost === null ? null : main.cost + branches.modelledRecordedCost) : main.cost;
   if (part === null) return {};
   return { unrecorded: { requests: requests - recordedCalls, of: requests, cost: modelled - part }, modelledRecorded: part, modelledRecordedTokens: tokens };
 }

@@ -268,7 +268,7 @@ function median(values: readonly number[]): number {
  * requests it reads at most what the log says was read (`cachedAtMost`, per request, in the
  * provider's tokens), in the run as it happened and under a strategy alike.
  */
-export function recordedCacheMisses(calls: readonly RecordedCall[], requestSteps: readonly number[], models: readonly (string | undefined)[], writes: boolean): { cachedAtMost: (number | undefined)[]; misses: number; cachedAtLeast: (number | undefined)[]; unseenHits: number } {
+function recordedCacheMisses(calls: readonly RecordedCall[], requestSteps: readonly number[], models: readonly (string | undefined)[], writes: boolean): { cachedAtMost: (number | undefined)[]; misses: number; cachedAtLeast: (number | undefined)[]; unseenHits: number } {
   const index = new Map(requestSteps.map((step, i) => [step, i]));
   const cachedAtMost: (number | undefined)[] = requestSteps.map(() => undefined);
   const cachedAtLeast: (number | undefined)[] = requestSteps.map(() => undefined);
@@ -294,11 +294,36 @@ export function recordedCacheMisses(calls: readonly RecordedCall[], requestSteps
 }
 
 /** Per request (in the order of `requestSteps`), the unshown context it carries: the latest change at or before its step. */
-export function unshownPerRequest(unshown: readonly [number, number][], requestSteps: readonly number[]): number[] | undefined {
+function unshownPerRequest(unshown: readonly [number, number][], requestSteps: readonly number[]): number[] | undefined {
   if (unshown.length === 0) return undefined;
   let next = 0, carried = 0;
   return requestSteps.map((step) => {
     while (next < unshown.length && unshown[next][0] <= step) carried = unshown[next++][1];
     return carried;
   });
+}
+
+/**
+ * What the log records of its cache and of context it does not show, as the ledger's timing takes
+ * it (`RequestTiming`): the same for the main line (`billAsHappened`) and each subagent
+ * (`replayBranches`), with the counts their notes give.
+ */
+export function recordedCacheTiming(calibration: Calibration | null, recordedCalls: readonly RecordedCall[], requestSteps: readonly number[], models: readonly (string | undefined)[], anthropicWrites: boolean | undefined): {
+  timing: { cachedAtMost?: (number | undefined)[]; cachedAtLeast?: (number | undefined)[]; unshown?: number[] };
+  misses: number;
+  unseenHits: number;
+} {
+  if (!calibration) return { timing: {}, misses: 0, unseenHits: 0 };
+  const unshown = unshownPerRequest(calibration.unshown, requestSteps);
+  // undefined: the replay caches nothing, so there is no miss to follow.
+  const m = anthropicWrites === undefined ? undefined : recordedCacheMisses(recordedCalls, requestSteps, models, anthropicWrites);
+  return {
+    timing: {
+      ...(m && m.misses > 0 ? { cachedAtMost: m.cachedAtMost } : {}),
+      ...(m && m.unseenHits > 0 ? { cachedAtLeast: m.cachedAtLeast } : {}),
+      ...(unshown ? { unshown } : {}),
+    },
+    misses: m?.misses ?? 0,
+    unseenHits: m?.unseenHits ?? 0,
+  };
 }

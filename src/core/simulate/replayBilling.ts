@@ -202,15 +202,22 @@ export class Ledger {
     this.pendingOutput = 0;
   }
 
-  /** The provider's tokens of the requests at `indices` (kept prompts only): the replay of just the calls the log records. */
-  tokensOf(indices: Iterable<number>): BillTokens {
+  /**
+   * The replay of just the requests whose usage the log records (kept prompts only): their cost and
+   * the provider's tokens, so the bill compares like with like. `requestSteps[i]` is request i's step.
+   */
+  recordedPart(run: { requestSteps: readonly number[]; recordedCalls: readonly { step: number }[] }): { requests: number; cost: number; tokens: BillTokens } {
     this.flushOutput();
-    const t = { input: 0, cachedInput: 0, cacheWrite: 0, output: 0 };
-    for (const i of indices) {
-      t.input += this.prompts[i] ?? 0; t.cachedInput += this.cachedTokens[i] ?? 0;
-      t.cacheWrite += this.writtenTokens[i] ?? 0; t.output += this.outputTokens[i] ?? 0;
-    }
-    return t;
+    const withUsage = new Set(run.recordedCalls.map((c) => c.step));
+    const tokens = { input: 0, cachedInput: 0, cacheWrite: 0, output: 0 };
+    let cost = 0;
+    run.requestSteps.forEach((step, i) => {
+      if (!withUsage.has(step)) return;
+      cost += this.requestCosts[i] ?? 0;
+      tokens.input += this.prompts[i] ?? 0; tokens.cachedInput += this.cachedTokens[i] ?? 0;
+      tokens.cacheWrite += this.writtenTokens[i] ?? 0; tokens.output += this.outputTokens[i] ?? 0;
+    });
+    return { requests: withUsage.size, cost, tokens };
   }
 
   totals(): SideTotals {

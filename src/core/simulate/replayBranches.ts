@@ -7,7 +7,7 @@ import type { Step } from '../model';
 import { priceFor, runDate, type Cost, type ResolvedPrice } from '../models';
 import { cacheBehaviourFor, PromptCache, type CacheBehaviour } from '../pricing/promptCache';
 import type { BillTokens, ModelBill } from '../pricing/runCost';
-import { calibrate, recordedCacheMisses, unshownPerRequest, type RecordedCall } from './calibration';
+import { calibrate, recordedCacheTiming, type RecordedCall } from './calibration';
 import { Ledger, type Scale, type SideTotals } from './replayBilling';
 import { rawRun, requestStarts } from './replayRaw';
 
@@ -61,22 +61,18 @@ export function replayBranches(steps: readonly Step[], stepTokens: readonly numb
     const model = models.find((m) => m !== undefined);
     const price = priceOf(model);
     const cache = ctx.cache ?? cacheBehaviourFor(model, price);
-    const unshown = calibration ? unshownPerRequest(calibration.unshown, raw.requestSteps) : undefined;
-    const misses = calibration && cache !== 'none' ? recordedCacheMisses(raw.recordedCalls, raw.requestSteps, models, cache === 'anthropic') : undefined;
+    const recordedCache = recordedCacheTiming(calibration, raw.recordedCalls, raw.requestSteps, models, cache === 'none' ? undefined : cache === 'anthropic');
     const ledger = new Ledger(price, new PromptCache(cache, model, calibration?.warmCache ?? 0, ctx.lifetimeSeconds, calibration?.smallestRead), calibration ?? ctx.mainScale, true,
-      { idleMs: raw.idleMs, models: models, prices: models.map(priceOf), ...(misses && misses.misses > 0 ? { cachedAtMost: misses.cachedAtMost } : {}), ...(misses && misses.unseenHits > 0 ? { cachedAtLeast: misses.cachedAtLeast } : {}), ...(unshown ? { unshown } : {}) }, model ?? '');
+      { idleMs: raw.idleMs, models: models, prices: models.map(priceOf), ...recordedCache.timing }, model ?? '');
     raw.requests.forEach((r, i) => { ledger.request(r); ledger.output(raw.outputs[i]); });
     const totals = ledger.totals();
-    const recorded = new Set(raw.recordedCalls.map((c) => c.step));
-    let modelledRecorded: number | null = totals.cost === null ? null : 0;
-    const recordedIndices = raw.requestSteps.flatMap((step, i) => (recorded.has(step) ? [i] : []));
-    for (const i of recordedIndices) if (modelledRecorded !== null) modelledRecorded += ledger.requestCosts[i] ?? 0;
+    const recorded = ledger.recordedPart(raw);
     const note = calibration
       ? `subagent ${name}: ${raw.requests.length} request${raw.requests.length === 1 ? '' : 's'} on ${model ?? 'the main model'}, its own context and cache, ${calibration.note.replace(/^calibrated/, 'prompt sizes calibrated')}`
       : `subagent ${name}: ${raw.requests.length} request${raw.requests.length === 1 ? '' : 's'} on ${model ?? 'the main model'}, its own context and cache; it records no usage, so the main line's hidden prompt (system prompt, tool definitions) is assumed for it`;
     const bill: BranchesBill = {
       branches: 1, requests: raw.requests.length, totals, cost: ledger.costBreakdown(),
-      recordedRequests: recorded.size, modelledRecordedCost: modelledRecorded, modelledRecordedTokens: ledger.tokensOf(recordedIndices), recordedCalls: raw.recordedCalls, notes: [note],
+      recordedRequests: recorded.requests, modelledRecordedCost: totals.cost === null ? null : recorded.cost, modelledRecordedTokens: recorded.tokens, recordedCalls: raw.recordedCalls, notes: [note],
     };
     out = out ? mergeBranches(out, bill) : bill;
   }
