@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
 import { test } from 'node:test';
 import { checkAtif } from '../../src/core/formats/atifRules';
 import { findInTrajectory, parseQuery } from '../../src/core/find';
@@ -116,4 +117,16 @@ test('aider: each call is billed at its own "message" figure, the running "sessi
   assert.equal(asHappened.billing.modelCalls, 2);
   assert.equal(asHappened.bill.calls, 2);
   assert.equal(asHappened.bill.unrecorded, undefined, 'every call the replay finds has its recorded usage');
+});
+
+test('aider: a history saved with Windows line ends reads to the same steps as with Unix ones, blank lines inside a reply kept', async () => {
+  const lf = fs.readFileSync(fixture(AFI), 'utf8');
+  const withBlanks = lf.replace('following command:\n\n```bash', 'following command:\n\n\n\n```bash');
+  assert.notEqual(withBlanks, lf, 'the fixture has the reply this test widens');
+  const unix = (await loadTrajectory(writeTemp('.aider.chat.history.md', withBlanks))).runs.flatMap((r) => r.steps);
+  const windows = (await loadTrajectory(writeTemp('.aider.chat.history.md', withBlanks.replace(/\n/g, '\r\n')))).runs.flatMap((r) => r.steps);
+  const shape = (steps: typeof unix) => steps.map((s) => [s.kind, s.label, s.text, s.location?.line]);
+  assert.deepEqual(shape(windows), shape(unix));
+  assert.ok(unix.some((s) => s.kind === 'assistant' && s.text.includes('following command:\n\n\n\n```bash')), 'the blank lines inside the reply are part of it');
+  assert.ok(!windows.some((s) => s.text.includes('\r')), 'no carriage return reaches a step');
 });

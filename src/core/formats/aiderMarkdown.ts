@@ -16,89 +16,136 @@ const NOTICE = /^>( .*)?  $|^>\s*$/;
 // usage report whose Cost part wrapped starts with a Tokens line that has no line break of its own.
 const WRAPPED_TOKENS = /^> Tokens: [\d.,]+[kM]? sent\b/;
 
+/**
+ * The lines of a text one at a time, as `text.split(/\r?\n/)` gives them, without an array of them:
+ * a file of blank lines is a line per byte, and an array of its lines (and one of a reply's lines)
+ * held 30 times the file (issue 23: 2 MB of blank lines peaked 58 MB above an empty run).
+ */
+class Lines {
+  /** Index of the current line (0-based) and where it starts and ends (before its `\r\n` or `\n`). */
+  index = -1;
+  start = 0;
+  end = -1;
+  private next = 0;
+
+  constructor(private readonly text: string) {}
+
+  /** Moves to the next line; false after the last. */
+  advance(): boolean {
+    if (this.next > this.text.length) return false;
+    this.index++;
+    this.start = this.next;
+    const nl = this.text.indexOf('\n', this.start);
+    const stop = nl < 0 ? this.text.length : nl;
+    this.end = nl > this.start && this.text.charCodeAt(nl - 1) === 13 ? nl - 1 : stop;
+    this.next = nl < 0 ? this.text.length + 1 : nl + 1;
+    return true;
+  }
+
+  get raw(): string {
+    return this.text.slice(this.start, this.end);
+  }
+
+  /** A cursor at the same line, to look ahead without moving this one. */
+  fork(): Lines {
+    const copy = new Lines(this.text);
+    copy.index = this.index;
+    copy.start = this.start;
+    copy.end = this.end;
+    copy.next = this.next;
+    return copy;
+  }
+}
+
 /** Splits the file into sessions, user messages, notice blocks and replies, in order. */
 export function aiderBlocks(text: string): Block[] {
   const blocks: Block[] = [];
-  const lines = text.split(/\r?\n/);
-  let reply: { line: number; lines: string[] } | undefined;
+  // A reply is the text from its first line's start to its last line's end, cut out once.
+  let reply: { line: number; start: number; end: number } | undefined;
   let inFence = false;
   let userEndsBefore = 0;
   const endReply = () => {
     if (reply) {
-      const body = trimNewlines(reply.lines.join('\n'));
+      const cut = text.slice(reply.start, reply.end);
+      const body = trimNewlines(cut.includes('\r\n') ? cut.replace(/\r\n/g, '\n') : cut);
       if (body.trim() !== '') blocks.push({ kind: 'reply', line: reply.line, text: body });
     }
     reply = undefined;
     inFence = false;
   };
   const last = () => blocks[blocks.length - 1];
-  const addNoticeLine = (text: string, line: number) => {
+  const addNoticeLine = (lineText: string, line: number) => {
     const prev = last();
     // A usage report right under a session header (a request cut short) is a notice of its own.
-    if (prev?.kind === 'session' && !/^Tokens: /.test(text)) prev.notices.push(text);
-    else if (prev?.kind === 'notice' && prev.line + prev.lines.length === line) prev.lines.push(text);
-    else blocks.push({ kind: 'notice', line, lines: [text] });
+    if (prev?.kind === 'session' && !/^Tokens: /.test(lineText)) prev.notices.push(lineText);
+    else if (prev?.kind === 'notice' && prev.line + prev.lines.length === line) prev.lines.push(lineText);
+    else blocks.push({ kind: 'notice', line, lines: [lineText] });
   };
   // A notice of several lines (Aider echoing `aider … --message <a message of many lines>`): the
   // indexes it spans, and the index before which none can end (a scan already found no end there).
   let noticeFrom = -1;
   let noticeTo = -1;
   let noEndBefore = -1;
-  const noticeEnd = (i: number): number => {
-    if (i < noEndBefore) return -1;
-    for (let j = i + 1; j < lines.length; j++) {
-      if (SESSION.test(lines[j]) || USER.test(lines[j])) { noEndBefore = j; return -1; }
-      if (lines[j].endsWith('  ')) return j;
+  const noticeEnd = (at: Lines): number => {
+    if (at.index < noEndBefore) return -1;
+    const ahead = at.fork();
+    while (ahead.advance()) {
+      const raw = ahead.raw;
+      if (SESSION.test(raw) || USER.test(raw)) { noEndBefore = ahead.index; return -1; }
+      if (raw.endsWith('  ')) return ahead.index;
     }
-    noEndBefore = lines.length;
+    noEndBefore = ahead.index + 1;
     return -1;
   };
-  lines.forEach((raw, i) => {
+  const lines = new Lines(text);
+  while (lines.advance()) {
+    const i = lines.index;
+    const raw = lines.raw;
     const line = i + 1;
     // Inside a code fence of a reply, every line is the reply's.
     if (reply && inFence) {
-      reply.lines.push(raw);
+      reply.end = lines.end;
       if (/^\s*(```|~~~)/.test(raw)) inFence = false;
-      return;
+      continue;
     }
     // Outside a reply, a `> ` line without the two spaces opens a notice that ends at the first line with them.
     if (i > noticeTo && !reply && /^> \S/.test(raw) && !NOTICE.test(raw) && !WRAPPED_TOKENS.test(raw)) {
-      const end = noticeEnd(i);
+      const end = noticeEnd(lines);
       if (end > 0) { noticeFrom = i; noticeTo = end; }
     }
     if (i <= noticeTo) {
       addNoticeLine(i === noticeFrom ? raw.replace(/^>\s?/, '').trimEnd() : raw.trimEnd(), line);
-      return;
+      continue;
     }
     const session = SESSION.exec(raw);
     if (session) {
       endReply();
       blocks.push({ kind: 'session', line, started: session[1], notices: [] });
-      return;
+      continue;
     }
     if (USER.test(raw)) {
       endReply();
-      const text = raw.replace(/^####\s?/, '').trimEnd();
+      const userText = raw.replace(/^####\s?/, '').trimEnd();
       const prev = last();
       // The next line of the same message continues it (tracked, not counted again: that is quadratic).
-      if (prev?.kind === 'user' && userEndsBefore === line) prev.text += '\n' + text;
-      else blocks.push({ kind: 'user', line, text });
+      if (prev?.kind === 'user' && userEndsBefore === line) prev.text += '\n' + userText;
+      else blocks.push({ kind: 'user', line, text: userText });
       userEndsBefore = line + 1;
-      return;
+      continue;
     }
     // A Cost line after a Tokens line comes without the `> ` when the usage report wraps.
     if (NOTICE.test(raw) || WRAPPED_TOKENS.test(raw) || (/^Cost: \$/.test(raw) && last()?.kind === 'notice' && !reply)) {
       endReply();
       addNoticeLine(raw.replace(/^>\s?/, '').trimEnd(), line);
-      return;
+      continue;
     }
     if (!reply) {
-      if (raw.trim() === '') return;
-      reply = { line, lines: [] };
+      if (raw.trim() === '') continue;
+      reply = { line, start: lines.start, end: lines.end };
     }
-    reply.lines.push(raw);
+    reply.end = lines.end;
     if (/^\s*(```|~~~)/.test(raw)) inFence = true;
-  });
+  }
   endReply();
   return blocks;
 }
