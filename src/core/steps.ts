@@ -13,11 +13,18 @@ type NewStep = Omit<Step, 'index' | 'turn'>;
 const StepObject = function StepObject() {} as unknown as new () => object;
 StepObject.prototype = Object.prototype;
 
+/** What builds steps from a log's records: a `StepBuilder`, or a `StepRecorder` that keeps them for later. */
+export interface StepSink {
+  readonly steps: readonly Step[];
+  add(step: NewStep): Step;
+  closeOpenCalls(): void;
+}
+
 /**
  * Collects steps in order, numbers them and links tool results to the call they answer.
  * Every format adapter builds its steps through this so linking and turns behave the same everywhere.
  */
-export class StepBuilder {
+export class StepBuilder implements StepSink {
   readonly steps: Step[] = [];
   private readonly callsById = new Map<string, number>();
   /** Calls not yet answered, oldest first: a queue read from `openHead`, answered ones skipped
@@ -63,7 +70,22 @@ export class StepBuilder {
     // Object.assign, not `{ ...step, index, turn }`: V8 (Node 20) runs a spread followed by more
     // properties about five times slower, which shows on files with a million steps. Onto a
     // `StepObject`, not `{}`: see there.
-    const full: Step = Object.assign(new StepObject(), step, { index: this.steps.length, turn: 0 });
+    return this.place(Object.assign(new StepObject(), step, { index: this.steps.length, turn: 0 }));
+  }
+
+  /**
+   * A step made ahead of its place (`StepRecorder`), placed as it is rather than copied: numbered
+   * here, linked as `add` links. A result is copied as `add` copies it.
+   */
+  adopt(step: Step): Step {
+    if (step.kind === 'tool_result' && step.answers === undefined) return this.add(step);
+    step.index = this.steps.length;
+    step.turn = 0;
+    return this.place(step);
+  }
+
+  /** A step that is not an unlinked result, numbered: indexed if it is a call, pushed, and any results held for it placed after it. */
+  private place(full: Step): Step {
     if (full.kind === 'tool_call' && full.tool) {
       if (full.tool.callId) this.callsById.set(full.tool.callId, full.index);
       this.openCalls.push(full.index);
@@ -232,4 +254,55 @@ export function argsOf(value: unknown): string {
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The steps of one record, made when the record is read and placed later (`replay`): for a log
+ * whose later lines may still drop or replace a record (Gemini CLI's rewinds), so the record need
+ * not be kept in a second form until the end. Steps are made as `StepBuilder.add` makes them and
+ * numbered from 0 here; `replay` hands the same objects to a builder, which numbers them again
+ * (issue 23: a 6 MB session of short messages held each message and its steps at once).
+ */
+export class StepRecorder implements StepSink {
+  readonly steps: Step[] = [];
+  /** Where open calls were closed: before the step at each position. */
+  private closes: number[] | undefined;
+
+  add(step: NewStep): Step {
+    const made: Step = Object.assign(new StepObject(), step, { index: this.steps.length, turn: 0 });
+    this.steps.push(made);
+    return made;
+  }
+
+  closeOpenCalls(): void {
+    (this.closes ??= []).push(this.steps.length);
+  }
+
+  /** True when this is one step at most, with open calls closed before it at most: what `replayOne` replays. */
+  get isOneStep(): boolean {
+    return this.steps.length <= 1 && (this.closes === undefined || (this.closes.length === 1 && this.closes[0] === 0));
+  }
+
+  /** True when open calls were closed before the first step. */
+  get closesFirst(): boolean {
+    return this.closes !== undefined && this.closes[0] === 0;
+  }
+
+  /** Does to `into` what was done here, in order. */
+  replay(into: StepBuilder): void {
+    let c = 0;
+    for (let i = 0; i <= this.steps.length; i++) {
+      while (this.closes !== undefined && c < this.closes.length && this.closes[c] === i) {
+        into.closeOpenCalls();
+        c++;
+      }
+      if (i < this.steps.length) into.adopt(this.steps[i]);
+    }
+  }
+}
+
+/** Replays what a one-step recorder kept (`StepRecorder.isOneStep`) from its step alone. */
+export function replayOne(into: StepBuilder, step: Step | undefined, closesFirst: boolean): void {
+  if (closesFirst) into.closeOpenCalls();
+  if (step) into.adopt(step);
 }

@@ -1,6 +1,6 @@
 import { pointerOf } from '../io/jsonScan';
-import type { RecordedUsage, SourceLocation, TrajectoryMeta } from '../model';
-import { argsOf, isRecord, StepBuilder } from '../steps';
+import type { RecordedUsage, SourceLocation, Step, TrajectoryMeta } from '../model';
+import { argsOf, isRecord, replayOne, StepBuilder, StepRecorder, type StepSink } from '../steps';
 import type { FormatAdapter, JsonlRecord, ParseContext, ParsedInput, ParsedTrajectory, RecordParser } from './adapter';
 import { parseRecords, skipRecord } from './adapter';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
@@ -59,23 +59,24 @@ export const geminiCliAdapter: FormatAdapter = {
     if (input.shape === 'jsonl') return parseRecords(new SessionLines(ctx), input.records);
     if (input.shape === 'json' && looksLikeGeminiContents(input.value)) return parseGeminiContents(input.value as unknown[], ctx);
     const { header, messages } = readSession(input, ctx);
-    return sessionOf(header, messages.length, (i) => messages[i], 0, ctx);
+    return sessionOf(header, messages, ctx);
   },
 };
 
-/** The steps of a session's `count` messages, in order; `take(i)` lets each one go as its steps are made. */
-function sessionOf(header: Msg, count: number, take: (i: number) => Located, rewound: number, ctx: ParseContext): ParsedTrajectory {
-  if (rewound > 0) ctx.warnings.push({ message: `${rewound} message(s) were rewound (/rewind) and are not shown, as Gemini CLI drops them too.` });
+/** The steps of a session's messages, in order. */
+function sessionOf(header: Msg, messages: Located[], ctx: ParseContext): ParsedTrajectory {
   const b = new StepBuilder();
   const usages: RecordedUsage[] = [];
   let model: string | undefined;
-  for (let i = 0; i < count; i++) {
-    const { msg, location } = take(i);
+  for (const { msg, location } of messages) {
     model ??= stringOrUndefined(msg.model);
     const usage = addMessage(b, msg, location);
     if (usage) usages.push(usage);
   }
-  const steps = b.finish();
+  return sessionTrajectory(header, b.finish(), usages, model, ctx);
+}
+
+function sessionTrajectory(header: Msg, steps: Step[], usages: RecordedUsage[], model: string | undefined, ctx: ParseContext): ParsedTrajectory {
   const meta: TrajectoryMeta = {
     agent: 'gemini-cli',
     model,
@@ -90,10 +91,28 @@ function sessionOf(header: Msg, count: number, take: (i: number) => Located, rew
 }
 
 /**
+ * A message's steps, made when its line is read (`StepRecorder`) and kept until the end, when they
+ * are numbered in order: a later `$rewindTo` may drop them, or a later line for the same id replace
+ * them. A message of one step (most are) is kept as that step alone.
+ */
+class MadeMessage {
+  constructor(
+    readonly id: string,
+    readonly location: SourceLocation,
+    readonly steps: StepRecorder,
+    readonly usage: RecordedUsage | undefined,
+    readonly model: string | undefined,
+  ) {}
+}
+
+/** A live message: its one step (`closesFirst` says whether open calls close before it), or all it made. */
+type LiveMessage = Step | MadeMessage;
+
+/**
  * A JSON Lines session read line by line (the loader hands the lines over as it reads them, and
- * `parse` feeds them the same way). A message is kept only in the form its steps are built from
- * (`compactMessage`), until the end: a later `$rewindTo` may drop it, or a later line replace it.
- * Stream-json output (`--output-format stream-json`) is told apart on its first 20 lines.
+ * `parse` feeds them the same way). Each message becomes its steps as it is read (`MadeMessage`);
+ * the steps are placed at the end, when no later line can drop or replace them. Stream-json output
+ * (`--output-format stream-json`) is told apart on its first 20 lines.
  */
 class SessionLines implements RecordParser {
   /** Lines until 20 are in (or the end): what tells stream-json apart. */
@@ -103,9 +122,9 @@ class SessionLines implements RecordParser {
   // Null prototype and assigned in place: copying the header per `$set` line is quadratic, and a
   // `__proto__` key from the log must stay a plain key.
   private readonly header: Msg = Object.create(null);
-  /** The live messages in order (as `addMessage` reads them), the line each was first on, and each live id's place. */
-  private readonly messages: (Msg | undefined)[] = [];
-  private readonly lines: number[] = [];
+  /** The live messages in order, whether each closes open calls first, and each live id's place. */
+  private readonly messages: LiveMessage[] = [];
+  private readonly closesFirst: boolean[] = [];
   private readonly placeOf = new Map<string, number>();
   private rewound = 0;
 
@@ -125,12 +144,23 @@ class SessionLines implements RecordParser {
     if (this.first) this.decide();
     if (this.streamJson) return parseGeminiStreamJson(this.streamJson, this.ctx.fileName);
     this.placeOf.clear();
-    const { messages, lines } = this;
-    return sessionOf(this.header, messages.length, (i) => {
-      const msg = messages[i]!;
-      messages[i] = undefined;
-      return { msg, location: { line: lines[i] } };
-    }, this.rewound, this.ctx);
+    if (this.rewound > 0) this.ctx.warnings.push({ message: `${this.rewound} message(s) were rewound (/rewind) and are not shown, as Gemini CLI drops them too.` });
+    const b = new StepBuilder();
+    const usages: RecordedUsage[] = [];
+    let model: string | undefined;
+    const { messages, closesFirst } = this;
+    for (let i = 0; i < messages.length; i++) {
+      const live = messages[i];
+      if (live instanceof MadeMessage) {
+        model ??= live.model;
+        if (live.usage) usages.push(live.usage);
+        live.steps.replay(b);
+      } else {
+        replayOne(b, live, closesFirst[i]);
+      }
+    }
+    messages.length = 0;
+    return sessionTrajectory(this.header, b.finish(), usages, model, this.ctx);
   }
 
   private decide(): void {
@@ -140,17 +170,25 @@ class SessionLines implements RecordParser {
     else for (const r of first) this.line(r);
   }
 
-  /** A message line: a new id is added at the end; a known one takes its final form in place. */
+  /** A message line: a new id is added at the end; a known one takes its final form in place, on the line it was first on. */
   private message(msg: Msg, line: number): void {
     const id = msg.id as string;
     const at = this.placeOf.get(id);
     if (at !== undefined) {
-      this.messages[at] = compactMessage(msg);
+      this.place(at, id, msg, locationOf(this.messages[at]));
       return;
     }
     this.placeOf.set(id, this.messages.length);
-    this.messages.push(compactMessage(msg));
-    this.lines.push(line);
+    this.place(this.messages.length, id, msg, { line });
+  }
+
+  private place(at: number, id: string, msg: Msg, location: SourceLocation): void {
+    const made = new StepRecorder();
+    const usage = addMessage(made, msg, location);
+    const model = stringOrUndefined(msg.model);
+    const one = made.isOneStep && made.steps.length === 1 && usage === undefined && model === undefined;
+    this.messages[at] = one ? made.steps[0] : new MadeMessage(id, location, made, usage, model);
+    this.closesFirst[at] = made.closesFirst;
   }
 
   private line({ value, line }: JsonlRecord): void {
@@ -158,10 +196,10 @@ class SessionLines implements RecordParser {
     if (typeof value.$rewindTo === 'string') {
       // Drops the named message and everything after it, as the CLI's loader does.
       const from = this.placeOf.get(value.$rewindTo) ?? 0;
-      for (let k = from; k < this.messages.length; k++) this.placeOf.delete(this.messages[k]!.id as string);
+      for (let k = from; k < this.messages.length; k++) this.placeOf.delete(idOf(this.messages[k]));
       this.rewound += this.messages.length - from;
       this.messages.length = from;
-      this.lines.length = from;
+      this.closesFirst.length = from;
     } else if (isMessage(value)) {
       this.message(value, line); // a later line for the same id is the message's final form
     } else if (isRecord(value.$set)) {
@@ -176,20 +214,13 @@ class SessionLines implements RecordParser {
   }
 }
 
-/**
- * A message as `addMessage` reads it, without what it never reads: its parts become their text
- * (what `partsText` makes of them, which it returns unchanged for a string), so the parts' objects
- * are not kept until the end (issue 23).
- */
-function compactMessage(msg: Msg): Msg {
-  const kept: Msg = { type: msg.type, content: partsText(msg.content) };
-  for (const key of MESSAGE_FIELDS) if (msg[key] !== undefined) kept[key] = msg[key];
-  if (cliWritten(msg)) kept[CLI_WRITTEN] = true;
-  return kept;
+function idOf(live: LiveMessage): string {
+  return live instanceof MadeMessage ? live.id : live.sourceId!;
 }
 
-/** The fields of a message `addMessage` reads besides `type` and `content`. */
-const MESSAGE_FIELDS = ['id', 'timestamp', 'model', 'tokens', 'toolCalls', 'thoughts'] as const;
+function locationOf(live: LiveMessage): SourceLocation {
+  return live instanceof MadeMessage ? live.location : live.location!;
+}
 
 /** The header, `$set` and `$rewindTo` lines of a JSON Lines session are metadata: named, not lost. */
 function nameMetadataLine(value: Msg, line: number, ctx: ParseContext): void {
@@ -213,7 +244,7 @@ function readSession(input: ParsedInput, ctx: ParseContext): { header: Msg; mess
 }
 
 /** Adds the steps of one message; returns its recorded usage, if any. */
-function addMessage(b: StepBuilder, msg: Msg, location: SourceLocation): RecordedUsage | undefined {
+function addMessage(b: StepSink, msg: Msg, location: SourceLocation): RecordedUsage | undefined {
   const base = { location, timestamp: stringOrUndefined(msg.timestamp), sourceId: stringOrUndefined(msg.id) };
   const text = partsText(msg.content);
   switch (msg.type) {
@@ -234,7 +265,7 @@ function addMessage(b: StepBuilder, msg: Msg, location: SourceLocation): Recorde
   }
 }
 
-function addGeminiMessage(b: StepBuilder, msg: Msg, base: { location: SourceLocation; timestamp?: string; sourceId?: string }, text: string): RecordedUsage | undefined {
+function addGeminiMessage(b: StepSink, msg: Msg, base: { location: SourceLocation; timestamp?: string; sourceId?: string }, text: string): RecordedUsage | undefined {
   const start = b.steps.length;
   const calls = Array.isArray(msg.toolCalls) ? msg.toolCalls.filter(isRecord) : [];
   for (const thought of Array.isArray(msg.thoughts) ? msg.thoughts.filter(isRecord) : []) {
@@ -292,21 +323,17 @@ function resultText(call: Msg): string {
   return typeof call.resultDisplay === 'string' ? call.resultDisplay : JSON.stringify(call.resultDisplay ?? '');
 }
 
-/** Text of a PartListUnion: a string, a part, or parts (`text`, inline data, function calls). */
-/** Set by `compactMessage` on a message `cliWritten` found, whose `displayContent` it does not keep. */
-const CLI_WRITTEN = '\u0000cliWritten';
-
 /**
  * A user message the CLI wrote: it records what it showed the person (`displayContent`) beside
  * what it sent, and what it showed is only a tool's response, no words of the person.
  */
 function cliWritten(msg: Msg): boolean {
-  if (msg[CLI_WRITTEN] === true) return true;
   const shown = msg.displayContent;
   if (!Array.isArray(shown) || shown.length === 0) return false;
   return shown.every((p) => isRecord(p) && isRecord(p.functionResponse)) && partsText(msg.content).trim() !== '';
 }
 
+/** Text of a PartListUnion: a string, a part, or parts (`text`, inline data, function calls). */
 function partsText(content: unknown): string {
   if (typeof content === 'string') return content;
   const parts = Array.isArray(content) ? content : content === undefined || content === null ? [] : [content];

@@ -1,6 +1,6 @@
 import { pointerOf } from '../io/jsonScan';
 import type { SourceLocation, TrajectoryMeta } from '../model';
-import { argsOf, isRecord, StepBuilder, textOf } from '../steps';
+import { argsOf, isRecord, StepBuilder, type StepSink, textOf } from '../steps';
 import type { ParseContext, ParsedTrajectory } from './adapter';
 import { skipRecord } from './adapter';
 import { titleFromSteps } from './chatMessages';
@@ -23,7 +23,7 @@ export const GEMINI_CLI_INJECTED: readonly InjectedRule[] = [
 ];
 
 /** A user text of Gemini CLI: the compression summary, the CLI's context, or the person's turn. */
-export function addGeminiUserText(b: StepBuilder, text: string, base: { location: SourceLocation; timestamp?: string; sourceId?: string }): void {
+export function addGeminiUserText(b: StepSink, text: string, base: { location: SourceLocation; timestamp?: string; sourceId?: string }): void {
   if (STATE_SNAPSHOT.test(text)) {
     b.add({ ...base, kind: 'compaction', text, label: 'chat compression', compaction: { summary: text } });
     b.closeOpenCalls();
