@@ -157,17 +157,20 @@ function issue23(dir: string): void {
     { role: 'assistant', content: 'Reading it.', tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"cmd":"cat key"}' } }] },
     { role: 'tool', tool_call_id: 'c1', content: base64NearPrivateKey(kb * 1024) },
   ] });
-  const payloads: { label: string; name: string; text: string; args: (file: string) => string[] }[] = [
-    { label: 'ATIF subagent fan-out, four deep', name: 'fanout.json', text: sized((n) => atifFanout(n), 9.8 * 1024, 10), args: (f) => ['stats', f] },
+  // `tenfold`: the same shape at ten times the size, for inputs whose bound is the 16 MB floor: a
+  // floor hides memory that grows with the input (2 MB of Aider blank lines once peaked 58 MB above
+  // an empty run while 200 KB stayed under 16 MB), so their verdict also needs the tenfold run under 3×.
+  const payloads: { label: string; name: string; text: string; tenfold?: () => string; args: (file: string) => string[] }[] = [
+    { label: 'ATIF subagent fan-out, four deep', name: 'fanout.json', text: sized((n) => atifFanout(n), 9.8 * 1024, 10), tenfold: () => sized((n) => atifFanout(n), 98 * 1024, 10), args: (f) => ['stats', f] },
     { label: 'OTLP document, 23 MB', name: 'trace.json', text: sized(otlpDocument, 23 * MB), args: (f) => ['stats', f] },
     { label: 'console span stream, 15 MB', name: 'spans.json', text: sized(spanStream, 15 * MB), args: (f) => ['stats', f] },
     { label: 'Gemini CLI $rewindTo, 6 MB', name: 'session.jsonl', text: sized(geminiRewinds, 6 * MB), args: (f) => ['stats', f] },
     { label: 'OpenCode summary messages, 6 MB', name: 'export.json', text: sized(opencodeSummaries, 6 * MB), args: (f) => ['stats', f] },
-    { label: 'Aider blank lines, 200 KB', name: '.aider.chat.history.md', text: aiderBlanks(200 * 1024), args: (f) => ['stats', f] },
-    { label: 'Cline XML parameters, 2 MB', name: 'api_conversation_history.json', text: sized(clineXmlParameters, 2 * MB, 1000), args: (f) => ['stats', f] },
-    { label: 'base64 near "PRIVATE KEY", 300 KB: convert --to atif', name: 'key.json', text: secret(300), args: (f) => ['convert', f, '--to', 'atif', '--out', f + '.atif.json', '--force'] },
+    { label: 'Aider blank lines, 200 KB', name: '.aider.chat.history.md', text: aiderBlanks(200 * 1024), tenfold: () => aiderBlanks(2000 * 1024), args: (f) => ['stats', f] },
+    { label: 'Cline XML parameters, 2 MB', name: 'api_conversation_history.json', text: sized(clineXmlParameters, 2 * MB, 1000), tenfold: () => sized(clineXmlParameters, 20 * MB, 1000), args: (f) => ['stats', f] },
+    { label: 'base64 near "PRIVATE KEY", 300 KB: convert --to atif', name: 'key.json', text: secret(300), tenfold: () => secret(3000), args: (f) => ['convert', f, '--to', 'atif', '--out', f + '.atif.json', '--force'] },
   ];
-  const rows: string[][] = [['payload', 'input', 'time', '/ 5 s', 'CPU', 'peak RSS', 'above empty', 'runs', '/ input', 'bound', 'verdict']];
+  const rows: string[][] = [['payload', 'input', 'time', '/ 5 s', 'CPU', 'peak RSS', 'above empty', 'runs', '/ input', 'bound', '10× input: above / input', 'verdict']];
   const notes: string[] = [];
   for (const p of payloads) {
     const file = path.join(dir, p.name);
@@ -183,13 +186,14 @@ function issue23(dir: string): void {
     const inTime = r.ms < 5000 && r.code === 0;
     // A few MB above an empty run is the collector's slack, not the input: small files pass under 16 MB.
     const bound = Math.max(3 * size, 16);
-    const inMemory = above < bound && r.code === 0;
+    const tenfold = bound > 3 * size && p.tenfold ? tenfoldRun(file, p.tenfold(), p.args, base) : undefined;
+    const inMemory = above < bound && r.code === 0 && (tenfold === undefined || (tenfold.code === 0 && tenfold.above < Math.max(3 * tenfold.size, 16)));
     const sizeText = size >= 1 ? `${size.toFixed(1)} MB` : `${(size * 1024).toFixed(1)} KB`;
     const known = !Number.isNaN(r.rssMB);
     rows.push([
       p.label, sizeText, `${(r.ms / 1000).toFixed(2)} s`, (r.ms / 5000).toFixed(2), r.cpuMs === undefined ? '' : `${(r.cpuMs / 1000).toFixed(2)} s`,
       known ? `${r.rssMB.toFixed(0)} MB` : 'unknown', known ? `${above.toFixed(0)} MB` : '', spread, known ? `${(above / size).toFixed(2)}×` : '',
-      bound > 3 * size ? '< 16 MB' : '< 3×', r.code !== 0 ? `exit ${r.code}` : inTime && inMemory ? 'met' : `MISSED${inTime ? '' : ' time'}${inMemory ? '' : ' memory'}`,
+      bound > 3 * size ? '< 16 MB' : '< 3×', tenfold ? (tenfold.code === 0 ? `${tenfold.above.toFixed(0)} MB / ${tenfold.size.toFixed(1)} MB = ${(tenfold.above / tenfold.size).toFixed(2)}×` : `exit ${tenfold.code}`) : '', r.code !== 0 ? `exit ${r.code}` : inTime && inMemory ? 'met' : `MISSED${inTime ? '' : ' time'}${inMemory ? '' : ' memory'}`,
     ]);
     if (r.code !== 0) notes.push(`${p.label}: ${r.err.slice(0, 160)}`);
     fs.rmSync(file, { force: true });
@@ -198,7 +202,22 @@ function issue23(dir: string): void {
   printTable(rows);
   for (const n of notes) console.log(`  ${n}`);
   console.log(`  "above empty": peak RSS minus that of the same CLI on a one-line file (${base.toFixed(0)} MB: Node and the CLI's code), the median of ${REPEATS} runs ("runs": the lowest and highest); "/ input" is that over the input's size.`);
+  console.log(`  "10× input": for an input under the 16 MB floor, the same shape at ten times its size, median of ${REPEATS} runs; it too must stay under 3× (or 16 MB), so memory that grows with the input cannot hide under the floor.`);
   console.log(`  "time" is wall time (the bound); "CPU" the child's user + system time, which a busy machine does not inflate (load average now ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores).`);
+}
+
+/** The payload's shape at ten times its size, run REPEATS times beside `file`: the median peak above `base`, in MB, and the input's size. */
+function tenfoldRun(file: string, text: string, args: (file: string) => string[], base: number): { above: number; size: number; code: number | null } {
+  const big = path.join(path.dirname(file), 'tenfold', path.basename(file));
+  fs.mkdirSync(path.dirname(big), { recursive: true });
+  fs.writeFileSync(big, text);
+  try {
+    const runs = Array.from({ length: REPEATS }, () => run(args(big), STOP_MS)).sort((a, b) => a.rssMB - b.rssMB);
+    const r = runs[Math.floor(runs.length / 2)];
+    return { above: Math.max(0, r.rssMB - base), size: fs.statSync(big).size / MB, code: r.code };
+  } finally {
+    fs.rmSync(path.dirname(big), { recursive: true, force: true });
+  }
 }
 
 /** Columns padded to their widest cell; text left, figures right. */
