@@ -18,6 +18,8 @@ interface FormatFile {
   source: string;
   /** A folder (a Cline task) or an Aider history is opened from the Explorer; files from the palette. */
   open: 'palette' | 'explorer';
+  /** Names its screenshots and messages where the format has more than one file (else the format). */
+  tag?: string;
 }
 
 const DIR = 'formats';
@@ -25,6 +27,8 @@ export const FORMAT_FILES: FormatFile[] = [
   { format: 'atif', name: 'terminus-2.trajectory.json', source: 'atif/terminus-2-context-summarization.trajectory.json', open: 'palette' },
   { format: 'otel', name: 'any-agent.trace.json', source: 'otel/any-agent-openai.trace.json', open: 'palette' },
   { format: 'gemini-cli', name: 'session-hello-world.json', source: 'gemini-cli/session-hello-world.json', open: 'palette' },
+  // JSON Lines: each message's steps are made as its line is read (a later line may rewind or replace it).
+  { format: 'gemini-cli', name: 'session-2026-04-29T21-39-gemini.jsonl', source: 'gemini-cli/agent-sessions-v040.jsonl', open: 'palette', tag: 'gemini-cli-jsonl' },
   { format: 'copilot-cli', name: 'events.jsonl', source: 'copilot-cli/events.jsonl', open: 'palette' },
   { format: 'opencode', name: 'opencode-crud.json', source: 'opencode/crud.json', open: 'palette' },
   { format: 'cline', name: 'cline-task', source: 'cline/task-crud', open: 'explorer' },
@@ -125,16 +129,17 @@ export const FORMAT_SCENARIOS: Scenario[] = [
       await closeOpenTrajectories(ctx);
       for (const f of FORMAT_FILES) {
         await wb.closeAllEditors();
+        const tag = f.tag ?? f.format;
         const { title, want } = await openFormatFile(ctx, f);
         const root = await exactRoot(ctx, title);
         // e.g. "atif · openai/gpt-4o · 24 steps · 9.1k tok (o200k_base)": the format id, then the model
         // and day where the log names them (so many open files can be told apart), then the step count of `stats --json`.
-        assert.ok(new RegExp(`^${want.format} · (?:[^·]+ · )*${want.steps} steps · `).test(root.description), `${f.format}: root row ${JSON.stringify(root.description)}; stats: ${want.format}, ${want.steps} steps`);
+        assert.ok(new RegExp(`^${want.format} · (?:[^·]+ · )*${want.steps} steps · `).test(root.description), `${tag}: root row ${JSON.stringify(root.description)}; stats: ${want.format}, ${want.steps} steps`);
         const steps = await expandSteps(ctx, title);
-        assert.ok(steps.length >= 2, `${f.format}: fewer than two step rows`);
-        assert.ok(steps.every((r) => /\d[kM]? tok\b/.test(r.description) && !r.description.includes('≈')), `${f.format}: a step row lacks an exact count`);
+        assert.ok(steps.length >= 2, `${tag}: fewer than two step rows`);
+        assert.ok(steps.every((r) => /\d[kM]? tok\b/.test(r.description) && !r.description.includes('≈')), `${tag}: a step row lacks an exact count`);
         await wb.traceRow(title);
-        await shot(`${f.format}-tree`);
+        await shot(`${tag}-tree`);
         // Compact Range… on the first turn's first steps, with a deterministic strategy: the report opens.
         const turn = firstTurnSteps(subtreeOf(await wb.traceRows(), title).rows).slice(0, 4);
         const stepOf = async (row: Row) => Number(/, step (\d+),/.exec((await (await wb.traceRowAt(row.index)).getAttribute('aria-label')) ?? '')?.[1]);
@@ -147,9 +152,9 @@ export const FORMAT_SCENARIOS: Scenario[] = [
         // A file of many runs compacts its run: the tab is named after the run, not the file.
         await wb.page.locator('.tabs-container .tab', { hasText: REPORT_TAB_PREFIX }).first().waitFor({ timeout: 30_000 });
         await report.waitForReport(60_000);
-        assert.match(await report.headline('tokens'), /^[\d,]+ → [\d,]+$/, `${f.format}: no tokens headline`);
+        assert.match(await report.headline('tokens'), /^[\d,]+ → [\d,]+$/, `${tag}: no tokens headline`);
         await wb.parkMouse();
-        await shot(`${f.format}-report`);
+        await shot(`${tag}-report`);
         await wb.closeAllEditors();
         await closeTrajectory(ctx, title);
       }
