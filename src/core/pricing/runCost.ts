@@ -20,6 +20,17 @@ export interface BillTokens {
   output: number;
 }
 
+const NO_TOKENS: BillTokens = { input: 0, cachedInput: 0, cacheWrite: 0, output: 0 };
+
+export function addTokens(a: BillTokens, b: BillTokens): BillTokens {
+  return { input: a.input + b.input, cachedInput: a.cachedInput + b.cachedInput, cacheWrite: a.cacheWrite + b.cacheWrite, output: a.output + b.output };
+}
+
+/** The tokens of `rows` added up; undefined for none. */
+function sumTokens(rows: readonly BillTokens[]): BillTokens | undefined {
+  return rows.length === 0 ? undefined : rows.reduce<BillTokens>((sum, r) => addTokens(sum, r), NO_TOKENS);
+}
+
 /** The bill of the calls that ran on one model. */
 export interface ModelBill extends BillTokens {
   model: string;
@@ -189,7 +200,7 @@ export function runCost(t: Run, o: RunCostOptions = {}): RunBill {
   if (bill.label !== 'modelled' && against !== null && against > 0 && ours !== null) {
     bill.difference = (ours - against) / against;
     if (Math.abs(bill.difference) > EXPLAINED_DIFFERENCE) {
-      const reasons = [...(o.modelled?.reasons ?? []), ...tokenReasons(bill.tokens, o.modelled?.modelledRecordedTokens ?? o.modelled?.byModel ?? [], source)];
+      const reasons = [...(o.modelled?.reasons ?? []), ...tokenReasons(bill.tokens, o.modelled?.modelledRecordedTokens ?? sumTokens(o.modelled?.byModel ?? []), source)];
       bill.differenceReason = reasons.length > 0 ? reasons.join('; ') : 'the replay\'s prompts and cache pattern differ from the recorded ones in ways the log does not show';
     }
   }
@@ -197,11 +208,8 @@ export function runCost(t: Run, o: RunCostOptions = {}): RunBill {
 }
 
 /** Where the replay's tokens part from the recorded ones (more than 20%), the largest first. */
-function tokenReasons(recorded: BillTokens, modelled: readonly ModelBill[] | BillTokens, source: BillSource): string[] {
-  const rows = Array.isArray(modelled) ? modelled : [modelled as BillTokens];
-  if (source !== 'per-call' || rows.length === 0) return [];
-  const m = { input: 0, cachedInput: 0, cacheWrite: 0, output: 0 };
-  for (const r of rows) { m.input += r.input; m.cachedInput += r.cachedInput; m.cacheWrite += r.cacheWrite; m.output += r.output; }
+function tokenReasons(recorded: BillTokens, m: BillTokens | undefined, source: BillSource): string[] {
+  if (source !== 'per-call' || m === undefined) return [];
   const parts: [string, number, number][] = [
     ['prompt tokens', m.input, recorded.input],
     ['cache writes', m.cacheWrite, recorded.cacheWrite],

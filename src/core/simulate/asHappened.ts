@@ -7,13 +7,13 @@
 import type { Run } from '../model';
 import { priceFor, runDate, type Cost, type ResolvedPrice } from '../models';
 import { cacheBehaviourFor, defaultLifetime, LIFETIME_CANDIDATES, lifetimeWords, PromptCache, type CacheBehaviour, type CacheLifetime } from '../pricing/promptCache';
-import { runCost, type BillTokens, type RunBill } from '../pricing/runCost';
+import { addTokens, runCost, type BillTokens, type RunBill } from '../pricing/runCost';
 import { contextTextOf } from '../compaction';
 import type { TokenCounter } from '../tokens';
 import { tokenizerFor } from '../tokens';
 import { calibrate, compareWithRecorded, fitLogRates, recordedCacheTiming, type Calibration, type RecordedCall, type RecordedComparison } from './calibration';
 import { IDENTITY_SCALE, Ledger, type RequestTiming, type Scale, type SideTotals } from './replayBilling';
-import { addCosts, addSides, addTokens, replayBranches, type BranchesBill } from './replayBranches';
+import { addCosts, addSides, replayBranches, type BranchesBill } from './replayBranches';
 import { rawRun, requestStarts, type RawRun } from './replayRaw';
 
 export interface BillingOptions {

@@ -6,7 +6,7 @@
 import type { Step } from '../model';
 import { priceFor, runDate, type Cost, type ResolvedPrice } from '../models';
 import { cacheBehaviourFor, PromptCache, type CacheBehaviour } from '../pricing/promptCache';
-import type { BillTokens, ModelBill } from '../pricing/runCost';
+import { addTokens, type BillTokens, type ModelBill } from '../pricing/runCost';
 import { calibrate, recordedCacheTiming, type RecordedCall } from './calibration';
 import { Ledger, type Scale, type SideTotals } from './replayBilling';
 import { rawRun, requestStarts } from './replayRaw';
@@ -111,6 +111,3 @@ export function addCosts(a: Cost, b: Cost): Cost {
   return { ...a, input: a.input + b.input, cachedInput: a.cachedInput + b.cachedInput, cacheWrite: a.cacheWrite + b.cacheWrite, output: a.output + b.output, total: a.total + b.total };
 }
 
-export function addTokens(a: BillTokens, b: BillTokens): BillTokens {
-  return { input: a.input + b.input, cachedInput: a.cachedInput + b.cachedInput, cacheWrite: a.cacheWrite + b.cacheWrite, output: a.output + b.output };
-}

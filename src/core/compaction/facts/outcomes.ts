@@ -26,6 +26,9 @@ export function exitCodeOf(result: Pick<Step, 'text' | 'exitCode'>): number | un
   return undefined;
 }
 
+/** `apply_patch verification failed: …`, `Build failed: …`: a short subject, `failed:`, the reason. */
+const SUBJECT_FAILED = /^[A-Za-z_][\w.-]*(?: [\w.-]+){0,2} failed: \S/;
+
 // First lines of an edit result that mean the edit did not happen.
 const EDIT_FAILED = [
   /^(?:ERROR|Error|error)\b/,
@@ -38,7 +41,7 @@ const EDIT_FAILED = [
   /no such file or directory|permission denied|file (?:does not exist|not found)|is a directory/i,
   /^Invalid\b|invalid (?:path|patch|range|edit)/i,
   /^The (?:diff|patch) (?:could not|failed)/i,
-  /^[A-Za-z_][\w.-]*(?: [\w.-]+){0,2} failed: /,
+  SUBJECT_FAILED,
 ];
 
 export type Outcome = 'ok' | 'failed' | 'unknown';
@@ -137,8 +140,7 @@ function shellError(line: string): string | undefined {
   if (/: No such file or directory$/.test(line) && !/^\s*#/.test(line)) return 'No such file or directory';
   if (/: Permission denied$/.test(line)) return 'Permission denied';
   if (/^ERROR: /.test(line)) return 'ERROR';
-  // `apply_patch verification failed: …`, `Build failed: …`: a short subject, `failed:`, the reason.
-  if (/^[A-Za-z_][\w.-]*(?: [\w.-]+){0,2} failed: \S/.test(line)) return 'failure';
+  if (SUBJECT_FAILED.test(line)) return 'failure';
   if (/^(?:fatal|error)(?:\[\w+\])?: /i.test(line)) return /^fatal/i.test(line) ? 'fatal' : 'error';
   if (/^E: /.test(line)) return 'apt';
   if (/^CMake Error\b/.test(line)) return 'CMake';
