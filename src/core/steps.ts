@@ -278,9 +278,9 @@ export class StepRecorder implements StepSink {
     (this.closes ??= []).push(this.steps.length);
   }
 
-  /** True when this is one step at most, with open calls closed before it at most: what `replayOne` replays. */
+  /** True when this is one step, with open calls closed before it at most: what `replayOne` replays from the step alone. */
   get isOneStep(): boolean {
-    return this.steps.length <= 1 && (this.closes === undefined || (this.closes.length === 1 && this.closes[0] === 0));
+    return this.steps.length === 1 && (this.closes === undefined || (this.closes.length === 1 && this.closes[0] === 0));
   }
 
   /** True when open calls were closed before the first step. */
@@ -302,7 +302,7 @@ export class StepRecorder implements StepSink {
 }
 
 /** Replays what a one-step recorder kept (`StepRecorder.isOneStep`) from its step alone. */
-export function replayOne(into: StepBuilder, step: Step | undefined, closesFirst: boolean): void {
+export function replayOne(into: StepBuilder, step: Step, closesFirst: boolean): void {
   if (closesFirst) into.closeOpenCalls();
-  if (step) into.adopt(step);
+  into.adopt(step);
 }

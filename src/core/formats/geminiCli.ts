@@ -186,7 +186,7 @@ class SessionLines implements RecordParser {
     const made = new StepRecorder();
     const usage = addMessage(made, msg, location);
     const model = stringOrUndefined(msg.model);
-    const one = made.isOneStep && made.steps.length === 1 && usage === undefined && model === undefined;
+    const one = made.isOneStep && usage === undefined && model === undefined;
     this.messages[at] = one ? made.steps[0] : new MadeMessage(id, location, made, usage, model);
     this.closesFirst[at] = made.closesFirst;
   }
