@@ -62,7 +62,7 @@ async function openFormatFile(ctx: Context, f: FormatFile): Promise<{ title: str
 }
 
 /** Waits until the root row shows exact token counts (no ≈), and returns it. */
-async function exactRoot(ctx: Context, title: string): Promise<Row> {
+export async function exactRoot(ctx: Context, title: string): Promise<Row> {
   for (const deadline = Date.now() + 90_000; ; await ctx.wb.page.waitForTimeout(250)) {
     const root = (await ctx.wb.visibleTraceRows()).find((r) => r.level === 1 && r.label === title);
     if (root && !root.description.includes('≈') && /\d[kM]? tok\b/.test(root.description)) return root;

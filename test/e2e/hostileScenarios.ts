@@ -2,13 +2,14 @@
 // is opened and a catastrophic-backtracking pattern typed into the tree's filter, and the workbench
 // still answers (the command palette opens, the Explorer lists the folder). A file over the parse
 // budget is stopped in its worker with a message naming the file, the budget and the setting, whether
-// it is opened (parse worker) or followed as it grows (follow worker).
+// it is opened (parse worker) or followed as it grows (follow worker). The 6 MB payloads of tiny
+// records (Gemini CLI rewinds, OpenCode summary messages) open, counted as the CLI counts them.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { atifFanout } from '../helpers/hostilePayloads';
+import { atifFanout, geminiRewinds, opencodeSummaries } from '../helpers/hostilePayloads';
 import { expectedFor } from './expected';
-import { closeOpenTrajectories } from './formatScenarios';
+import { closeOpenTrajectories, exactRoot } from './formatScenarios';
 import type { Scenario } from './scenarios';
 import type { Workbench } from './workbench';
 
@@ -47,6 +48,12 @@ function writeChat(file: string, from: number, bytes: number, flags = 'w'): void
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** `make(n)` at about `bytes`: its size at a small count, scaled. */
+function sized(make: (n: number) => string, bytes: number): string {
+  const per = make(100).length / 100;
+  return make(Math.round(bytes / per));
 }
 
 /** Writes workspace settings; the extension reads them at the next open. */
@@ -98,6 +105,32 @@ export const HOSTILE_SCENARIOS: Scenario[] = [
       await wb.runCommand('Agent Trace Lens: Clear Filter').catch(() => undefined);
       await closeOpenTrajectories(ctx);
       fs.rmSync(file, { force: true });
+    },
+  },
+  {
+    name: 'hostile-small-records',
+    async run(ctx) {
+      const { wb, repo, workspace, shot } = ctx;
+      await closeOpenTrajectories(ctx);
+      const payloads: [string, string, string][] = [
+        ['gemini-rewinds', 'session-2026-01-01T00-00-rewinds.jsonl', sized(geminiRewinds, 6 * 1024 * 1024)],
+        ['opencode-summaries', 'opencode-summaries.json', sized(opencodeSummaries, 6 * 1024 * 1024)],
+      ];
+      for (const [tag, name, text] of payloads) {
+        const file = path.join(workspace, name);
+        fs.writeFileSync(file, text);
+        const want = expectedFor(repo, file);
+        await wb.runCommand('Agent Trace Lens: Open Trajectory…');
+        await wb.answerFileDialog(file);
+        const root = await exactRoot(ctx, want.title);
+        assert.ok(root.description.includes(` ${want.steps} steps · `), `${tag}: root row ${JSON.stringify(root.description)}; stats: ${want.steps} steps`);
+        await shot(tag);
+        const palette = await paletteAnswers(wb);
+        await wb.page.keyboard.press('Escape');
+        console.log(`     ${tag} (${(fs.statSync(file).size / 1024 / 1024).toFixed(1)} MB, ${want.steps} steps): opened, palette answered in ${palette} ms`);
+        await closeOpenTrajectories(ctx);
+        fs.rmSync(file, { force: true });
+      }
     },
   },
   {
