@@ -139,11 +139,13 @@ export const HOSTILE_SCENARIOS: Scenario[] = [
       const { wb, workspace, shot } = ctx;
       await closeOpenTrajectories(ctx);
       const file = path.join(workspace, OVER_BUDGET);
+      // The settings first: VS Code picks the file up on its own time, and once, after a scenario that
+      // opened two 6 MB files, 1.5 s after writing it was not enough (the 120 MB file opened whole).
+      workspaceSettings(workspace, { 'agentTraceLens.parse.maxHeapMB': 64, 'agentTraceLens.liveFollow': false });
       // 120 MB of chat lines: its records alone need more than the 64 MB heap the settings allow.
       writeChat(file, 0, 120 * 1024 * 1024);
-      workspaceSettings(workspace, { 'agentTraceLens.parse.maxHeapMB': 64, 'agentTraceLens.liveFollow': false });
       try {
-        await wb.page.waitForTimeout(1_500); // the settings file is picked up
+        await wb.page.waitForTimeout(3_000); // the settings file is picked up
         await wb.clearNotifications();
         await wb.runCommand('Agent Trace Lens: Open Trajectory…');
         await wb.answerFileDialog(file);
