@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { corpus, REPO_ROOT } from '../test/helpers/paths';
-import { aiderBlanks, atifFanout, base64NearPrivateKey, clineXmlParameters, geminiRewinds, opencodeSummaries, otlpDocument, spanStream } from '../test/helpers/hostilePayloads';
+import { aiderBlanks, atifFanout, base64NearPrivateKey, clineXmlParameters, geminiRewinds, opencodeSummaries, otlpDocument, sized, spanStream } from '../test/helpers/hostilePayloads';
 
 const MB = 1024 * 1024;
 const OPENHANDS_MB = Number(process.env.ATL_BENCH_SEC_OPENHANDS_MB ?? 600);
@@ -129,12 +129,6 @@ function report(label: string, r: Run, inputMB: number | undefined, targetMs?: n
   const time = `${(r.ms / 1000).toFixed(1)} s${targetMs ? ` (target ≤ ${targetMs / 1000} s: ${r.ms <= targetMs ? 'met' : 'MISSED'})` : ''}`;
   const rss = inputMB ? `, peak RSS ${r.rssMB.toFixed(0)} MB = ${(r.rssMB / inputMB).toFixed(2)}× input (target < 3×: ${r.rssMB < 3 * inputMB && r.code === 0 ? 'met' : 'MISSED'})` : `, peak RSS ${r.rssMB.toFixed(0)} MB`;
   line(label, `${time}${rss}; ${outcome}`);
-}
-
-/** Builds a payload of about `bytes`: the generator's size at a small count, scaled. */
-function sized(gen: (n: number) => string, bytes: number, probe = 100): string {
-  const per = Buffer.byteLength(gen(probe)) / probe;
-  return gen(Math.max(1, Math.round(bytes / per)));
 }
 
 /**

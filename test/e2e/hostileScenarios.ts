@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { atifFanout, geminiRewinds, opencodeSummaries } from '../helpers/hostilePayloads';
+import { atifFanout, geminiRewinds, opencodeSummaries, sized } from '../helpers/hostilePayloads';
 import { expectedFor } from './expected';
 import { closeOpenTrajectories, exactRoot } from './formatScenarios';
 import type { Scenario } from './scenarios';
@@ -48,12 +48,6 @@ function writeChat(file: string, from: number, bytes: number, flags = 'w'): void
   } finally {
     fs.closeSync(fd);
   }
-}
-
-/** `make(n)` at about `bytes`: its size at a small count, scaled. */
-function sized(make: (n: number) => string, bytes: number): string {
-  const per = make(100).length / 100;
-  return make(Math.round(bytes / per));
 }
 
 /** Writes workspace settings; the extension reads them at the next open. */

@@ -104,3 +104,9 @@ export function clineXmlParameters(n: number): string {
     { role: 'user', content: [{ type: 'text', text: '[execute_command for \'ls\'] Result:\na.py' }] },
   ]);
 }
+
+/** A payload of about `bytes` from `gen(n)`: the generator's size at `probe`, scaled (the bench and the real-VS-Code scenarios build the same sizes). */
+export function sized(gen: (n: number) => string, bytes: number, probe = 100): string {
+  const per = Buffer.byteLength(gen(probe)) / probe;
+  return gen(Math.max(1, Math.round(bytes / per)));
+}
