@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import { findStrategy, runCompaction } from '../../src/core/compaction';
 import { commandEffect } from '../../src/core/compaction/facts/calls';
 import { extractFacts } from '../../src/core/compaction/extract';
-import { filesChanged, filesRead } from '../../src/core/compaction/facts';
+import { filesChanged, filesRead, messageLine } from '../../src/core/compaction/facts';
+import { errorSteps } from '../../src/core/find';
 import type { Run } from '../../src/core/model';
 import type { StepBuilder } from '../../src/core/steps';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
@@ -155,4 +156,48 @@ test("openhands-structured names the test run behind 'Tests Passing' and the scr
   const r = await runCompaction(t, { strategy: findStrategy('openhands-structured')!, range: '1:-1' }, { counter: charEstimateCounter });
   assert.match(r.summary!, /\*\*Tests Passing\*\*: true \(pytest -q: 10 passed/);
   assert.match(r.summary!, /Total broken: 34/);
+});
+
+test('a file read says what the file is (its first lines), a folder listing does not, and the summary shows it beside the path', async () => {
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Investigate doc tools for this Rust project. Do not edit code.' });
+    // Copilot CLI's `view` numbers lines `1. `; of a folder it lists the entries (real outputs).
+    call(b, 'view', { path: '/home/wei/repo/VibeCodingTracker' }, '.claude\n.devcontainer\n.git\nCargo.toml\nsrc\ntests');
+    call(b, 'view', { path: '/home/wei/repo/VibeCodingTracker/Cargo.toml' }, '1. [package]\n2. name = "vibe_coding_tracker"\n3. version = "0.0.0"\n4. edition = "2024"');
+    // Claude Code's Read numbers lines `     1→`.
+    call(b, 'Read', { file_path: '/home/USER/spotter/lib/spotter/services/session_registry.ex' }, '     1→defmodule Spotter.Services.SessionRegistry do\n     2→  @moduledoc false\n     3→  use GenServer\n');
+    b.add({ kind: 'assistant', text: 'Use cargo doc.' });
+  });
+  const facts = all(t);
+  const gists = facts.reads.map((r) => r.gist);
+  assert.deepEqual(gists, [undefined, '[package] · name = "vibe_coding_tracker"', 'defmodule Spotter.Services.SessionRegistry do · @moduledoc false']);
+  const r = await runCompaction(t, { strategy: findStrategy('openhands-summary')!, range: '1:-1' }, { counter: charEstimateCounter });
+  assert.match(r.summary!, /Cargo\.toml \(read\): \[package\] · name = "vibe_coding_tracker"/);
+  assert.match(r.summary!, /session_registry\.ex \(read\): defmodule Spotter\.Services\.SessionRegistry do/);
+});
+
+test('a tool that refused the call and records no status is a failure: the refusal is an error in every summary and in is:error', async () => {
+  // Codex Desktop's browser tool, from a real rollout of the wild-log set's development part: no exit code, no error flag.
+  const refusal = (url: string) => `Wall time: 2.4099 seconds\nOutput:\n[{"type":"text","text":"Browser Use rejected this action due to browser security policy. Reason: Browser Use cannot determine if ${url} is allowed. The agent must not attempt to achieve the same outcome via workaround."}]`;
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Open the Analytics tab of the platform in Chrome.' });
+    call(b, 'js', { title: 'Open local UI', code: "await tab.goto('http://localhost:5173');" }, refusal('http://localhost:5173'));
+    call(b, 'js', { title: 'Open deployed UI', code: "await tab.goto('https://example.internal');" }, refusal('https://example.internal'));
+    call(b, 'js', { title: 'Read title', code: 'nodeRepl.write(await tab.title())' }, 'Wall time: 0.5 seconds\nOutput:\n[{"type":"text","text":"Analytics — the call was not rejected by any policy"}]');
+    b.add({ kind: 'assistant', text: 'The browser policy blocks both addresses.' });
+  });
+  assert.deepEqual(all(t).errors.map((e) => e.type), ['refusal', 'refusal']);
+  assert.deepEqual([...errorSteps(t.steps)], [2, 4]);
+  for (const id of ['katalyst-tools', 'openhands-summary', 'rolling-summary']) {
+    const r = await runCompaction(t, { strategy: findStrategy(id)!, range: '1:-1' }, { counter: charEstimateCounter });
+    assert.match(r.summary!, /Browser Use rejected this action due to browser security policy/, `${id}:\n${r.summary}`);
+  }
+});
+
+test("an agent's answer keeps the commands and paths it quoted in code, even past the room its line has", () => {
+  const answer = `以下是我的調查結果，針對你的專案特性整理：${'專案已有完整註解，這些條件讓你有多個現成的好選擇。'.repeat(8)} ### 1. \`cargo doc\` → GitHub Pages **最適合你** — \`cargo doc --no-deps\` 就能直接產生 API 文件網站。 ### 2. \`mdBook\` 與 \`clap\``;
+  const line = messageLine(answer, 120);
+  assert.match(line, /\(names `cargo doc`, `cargo doc --no-deps`\)$/, line);
+  assert.ok(!line.includes('`clap`') && !line.includes('`mdBook`'), 'a quoted single word names little and is left out');
+  assert.equal(messageLine('Done: ran `npm test`.', 120), 'Done: ran `npm test`.', 'spans already in the line are not said twice');
 });

@@ -3,7 +3,8 @@
 // oldest items go first, so the newest and the most telling survive.
 
 import { bounded, paragraph } from './hygiene';
-import { describeChange, describeCommand, describeFailedEdit, describeTest, describeTodo, failedEdits, filesChanged, filesRead, type Facts } from './facts';
+import { messageLine } from './render';
+import { describeChange, describeCommand, describeFailedEdit, describeTest, describeTodo, failedEdits, filesChanged, filesRead, readGistOf, type Facts } from './facts';
 
 export interface DigestItem {
   text: string;
@@ -30,7 +31,13 @@ export function digestItems(facts: Facts): DigestItem[] {
   }
   for (const c of facts.commands) add(`ran ${describeCommand(c)}`, c.ok === false ? 3 : / → /.test(c.outcome) ? 2 : 1, c.step);
   for (const d of facts.decisions.slice(-3)) add(`agent: ${d.text}`, 2, d.step);
-  for (const f of filesRead(facts)) add(`read ${f}`, 1, facts.reads.find((r) => r.text === f)?.step ?? 0);
+  // What the agent told the person at the end of a turn: its findings and answers, which the person acted on.
+  for (const r of facts.replies.slice(-3)) add(`told the user: ${messageLine(r.text, 300)}`, 2, r.step);
+  if (facts.lastAgentMessage && !facts.replies.some((r) => r.step === facts.lastAgentMessage!.step)) add(`agent last said: ${messageLine(facts.lastAgentMessage.text, 300)}`, 3, facts.lastAgentMessage.step);
+  for (const f of filesRead(facts)) {
+    const gist = readGistOf(facts, f);
+    add(`read ${f}${gist ? `: ${gist}` : ''}`, 1, facts.reads.find((r) => r.text === f)?.step ?? 0);
+  }
   return sortByStep(dedupe(items));
 }
 

@@ -4,7 +4,7 @@
 import type { Step, Run } from '../../model';
 import { carriesPatch, classifyCall, commandEffect, shellSegments, type CallInfo, type CommandEffect, type EditAction } from './calls';
 import { bounded, paragraph, unique } from './hygiene';
-import { editOutcome, errorOf, exitCodeOf, isTestCommand, firstOutputLine, pathListOf, someOutputLine, tellingOutputLine, testRun, type ErrorFact, type Outcome } from './outcomes';
+import { editOutcome, errorOf, exitCodeOf, isTestCommand, firstOutputLine, pathListOf, readGist, someOutputLine, tellingOutputLine, testRun, type ErrorFact, type Outcome } from './outcomes';
 import { decisionsOf, summaryOf, taskToolPlan, todosOf, type SummaryFact, type TodoItem } from './plans';
 import { answerText, ASK_TOOLS, constraintsOf, requestText, taskOf, userRefsOf, type UserRef } from './requests';
 import { answersNo, verdictOf } from './verdict';
@@ -15,6 +15,11 @@ export type { TodoItem };
 interface TextFact {
   step: number;
   text: string;
+}
+
+interface ReadFact extends TextFact {
+  /** What the read showed first (`defmodule Spotter.Services.SessionRegistry do`), when it went through. */
+  gist?: string;
 }
 
 export interface EditFact {
@@ -79,7 +84,7 @@ export interface Facts {
   tests: TestFact[];
   /** Every error each time it was seen; renderers fold repeats with a count. */
   errors: ErrorFact[];
-  reads: TextFact[];
+  reads: ReadFact[];
   decisions: TextFact[];
   /** The latest to-do list or plan among the steps read. */
   plan?: PlanFact;
@@ -214,7 +219,9 @@ function readCall(facts: Facts, call: Step, result: Step | undefined, answered: 
     const error = outcome === 'failed' && result ? errorOf(result, true)?.text : undefined;
     facts.edits.push({ step: call.index, file: touch.file, action: touch.action, tool: name, outcome, ...(error ? { error } : {}) });
   }
-  for (const f of info.reads) facts.reads.push({ step: call.index, text: f });
+  // A read of one file that went through says what the file is; a command that read several does not say which printed what.
+  const gist = result && info.reads.length === 1 && verdict?.failed !== true && failedEdit !== 'failed' ? readGist(result.text) : undefined;
+  for (const f of info.reads) facts.reads.push({ step: call.index, text: f, ...(gist ? { gist } : {}) });
 
   const errorsBefore = facts.errors.length;
   if (info.kind === 'shell' && info.command !== undefined) readCommand(facts, call, info, result, verdict);
@@ -328,6 +335,11 @@ export function filesChanged(facts: Facts): FileChange[] {
     out.push({ file, action, actions, times: (prev?.times ?? 0) + 1 });
   }
   return out;
+}
+
+/** What the first read of `file` that went through showed first, if one did. */
+export function readGistOf(facts: Facts, file: string): string | undefined {
+  return facts.reads.find((r) => r.gist !== undefined && samePath(r.text, file))?.gist;
 }
 
 /** Files read, each once, without those the run also changed. */

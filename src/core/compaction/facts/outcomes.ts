@@ -3,7 +3,7 @@
 // from a listing of source code), and what a test run passed and failed.
 
 import type { Step } from '../../model';
-import { cleanText, firstLine } from './hygiene';
+import { bounded, cleanText, firstLine } from './hygiene';
 
 const EXIT_PATTERNS = [
   /<returncode>\s*(-?\d+)\s*<\/returncode>/,
@@ -126,8 +126,16 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
     const first = /^\w+:$/.test(meaningful[at] ?? '') && meaningful[at + 1] ? `${meaningful[at]} ${meaningful[at + 1]}` : meaningful[at];
     if (first && (/^(?:ERROR|Error|error|FAILED|fatal)\b/.test(first) || !CODE_LIKE.test(first))) return { step: result.index, type: 'failure', text: firstLine(first, ERROR_CHARS) };
   }
+  // A tool that refused the call, and records no status, says so first ("Browser Use rejected this
+  // action due to browser security policy", "The tool use was rejected").
+  const opening = firstOutputLine(text);
+  if (opening && REFUSAL.test(opening) && !NUMBERED_OR_CODE.test(opening)) return { step: result.index, type: 'refusal', text: firstLine(opening, ERROR_CHARS) };
   return undefined;
 }
+
+// Prose may say "with" or "for": only a numbered line or one that opens like code is not a sentence.
+const NUMBERED_OR_CODE = /^\s*(?:\d+[:\t|→]|[#/*<{[(])/;
+const REFUSAL = /\b(?:rejected|refused|denied|blocked|declined)\s+(?:this|the|your)\s+(?:action|request|tool|command|operation|call)\b|\b(?:action|request|tool use|tool call|command|operation|call)\s+(?:was|has been|is)\s+(?:rejected|refused|denied|blocked|declined|not allowed)\b/i;
 
 function make(step: number, type: string, message?: string): ErrorFact {
   const short = type.split('.').pop()!;
@@ -228,6 +236,39 @@ function contentPartsText(line: string): string | undefined {
   }
   return texts.length ? texts.join('\n') : undefined;
 }
+
+// A line's number as editors and `cat -n` print it: `     1→`, `  12\t`, `3. ` (Copilot CLI's view), `4 | `.
+const LINE_NUMBER = /^\d+(?:→|\t|\.\s|\s*\|\s?|:\s)/;
+// Lines that open many files and say nothing of this one: no letter or digit (`---`, `{`), a
+// shebang, a strictness pragma, an import.
+const OPENING_NOISE = /^(?:[^\p{L}\p{N}]*$|#!|['"]use strict['"]|(?:import|from\s+\S+\s+import|use|require|#include|using)\b)/u;
+
+/**
+ * What a file read showed first, for a summary's list of files read: its first two meaningful lines
+ * (a module's name, a package's, a document's title), line numbers and openers every file shares
+ * left out. Nothing for a listing of paths, where a folder was read.
+ */
+export function readGist(text: string, max = 100): string | undefined {
+  if (pathListOf(text)) return undefined;
+  const lines: string[] = [];
+  let names = 0;
+  let seen = 0;
+  for (const raw of eachOutputLine(text)) {
+    const line = raw.replace(LINE_NUMBER, '').trim();
+    if (++seen <= 3 && ENTRY_NAME.test(line)) names++;
+    if (seen > 3 && lines.length === 2) break;
+    // A line of hundreds of characters is data (minified code, a blob), not what the file is; a line
+    // that reads as an error (a docstring's `ValueError: …`) would read as one in the summary.
+    if (line === '' || line.length > 300 || OPENING_NOISE.test(line) || EXCEPTION_LINE.test(line) || shellError(line) || lines.length === 2) continue;
+    lines.push(line);
+  }
+  // A folder's entries (`.claude`, `src`, `Cargo.toml`), one a line: a listing, not a file.
+  if (names >= Math.min(3, seen)) return undefined;
+  return lines.length ? bounded(lines.join(' · '), max) : undefined;
+}
+
+// One bare name, as a folder listing prints its entries.
+const ENTRY_NAME = /^[\w.@+-]+\/?$/;
 
 // A line that is a path and nothing else: `src/lib.rs`, `/home/u/a/b.ex`, `./x/`.
 const PATH_LINE = /^(?:[~.]{0,2}\/)?[\w.@+-]+(?:\/[\w.@+-]*)+$|^[\w@+-][\w.@+-]*\.[A-Za-z]\w{0,7}$/;

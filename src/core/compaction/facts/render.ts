@@ -3,7 +3,7 @@
 
 import { bounded, counted, tidy, unique } from './hygiene';
 import {
-  describeChange, describeCommand, describeFailedEdit, describeTest, describeTodo, failedEdits, filesChanged, filesRead,
+  describeChange, describeCommand, describeFailedEdit, describeTest, describeTodo, failedEdits, filesChanged, filesRead, readGistOf,
   type CommandFact, type Facts,
 } from './facts';
 import { isTestCommand } from './outcomes';
@@ -43,15 +43,20 @@ export function readLines(facts: Facts): string[] {
 }
 
 /**
- * Files read, the folder most of them share said once at the end (`(… is /home/u/repo)`) and left
- * out of each line: a long run reads dozens of files under one workspace, and the summary's room
- * goes to what they are, not to the same prefix again and again.
+ * Files read, each as `label` words it, with what the read showed first (`…/mix.exs: defmodule
+ * Spotter.MixProject do`). The folder most of them share is said once at the end (`(… is
+ * /home/u/repo)`) and left out of each line: a long run reads dozens of files under one workspace,
+ * and the summary's room goes to what they are, not to the same prefix again and again. Without
+ * `withGists`, the paths alone (a list of identifiers).
  */
-export function readLinesUnderRoot(facts: Facts): string[] {
+export function readLinesUnderRoot(facts: Facts, label: (file: string) => string = (f) => f, withGists = true): string[] {
   const files = filesRead(facts);
   const root = sharedFolder(files.filter((f) => f.startsWith('/')));
-  if (!root) return files;
-  return [...files.map((f) => (f.startsWith(`${root}/`) ? `…${f.slice(root.length)}` : f)), `(… is ${root})`];
+  const lines = files.map((f) => {
+    const gist = withGists ? readGistOf(facts, f) : undefined;
+    return `${label(root && f.startsWith(`${root}/`) ? `…${f.slice(root.length)}` : f)}${gist ? `: ${gist}` : ''}`;
+  });
+  return root ? [...lines, `(… is ${root})`] : lines;
 }
 
 /** The folder most absolute paths share (at least three, half of them), when it is long enough to be worth saying once. */
@@ -165,11 +170,29 @@ export function decisionLines(facts: Facts, max = 5): string[] {
 /** What the agent told the person at the end of each turn (its findings, its answer), the last message aside. */
 function replyLines(facts: Facts, max = 300, count = 3): string[] {
   // A conversation (a support agent's) ends a turn at every message: the latest few say where it stands.
-  return unique(facts.replies.filter((r) => r.step !== facts.lastAgentMessage?.step).slice(-count).map((r) => `told the user: ${bounded(r.text, max)}`));
+  return unique(facts.replies.filter((r) => r.step !== facts.lastAgentMessage?.step).slice(-count).map((r) => `told the user: ${messageLine(r.text, max)}`));
+}
+
+/**
+ * An agent's message in `max` characters, and the commands, paths and names it quoted in code
+ * (`cargo doc --no-deps`) that fell past them: the concrete things a long answer recommends or
+ * found are what the next step needs, and they sit anywhere in it.
+ */
+export function messageLine(text: string, max: number): string {
+  const head = bounded(text, max);
+  const spans: string[] = [];
+  for (const m of text.matchAll(/`([^`\n]{3,80})`/g)) {
+    const span = m[1].trim();
+    // A quoted word (`clap`) names little; a command, a path or a dotted name says what to do or where.
+    if (!/[\s/.:=-]/.test(span) || head.includes(span) || spans.includes(span)) continue;
+    spans.push(span);
+    if (spans.length === 3) break;
+  }
+  return spans.length ? `${head} (names ${spans.map((x) => `\`${x}\``).join(', ')})` : head;
 }
 
 export function lastAgentLine(facts: Facts, max = 400): string | undefined {
-  return facts.lastAgentMessage ? bounded(facts.lastAgentMessage.text, max) : undefined;
+  return facts.lastAgentMessage ? messageLine(facts.lastAgentMessage.text, max) : undefined;
 }
 
 export function pendingCallLines(facts: Facts): string[] {

@@ -140,7 +140,7 @@ function extractiveSchema(trajectory: Run, steps: readonly Step[]): SchemaSummar
       ...outcomeLines(facts).map((o) => o.text),
       ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`),
       ...doneTodoLines(facts).map((t) => `done: ${t}`),
-      ...readLinesUnderRoot(facts).map((f) => `read ${f}`),
+      ...readLinesUnderRoot(facts, (f) => `read ${f}`),
       ...testLines(facts),
       ...errorLines(facts).map((e) => `error: ${e}`),
       ...commandLines(facts, 15),

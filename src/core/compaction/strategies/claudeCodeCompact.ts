@@ -95,7 +95,7 @@ function extractiveNineSections(trajectory: Run, facts: Facts, steps: readonly S
   const body = renderSections([
     { heading: '1. Primary Request and Intent:', inline: intent ?? '(no user request in the log)', lines: constraintLines(facts).map((c) => `constraint: ${c}`) },
     { heading: '2. Key Technical Concepts:', lines: decisionLines(facts, 5), empty: '(none stated in these steps)' },
-    { heading: '3. Files and Code Sections:', lines: [...changed.map((c) => `${c.file} (${c.action}${c.times > 1 ? `, ${c.times} edits` : ''})`), ...readLinesUnderRoot(facts).map((f) => `${f} (read)`)], empty: '(no file touched in these steps)' },
+    { heading: '3. Files and Code Sections:', lines: [...changed.map((c) => `${c.file} (${c.action}${c.times > 1 ? `, ${c.times} edits` : ''})`), ...readLinesUnderRoot(facts, (f) => `${f} (read)`)], empty: '(no file touched in these steps)' },
     { heading: '4. Errors and fixes:', lines: [...errorLinesKeepingLast(facts), ...failedEditLines(facts), ...testLines(facts)], empty: '(no error in these steps)' },
     { heading: '5. Problem Solving:', lines: [...must(changeLines(facts)), ...rankedCommandLines(facts, 20), ...outcomeLines(facts)], empty: '(no command or change in these steps)' },
     { heading: '6. All user messages:', lines: must(userMessages), empty: '(none in these steps)' },

@@ -92,7 +92,7 @@ function extractiveHandoff(facts: Facts, budget: number): string {
     { heading: 'Progress and key decisions:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts)), ...testLines(facts), ...decisionLines(facts, 4)], empty: '(nothing done in these steps)' },
     { heading: 'Context, constraints and preferences:', lines: [...constraintLines(facts), ...errorLinesKeepingLast(facts), ...failedEditLines(facts), ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`)], empty: '(none stated)' },
     { heading: 'What remains:', lines: [...must(openTodoLines(facts)), ...pendingCallLines(facts)], empty: '(not stated in the log)' },
-    { heading: 'Data and references:', lines: [...userRefLines(facts), ...readLinesUnderRoot(facts).map((f) => `read ${f}`), ...commandLines(facts, 15), ...outcomeLines(facts)], empty: '(none)' },
+    { heading: 'Data and references:', lines: [...userRefLines(facts), ...readLinesUnderRoot(facts, (f) => `read ${f}`), ...commandLines(facts, 15), ...outcomeLines(facts)], empty: '(none)' },
   ], { header: [EXTRACTIVE_NOTE], budget });
 }
 

@@ -5,7 +5,7 @@ import type { Step, Run } from '../../model';
 import { replaceRange, summaryStep } from '../assemble';
 import {
   changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts,
-  failedEditLines, filesChanged, gitLines, installLines, lastAgentLine, laterRequests, openTodoLines, pendingCallLines, readLines,
+  failedEditLines, filesChanged, gitLines, installLines, lastAgentLine, laterRequests, openTodoLines, pendingCallLines, readLines, readLinesUnderRoot,
   renderSections, taskLine, testLines, type Facts, type Section,
 } from '../extract';
 import { errorLinesKeepingLast, must, outcomeLines } from '../facts';
@@ -83,7 +83,7 @@ function extractiveSummary(facts: Facts, budget: number): string {
     { heading: '1. Original request:', inline: taskLine(facts) ?? '(none in the log)', lines: [...must(laterRequests(facts).map((r) => `then: ${r}`)), ...constraintLines(facts).map((c) => `constraint: ${c}`)], priority: 5 },
     { heading: '2. Project structure (folders touched):', lines: dirs, empty: '(no file touched in these steps)', priority: 1 },
     { heading: '3. Completed tasks:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts))], empty: '(nothing finished in these steps)', priority: 4 },
-    { heading: '4. Current project state:', lines: [...testLines(facts), ...errorLinesKeepingLast(facts), ...commandLines(facts, 15), ...outcomeLines(facts), ...readLines(facts).map((f) => `read ${f}`)], empty: '(no command or test in these steps)', priority: 2 },
+    { heading: '4. Current project state:', lines: [...testLines(facts), ...errorLinesKeepingLast(facts), ...commandLines(facts, 15), ...outcomeLines(facts), ...readLinesUnderRoot(facts, (f) => `read ${f}`)], empty: '(no command or test in these steps)', priority: 2 },
     { heading: '5. Not yet done:', lines: [...must(openTodoLines(facts)), ...failedEditLines(facts), ...pendingCallLines(facts)], empty: '(not stated in these steps)', priority: 4 },
     { heading: '6. Technical setup:', lines: [...installLines(facts), ...gitLines(facts)], empty: '(no setup change in these steps)', priority: 1 },
     { heading: '7. Next task context:', inline: lastAgentLine(facts, 300) ?? '(none)', lines: [...decisionLines(facts, 3), ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`)], priority: 3 },

@@ -4,7 +4,7 @@
 
 import type { Step, Run } from '../../model';
 import { keep, summaryStep, withText } from '../assemble';
-import { bounded, describeCommand, describeFailedEdit, describeTest, extractFacts, failedEdits, filesChanged, filesRead, tidy, type Facts } from '../extract';
+import { bounded, describeCommand, describeFailedEdit, describeTest, extractFacts, failedEdits, filesChanged, filesRead, readGistOf, tidy, type Facts } from '../extract';
 import { fitItems, joinItems, type DigestItem } from '../facts';
 import { truncateEnd, toolInputStr } from '../text';
 import type { ForcedTrigger, IncrementalPolicy, OptionSpec, OutputStep, PolicyChoice, StepFate, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
@@ -173,7 +173,7 @@ function groupItems(facts: Facts, calls: number): DigestItem[] {
   for (const e of facts.errors) {
     const key = bounded(e.text, 48);
     const prev = seen.get(key);
-    seen.set(key, prev ? { text: prev.text === e.text ? prev.text : key, n: prev.n + 1, step: prev.step } : { text: e.text, n: 1, step: e.step });
+    seen.set(key, prev ? { text: sharedOpening(prev.text, e.text, key), n: prev.n + 1, step: prev.step } : { text: e.text, n: 1, step: e.step });
   }
   for (const { text, n, step } of seen.values()) add(`error ${text}${n > 1 ? ` ×${n}` : ''}`, 4 + Math.min(0.9, (n - 1) / 10), step);
   if (facts.plan) add(`tasks: ${facts.plan.items.map((t) => `${t.text} [${t.status}]`).join(', ')}`, 4.5);
@@ -201,8 +201,19 @@ function groupItems(facts: Facts, calls: number): DigestItem[] {
     }
   }
   const read = filesRead(facts);
-  if (read.length) add(`read ${read.join(', ')}`, 2);
+  // Each file with what it showed first, so the group still says what was found in it.
+  if (read.length) add(`read ${read.map((f) => { const gist = readGistOf(facts, f); return gist ? `${f} (${gist})` : f; }).join(', ')}`, 2);
   return items;
+}
+
+/** What two errors that open alike both say, to the last whole word (at least `key`, their first words). */
+function sharedOpening(a: string, b: string, key: string): string {
+  if (a === b) return a;
+  let n = 0;
+  while (n < a.length && n < b.length && a[n] === b[n]) n++;
+  const cut = a.lastIndexOf(' ', n);
+  const shared = n === a.length ? a : `${a.slice(0, cut > 0 ? cut : n).replace(/[\s.,;:]+$/, '')}…`;
+  return shared.length > key.length ? shared : key;
 }
 
 function prompt(actionsText: string, reductionPct: number, maxLength: number): string {

@@ -98,7 +98,7 @@ function extractiveContext(facts: Facts, budget: number): string {
     { heading: 'Task:', inline: taskLine(facts) ?? '(no user request in the log)', lines: [...must(laterRequests(facts).map((r) => `then: ${r}`)), ...constraintLines(facts).map((c) => `constraint: ${c}`), ...userRefLines(facts).map((r) => `given: ${r}`)] },
     { heading: 'Done:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts)), ...testLines(facts), ...commandLines(facts, 15)], empty: '(nothing done in these messages)' },
     { heading: 'Failed:', lines: [...failedEditLines(facts), ...errorLinesKeepingLast(facts)], empty: '(nothing failed in these messages)' },
-    { heading: 'Found:', lines: [...decisionLines(facts, 4), ...outcomeLines(facts), ...readLinesUnderRoot(facts).map((f) => `read ${f}`)], empty: '(nothing stated)' },
+    { heading: 'Found:', lines: [...decisionLines(facts, 4), ...outcomeLines(facts), ...readLinesUnderRoot(facts, (f) => `read ${f}`)], empty: '(nothing stated)' },
     { heading: 'Open:', lines: [...must(openTodoLines(facts)), ...pendingCallLines(facts), ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`)], empty: '(not stated)' },
     { heading: 'Last message:', inline: lastAgentLine(facts, 300) ?? '(none)', lines: [] },
   ], { header: [EXTRACTIVE_NOTE], budget });

@@ -80,7 +80,7 @@ function extractiveOpenHandsSummary(facts: Facts, budget = DEFAULT_SUMMARY_CHARS
     { heading: 'PENDING:', lines: [...openTodoLines(facts), ...failedEditLines(facts), ...pendingCallLines(facts)], empty: '(not stated in these steps)', priority: 4 },
     // What the commands that did not change anything showed: the state the agent relies on.
     { heading: 'CURRENT_STATE:', inline: lastAgentLine(facts) ?? '(no agent message in these steps)', lines: [...decisionLines(facts, 4), ...commandLines(facts, 15, ['read', 'run']).map((c) => `checked: ${c}`), ...outcomeLines(facts)], priority: 2 },
-    { heading: 'CODE_STATE:', lines: [...filesChanged(facts).map((c) => `${c.file} (${c.action})`), ...readLinesUnderRoot(facts).map((f) => `${f} (read)`)], empty: '(no file touched in these steps)', priority: 1 },
+    { heading: 'CODE_STATE:', lines: [...filesChanged(facts).map((c) => `${c.file} (${c.action})`), ...readLinesUnderRoot(facts, (f) => `${f} (read)`)], empty: '(no file touched in these steps)', priority: 1 },
     { heading: 'TESTS:', lines: [...testLines(facts), ...errorLinesKeepingLast(facts)], empty: '(no test or error in these steps)', priority: 3 },
     // Only what changed files, the repository or the environment; reads and searches are not changes.
     { heading: 'CHANGES:', lines: [...changeLines(facts), ...failedEditLines(facts), ...commandLines(facts, 25, ['change'])], empty: '(no change in these steps)', priority: 2 },
