@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { findStrategy, runCompaction } from '../../src/core/compaction';
 import { commandEffect } from '../../src/core/compaction/facts/calls';
 import { extractFacts } from '../../src/core/compaction/extract';
-import { filesChanged, filesRead, messageLine } from '../../src/core/compaction/facts';
+import { bounded, filesChanged, filesRead, messageLine, taskLine } from '../../src/core/compaction/facts';
 import { errorSteps } from '../../src/core/find';
 import type { Run } from '../../src/core/model';
 import type { StepBuilder } from '../../src/core/steps';
@@ -200,4 +200,14 @@ test("an agent's answer keeps the commands and paths it quoted in code, even pas
   assert.match(line, /\(names `cargo doc`, `cargo doc --no-deps`\)$/, line);
   assert.ok(!line.includes('`clap`') && !line.includes('`mdBook`'), 'a quoted single word names little and is left out');
   assert.equal(messageLine('Done: ran `npm test`.', 120), 'Done: ran `npm test`.', 'spans already in the line are not said twice');
+});
+
+test("the person's task is cut at a word within its room, not at the first sentence end that fits", () => {
+  // The task of a real OpenHands SDK run (dfinson/traceforge): its second sentence binds the work as much as the first.
+  const task = 'Add a `GET /tickets/{ticket_id}` endpoint to this FastAPI app that returns the matching ticket, or HTTP 404 if no ticket has that id. The repository layer already exposes `TicketRepository.get_ticket`; add a `get_ticket` method to `TicketService` that delegates to it, then wire the route in `app/main.py`. Read the relevant files first, make the edits, and run the test suite to confirm everything passes. Keep changes minimal.';
+  const t = trajectory((b) => { b.add({ kind: 'user', text: task }); b.add({ kind: 'assistant', text: 'On it.' }); });
+  const line = taskLine(all(t), 250)!;
+  assert.match(line, /The repository layer already exposes `TicketRepository\.get_ticket`/, line);
+  assert.ok(line.length <= 250 && line.endsWith('[…]'), line);
+  assert.match(bounded(task, 250), /has that id\. \[…\]$/, 'a summary of other text still ends at a sentence');
 });

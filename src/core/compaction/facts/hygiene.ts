@@ -31,16 +31,16 @@ const SENTENCE_END = /[.!?。](?=["')\]]*(?:\s|$))/g;
 
 /**
  * `text` as one paragraph of at most `max` characters. A cut falls at the end of a sentence when
- * one ends in the second half of the allowance, else at the end of a word, and is marked
- * "[…]" so nobody mistakes it for the whole.
+ * one ends in the second half of the allowance (unless `atSentence` is false), else at the end of
+ * a word, and is marked "[…]" so nobody mistakes it for the whole.
  */
-export function bounded(text: string, max: number): string {
+export function bounded(text: string, max: number, atSentence = true): string {
   const { head: flat, whole } = transformedHead(text, LONGEST_WORD * max, paragraph);
   if (flat.length <= max) return flat;
   const room = Math.max(1, max - 4);
   const head = flat.slice(0, room + 1);
   let cut = -1;
-  for (const m of head.matchAll(SENTENCE_END)) if (m.index !== undefined && m.index + 1 <= room) cut = m.index + 1;
+  if (atSentence) for (const m of head.matchAll(SENTENCE_END)) if (m.index !== undefined && m.index + 1 <= room) cut = m.index + 1;
   if (cut < room * 0.5) {
     const space = head.lastIndexOf(' ', room);
     cut = space > 0 ? space : -1;

@@ -12,13 +12,15 @@ import { taskTrackingOf } from './plans';
 export const EXTRACTIVE_NOTE = '[Extractive summary: assembled from the trajectory itself; no model was used.]';
 
 /** The task, whole sentences, bounded. */
+// The person's words are cut at a word, never at the first sentence end that fits: in "Add the
+// endpoint. Then run the test suite." the sentence after is as binding as the first.
 export function taskLine(facts: Facts, max = 1500): string | undefined {
-  return facts.task ? bounded(facts.task.text, max) : undefined;
+  return facts.task ? bounded(facts.task.text, max, false) : undefined;
 }
 
 /** Requests after the task among the steps read, each whole (bounded), each once. */
 export function laterRequests(facts: Facts, max = 1000): string[] {
-  return unique(facts.requests.filter((r) => r.step !== facts.task?.step).map((r) => bounded(r.text, max)));
+  return unique(facts.requests.filter((r) => r.step !== facts.task?.step).map((r) => bounded(r.text, max, false)));
 }
 
 export function constraintLines(facts: Facts): string[] {
