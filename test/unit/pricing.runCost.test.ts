@@ -280,3 +280,54 @@ test('the same run shows the same cost in stats --tokens, simulate, diff and the
   assert.equal(row.cost, runCost(await load(file)).cost);
   assert.equal(row.costLabel, 'priced from recorded usage');
 });
+
+test('usage that records only output (Copilot CLI messages without their usage events) is not a bill: "not recorded", never the output priced', async () => {
+  // Copilot CLI 1.0.10 events of a real session shape (softwaresalt/agent-engram): each assistant.message names its
+  // outputTokens, and no assistant.usage or session.shutdown event says what the calls sent.
+  const events = [
+    { type: 'session.start', data: { sessionId: 'b1', selectedModel: 'claude-opus-4.6', startTime: '2026-03-20T10:00:00.000Z' }, timestamp: '2026-03-20T10:00:00.000Z' },
+    { type: 'user.message', data: { content: 'Add a retry to the sync job.' }, timestamp: '2026-03-20T10:00:01.000Z' },
+    { type: 'assistant.message', data: { messageId: 'm1', model: 'claude-opus-4.6', content: 'Looking at the job.', outputTokens: 412, toolRequests: [] }, timestamp: '2026-03-20T10:00:09.000Z' },
+    { type: 'assistant.message', data: { messageId: 'm2', model: 'claude-opus-4.6', content: 'Done: the job retries three times.', outputTokens: 233, toolRequests: [] }, timestamp: '2026-03-20T10:00:30.000Z' },
+  ];
+  const file = path.join(tempDir(), 'events.jsonl');
+  fs.writeFileSync(file, events.map((e) => JSON.stringify(e)).join('\n') + '\n');
+  const t = await load(file);
+  const bill = runCost(t);
+  assert.equal(bill.source, 'none');
+  assert.equal(bill.cost, null);
+  assert.equal(bill.reason, 'not recorded (the log records output tokens only)');
+  assert.match(bill.note, /only the output of its 2 calls \(645 tokens\)/);
+  // With the replay beside it, the bill is the replay's, said to be modelled.
+  const { bill: modelled } = billRunAsHappened(t);
+  assert.equal(modelled.label, 'modelled');
+  assert.match(modelled.note, /the bill is modelled/);
+});
+
+test('after an idle gap past the cache lifetime, a read the log still records is served in the replay (a warm shared prefix), and the note says so', async () => {
+  // moredip/session-share's Claude Code 2.1 session: 95 idle minutes, then the call reads 13,681 of its
+  // 21,113-token prompt (Claude Code's system prompt and tools, kept warm by its other requests).
+  const usage = (read: number, write: number) => ({ input_tokens: 9, cache_read_input_tokens: read, cache_creation_input_tokens: write, output_tokens: 3, cache_creation: { ephemeral_5m_input_tokens: write, ephemeral_1h_input_tokens: 0 } });
+  const file = path.join(tempDir(), 'warm.jsonl');
+  fs.writeFileSync(file, claudeSession([
+    { model: 'claude-opus-4-5-20251101', usage: usage(18277, 645), at: '2026-01-20T19:38:15Z' },
+    { model: 'claude-opus-4-5-20251101', usage: usage(18922, 1046), at: '2026-01-20T19:38:23Z' },
+    { model: 'claude-opus-4-5-20251101', usage: usage(13681, 7423), at: '2026-01-20T21:13:32Z' },
+    { model: 'claude-opus-4-5-20251101', usage: usage(21104, 900), at: '2026-01-20T21:13:40Z' },
+  ]));
+  const t = await load(file);
+  const { bill, billing } = billRunAsHappened(t);
+  assert.equal(billing.cacheExpiries, 1, 'the gap is past the 5-minute lifetime');
+  assert.ok(Math.abs(billing.totals.cachedInput - bill.tokens.cachedInput) <= 0.05 * bill.tokens.cachedInput, `reads ${billing.totals.cachedInput} against ${bill.tokens.cachedInput}`);
+  assert.ok(Math.abs(bill.difference!) < 0.05, `within 5% of the recorded bill: ${bill.difference}`);
+  assert.match(billing.calibration!.note, /after 1 idle gap or model switch the log records the cache still serving part of the prompt/);
+  // Without the record of that read the gap would have rewritten the whole prompt.
+  const cache = new PromptCache('anthropic', 'claude-opus-4-5', 0, 300);
+  const req = (prompt: number, idleMs?: number, servedAfterReset?: number, warmBound?: number) => ({ prompt, lastMessageEnd: prompt, unchanged: prompt - 1000, system: 13000, blocks: prompt / 1000, unchangedBlocks: prompt / 1000 - 1, ...(idleMs !== undefined ? { idleMs } : {}), ...(servedAfterReset !== undefined ? { servedAfterReset, warmBound } : {}) });
+  cache.bill(req(20000));
+  assert.equal(cache.bill(req(21000, 95 * 60_000, 13681, 21000)).cached, 13681, 'the run as logged reads what the log records');
+  const replayCache = new PromptCache('anthropic', 'claude-opus-4-5', 0, 300);
+  replayCache.bill(req(29000));
+  assert.equal(replayCache.bill(req(30000, 95 * 60_000, 13681, 13000)).cached, 13000, 'a replay under a strategy reads it only within the system prefix, which compaction leaves alone');
+  assert.equal(new PromptCache('anthropic', 'claude-opus-4-5', 0, 300).bill(req(21000, 95 * 60_000, 13681, 21000)).cached, 0, 'the first request has no reset to follow');
+});

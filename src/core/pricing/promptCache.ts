@@ -105,6 +105,14 @@ export interface CacheRequest {
   cachedAtMost?: number;
   /** Tokens the log records this request reading where that is far more than the previous request left (requests the log does not show cached them): it reads that much, within its prompt. */
   cachedAtLeast?: number;
+  /**
+   * Tokens the log records this request reading, taken only where the cache was reset before it
+   * (an idle gap past the lifetime, or another model): requests the log does not show kept that
+   * much warm (Claude Code's system prompt and tools, shared by its sessions). Read up to `warmBound`.
+   */
+  servedAfterReset?: number;
+  /** The most a `servedAfterReset` read may cover: the whole last message for the run as logged, the system prefix for a replay under a strategy. */
+  warmBound?: number;
 }
 
 /** How the input of one request is billed: the three add up to the prompt. */
@@ -132,6 +140,8 @@ export class PromptCache {
   private first = true;
   /** Requests that found the cache expired after an idle gap longer than the lifetime. */
   expiries = 0;
+  /** Requests after a reset that the log records still reading from the cache (`servedAfterReset`). */
+  warmAfterReset = 0;
 
   /**
    * `warm`: tokens at the start of the first prompt already in the cache when the log begins (a
@@ -156,6 +166,12 @@ export class PromptCache {
       this.prefixes = [];
       this.systemCached = 0;
       this.previousPrompt = 0;
+      // Unless the log records this request reading from the cache all the same: that much stayed warm.
+      const kept = Math.min(r.servedAfterReset ?? 0, r.warmBound ?? r.lastMessageEnd ?? r.prompt, r.prompt);
+      if (kept > (r.cachedAtLeast ?? 0)) {
+        this.warmAfterReset++;
+        r = { ...r, cachedAtLeast: kept };
+      }
     }
     if (this.first) {
       this.first = false;
@@ -168,8 +184,8 @@ export class PromptCache {
     switch (this.behaviour) {
       case 'none': return { uncached: r.prompt, cached: 0, written: 0 };
       case 'openai': {
-        if (r.prompt < this.minimum || unchanged < this.minimum) return { uncached: r.prompt, cached: 0, written: 0 };
-        const cached = Math.max(Math.min(served, this.minimum + Math.floor((unchanged - this.minimum) / this.step) * this.step), Math.min(r.cachedAtLeast ?? 0, r.prompt));
+        const prefix = r.prompt < this.minimum || unchanged < this.minimum ? 0 : this.minimum + Math.floor((unchanged - this.minimum) / this.step) * this.step;
+        const cached = Math.max(Math.min(served, prefix), Math.min(r.cachedAtLeast ?? 0, r.prompt));
         return { uncached: r.prompt - cached, cached, written: 0 };
       }
       case 'gemini': {

@@ -139,7 +139,10 @@ export function runCost(t: Run, o: RunCostOptions = {}): RunBill {
   const stated = statedCost(t, calls, totals);
   const perCallInput = calls.reduce((n, c) => n + (c.usage.inputTokens ?? 0), 0);
   // Per-call records that leave out most of the input the totals hold (Copilot CLI) are not the bill.
-  const perCall = calls.length > 0 && !(totals && (totals.inputTokens ?? 0) > 1.01 * perCallInput);
+  // Records of output alone (Copilot CLI messages without their usage events) say nothing of what
+  // each call sent: pricing them would bill the run at its output, a fraction of what it cost.
+  const outputOnly = calls.length > 0 && calls.every((c) => c.usage.inputTokens === undefined && c.usage.cachedInputTokens === undefined);
+  const perCall = calls.length > 0 && !outputOnly && !(totals && (totals.inputTokens ?? 0) > 1.01 * perCallInput);
   const prices = new PriceBook(o);
 
   let source: BillSource = 'none';
@@ -179,6 +182,11 @@ export function runCost(t: Run, o: RunCostOptions = {}): RunBill {
     bill.reason = 'not recorded (the log\'s usage fields are all zero)';
     bill.note = bill.reason;
     if (modelled !== null) { bill.cost = modelled; bill.note += '; the bill is modelled'; }
+  } else if (outputOnly && !(totals && hasTokens(totals))) {
+    const out = calls.reduce((n, c) => n + (c.usage.outputTokens ?? 0), 0);
+    bill.reason = 'not recorded (the log records output tokens only)';
+    bill.note = `the log records only the output of its ${calls.length} call${calls.length === 1 ? '' : 's'} (${fmt(out)} tokens), not what each sent`;
+    if (modelled !== null) { bill.cost = modelled; bill.note += '; the bill is modelled: the replay of the run, prompt cache included'; }
   } else if (modelled !== null) {
     bill.cost = modelled;
     const rows = (o.modelled?.byModel ?? []).filter((m) => m.priceRow).map((m) => `${m.model} at the ${m.priceRow} price (prices of ${m.pricesAsOf})`);

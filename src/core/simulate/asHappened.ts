@@ -135,6 +135,9 @@ export function billAsHappened(trajectory: Run, o: BillingOptions): AsHappened {
     }
   }
 
+  if (calibration && ledger.warmAfterReset > 0) {
+    calibration.note += `; after ${ledger.warmAfterReset} idle gap${ledger.warmAfterReset === 1 ? '' : 's'} or model switch${ledger.warmAfterReset === 1 ? '' : 'es'} the log records the cache still serving part of the prompt (kept warm by requests it does not show, as a client's shared system prompt and tools are), and the replay reads that much there; a replay under a strategy reads it within the system prompt`;
+  }
   const scale = calibration ?? IDENTITY_SCALE;
   // Subagents: each branch on its own model, context and cache, the same in both runs.
   const branches = replayBranches(original, stepTokens, {

@@ -268,10 +268,12 @@ function median(values: readonly number[]): number {
  * requests it reads at most what the log says was read (`cachedAtMost`, per request, in the
  * provider's tokens), in the run as it happened and under a strategy alike.
  */
-function recordedCacheMisses(calls: readonly RecordedCall[], requestSteps: readonly number[], models: readonly (string | undefined)[], writes: boolean): { cachedAtMost: (number | undefined)[]; misses: number; cachedAtLeast: (number | undefined)[]; unseenHits: number } {
+function recordedCacheMisses(calls: readonly RecordedCall[], requestSteps: readonly number[], models: readonly (string | undefined)[], writes: boolean): { cachedAtMost: (number | undefined)[]; misses: number; cachedAtLeast: (number | undefined)[]; unseenHits: number; recordedReads: (number | undefined)[] } {
   const index = new Map(requestSteps.map((step, i) => [step, i]));
   const cachedAtMost: (number | undefined)[] = requestSteps.map(() => undefined);
   const cachedAtLeast: (number | undefined)[] = requestSteps.map(() => undefined);
+  // Every read the log records, for requests the replay finds after a reset of the cache.
+  const recordedReads: (number | undefined)[] = requestSteps.map(() => undefined);
   let misses = 0, unseenHits = 0;
   let previous: { request: number; end: number } | undefined;
   for (const c of calls) {
@@ -280,6 +282,7 @@ function recordedCacheMisses(calls: readonly RecordedCall[], requestSteps: reado
     const known = k !== undefined && !u.cachedIncludesWrites && u.cachedInputTokens !== undefined && (u.inputTokens ?? 0) > 0 && (!writes || u.cacheWriteTokens !== undefined);
     if (!known) { previous = undefined; continue; }
     const read = u.cachedInputTokens!;
+    if (read > 0) recordedReads[k] = read;
     if (previous && previous.request === k - 1 && !c.afterCompaction && models[k] === models[k - 1]) {
       // What the cache could serve had nothing changed: what the previous call left in it, within this prompt.
       const could = Math.min(previous.end, u.inputTokens!);
@@ -290,7 +293,7 @@ function recordedCacheMisses(calls: readonly RecordedCall[], requestSteps: reado
     // Anthropic's cache holds what a call read and wrote; an automatic cache, the call's whole prompt.
     previous = { request: k, end: writes ? read + (u.cacheWriteTokens ?? 0) : u.inputTokens! };
   }
-  return { cachedAtMost, misses, cachedAtLeast, unseenHits };
+  return { cachedAtMost, misses, cachedAtLeast, unseenHits, recordedReads };
 }
 
 /** Per request (in the order of `requestSteps`), the unshown context it carries: the latest change at or before its step. */
@@ -309,7 +312,7 @@ function unshownPerRequest(unshown: readonly [number, number][], requestSteps: r
  * (`replayBranches`), with the counts their notes give.
  */
 export function recordedCacheTiming(calibration: Calibration | null, recordedCalls: readonly RecordedCall[], requestSteps: readonly number[], models: readonly (string | undefined)[], anthropicWrites: boolean | undefined): {
-  timing: { cachedAtMost?: (number | undefined)[]; cachedAtLeast?: (number | undefined)[]; unshown?: number[] };
+  timing: { cachedAtMost?: (number | undefined)[]; cachedAtLeast?: (number | undefined)[]; unshown?: number[]; recordedReads?: (number | undefined)[] };
   misses: number;
   unseenHits: number;
 } {
@@ -321,6 +324,7 @@ export function recordedCacheTiming(calibration: Calibration | null, recordedCal
     timing: {
       ...(m && m.misses > 0 ? { cachedAtMost: m.cachedAtMost } : {}),
       ...(m && m.unseenHits > 0 ? { cachedAtLeast: m.cachedAtLeast } : {}),
+      ...(m && m.recordedReads.some((r) => r !== undefined) ? { recordedReads: m.recordedReads } : {}),
       ...(unshown ? { unshown } : {}),
     },
     misses: m?.misses ?? 0,

@@ -50,6 +50,8 @@ export interface RequestTiming {
   cachedAtLeast?: (number | undefined)[];
   /** Provider tokens of context the log does not show that each request carries (`Calibration.unshown`), beyond the scale's offset. */
   unshown?: number[];
+  /** The cache read the log records at each request, for one that follows a reset of the cache (`CacheRequest.servedAfterReset`). */
+  recordedReads?: (number | undefined)[];
 }
 
 /** A request the agent makes, in our tokens. */
@@ -86,8 +88,18 @@ export class Ledger {
   /** The latest price used: for the day the bill's prices are of. */
   private priced: ResolvedPrice | undefined;
 
-  constructor(private readonly price: ResolvedPrice | undefined, cache: PromptCache, private readonly scale: Scale, private readonly keepPrompts = false, private readonly timing?: RequestTiming, private readonly mainModel = '') {
+  /**
+   * `asLogged`: the run as it happened, where a read the log records after a reset of the cache is
+   * taken whole; a replay under a strategy takes it only within the system prefix, the part no
+   * compaction changes.
+   */
+  constructor(private readonly price: ResolvedPrice | undefined, cache: PromptCache, private readonly scale: Scale, private readonly keepPrompts = false, private readonly timing?: RequestTiming, private readonly mainModel = '', private readonly asLogged = keepPrompts) {
     this.cache = cache;
+  }
+
+  /** Requests after a reset of the cache that the log records still reading from it, so far. */
+  get warmAfterReset(): number {
+    return this.cache.warmAfterReset;
   }
 
   /** Cache expiries after idle gaps longer than the lifetime, so far. */
@@ -119,11 +131,15 @@ export class Ledger {
     const unshown = this.timing?.unshown?.[k] ?? 0;
     const unshownBefore = k > 0 ? Math.min(unshown, this.timing?.unshown?.[k - 1] ?? 0) : unshown;
     const prompt = Math.max(0, s.offset + unshown + s.ratio * (r.context + REPLY_PRIMING));
+    const lastMessageEnd = Math.max(0, s.offset + unshown + s.ratio * r.context);
+    const system = s.offset + s.ratio * r.system;
+    const recordedRead = this.timing?.recordedReads?.[k];
     const billed = this.cache.bill({
       prompt,
-      lastMessageEnd: Math.max(0, s.offset + unshown + s.ratio * r.context),
+      lastMessageEnd,
       unchanged: s.offset + unshownBefore + s.ratio * r.unchanged,
-      system: s.offset + s.ratio * r.system,
+      system,
+      ...(recordedRead !== undefined ? { servedAfterReset: recordedRead, warmBound: this.asLogged ? lastMessageEnd : system } : {}),
       blocks: r.blocks,
       unchangedBlocks: r.unchangedBlocks,
       ...(idleMs !== undefined ? { idleMs } : {}),
