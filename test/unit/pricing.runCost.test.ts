@@ -331,3 +331,14 @@ test('after an idle gap past the cache lifetime, a read the log still records is
   assert.equal(replayCache.bill(req(30000, 95 * 60_000, 13681, 13000)).cached, 13000, 'a replay under a strategy reads it only within the system prefix, which compaction leaves alone');
   assert.equal(new PromptCache('anthropic', 'claude-opus-4-5', 0, 300).bill(req(21000, 95 * 60_000, 13681, 21000)).cached, 0, 'the first request has no reset to follow');
 });
+
+test('a real Claude Code 2.1 session with idle gaps and a model switch: the replay follows the reads the log records after each gap', async () => {
+  const run = await loadRun(path.join(REPO_ROOT, 'test', 'fixtures', 'claude-code', 'moredip-warm-after-gaps.jsonl'));
+  const { bill, billing } = billRunAsHappened(run);
+  assert.equal(bill.source, 'per-call');
+  assert.deepEqual(bill.byModel.map((m) => m.model).sort(), ['claude-haiku-4-5-20251001', 'claude-opus-4-5-20251101']);
+  // Was +103%: every gap rewrote the whole prompt, where the log records 10-14k tokens read.
+  assert.ok(Math.abs(bill.difference!) < 0.1, `within 10% of the recorded bill: ${bill.difference}`);
+  assert.ok(Math.abs(billing.totals.cacheWrite - bill.tokens.cacheWrite) <= 0.15 * bill.tokens.cacheWrite, `writes ${billing.totals.cacheWrite} against ${bill.tokens.cacheWrite}`);
+  assert.match(billing.calibration!.note, /idle gaps? or model switch(?:es)? the log records the cache still serving part of the prompt/);
+});
