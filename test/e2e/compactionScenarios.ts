@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Dialog } from 'playwright-core';
-import { compactCount, expectedCompaction, expectedFor, expectedSimulation, expectedTokens, percentText, settingValue, thousands, type ExpectedCompaction } from './expected';
+import { compactCount, expectedBill, expectedCompaction, expectedFor, expectedSimulation, expectedTokens, percentText, settingValue, thousands, type ExpectedCompaction } from './expected';
 import { percent, usd } from '../../src/webview/report/format';
 import { HOSTILE_FILE, HOSTILE_STEPS, HOSTILE_TITLE, PAYLOADS } from './fixtures';
 import { ReportView } from './reportView';
@@ -98,7 +98,7 @@ async function assertHeadlineMatches(report: ReportView, want: ExpectedCompactio
  */
 async function sameCostInSurveyAndReport({ wb, workspace, shot }: Context, file: string, title: string, want: { cost: string; costText: string }): Promise<void> {
   const label = want.costText.slice(want.cost.length + 1);
-  const folder = 'one-run-cost';
+  const folder = `cost-of-${path.parse(file).name}`;
   fs.mkdirSync(path.join(workspace, folder), { recursive: true });
   fs.copyFileSync(file, path.join(workspace, folder, path.basename(file)));
   await wb.closeAllEditors();
@@ -574,6 +574,40 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
         await wb.setColorTheme('Dark Modern', 'dark');
       }
       await wb.closeAllEditors();
+    },
+  },
+  {
+    // A real Claude Code 2.1 session (moredip/session-share, MIT) whose calls after idle gaps record
+    // the cache still serving part of the prompt: its one cost, priced from recorded usage per call
+    // at each call's model, is the same figure in the status bar, the tooltip, the Survey and the report.
+    name: 'one-cost-real-session',
+    async run(ctx) {
+      const { wb, repo, workspace, settings, shot } = ctx;
+      const file = path.join(workspace, 'real-gaps', 'moredip-warm-after-gaps.jsonl');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.copyFileSync(path.join(repo, 'test', 'fixtures', 'claude-code', 'moredip-warm-after-gaps.jsonl'), file);
+      const model = settingValue(repo, settings, 'agentTraceLens.tokens.model') as string;
+      const want = expectedFor(repo, file);
+      const tokens = expectedTokens(repo, file, model);
+      const bill = expectedBill(repo, file);
+      assert.ok(bill && bill.costText.endsWith('priced from recorded usage'), `stats prices the session from its recorded usage: ${bill?.costText}`);
+      await wb.runCommand('Agent Trace Lens: Open Trajectory…');
+      await wb.answerFileDialog(file);
+      await wb.traceRow(want.title);
+      const entry = wb.statusBarEntry('agentTraceLens.tokens');
+      await entry.waitFor({ timeout: 10_000 });
+      const line = `${compactCount(tokens.total)} tok in log · ${bill.cost}`;
+      let text = '';
+      for (const deadline = Date.now() + 60_000; Date.now() < deadline; await wb.page.waitForTimeout(200)) {
+        text = (await entry.innerText()).trim();
+        if (text === line) break;
+      }
+      assert.equal(text, line, 'the status bar differs from stats');
+      const detail = flat(await wb.hoverText(entry, () => shot('status-bar-cost')));
+      assert.ok(detail.includes(`Cost: ${bill.costText}`), `status bar tooltip lacks ${bill.costText}: ${detail}`);
+      const tip = flat(await wb.hoverText(await wb.traceRow(want.title), () => shot('tooltip-cost')));
+      assert.ok(tip.includes(bill.costText), `the trajectory tooltip lacks ${bill.costText}: ${tip}`);
+      await sameCostInSurveyAndReport(ctx, file, want.title, bill);
     },
   },
 ];

@@ -78,6 +78,18 @@ export function expectedTokens(repo: string, file: string, model: string): Expec
   };
 }
 
+/**
+ * The run's one cost as `stats --tokens` gives it: each call at its own model's price. (`--model M`
+ * would price every call as M; the extension's token model only counts.)
+ */
+export function expectedBill(repo: string, file: string): { cost: string; costText: string } | undefined {
+  const out = execFileSync(process.execPath, [path.join(repo, 'dist', 'cli.js'), 'stats', file, '--tokens', '--json'], { encoding: 'utf8' });
+  const bill = (JSON.parse(out) as { bill: { cost: number | null; label: string } }).bill;
+  if (bill.cost === null) return undefined;
+  const usd = (x: number) => `$${x.toFixed(x !== 0 && Math.abs(x) < 0.01 ? 4 : 2)}`;
+  return { cost: usd(bill.cost), costText: `${usd(bill.cost)} ${bill.label}` };
+}
+
 /** What `compact FILE --strategy ID --range A-B --model M --json` prints, offline. */
 export interface ExpectedCompaction {
   strategy: string;
