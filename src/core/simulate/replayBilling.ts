@@ -73,7 +73,7 @@ export class Ledger {
   /** Output waiting for its request's rates: agent steps come after the request that produced them. */
   private pendingOutput = 0;
   private pendingPrompt = 0;
-  /** The provider's prompt size and the cost of each agent request, in order (kept when asked). */
+  /** The provider's prompt size and the cost of each agent request, in order (kept for the run as logged). */
   readonly prompts: number[] = [];
   readonly requestCosts: number[] = [];
   readonly cachedTokens: number[] = [];
@@ -89,11 +89,11 @@ export class Ledger {
   private priced: ResolvedPrice | undefined;
 
   /**
-   * `asLogged`: the run as it happened, where a read the log records after a reset of the cache is
-   * taken whole; a replay under a strategy takes it only within the system prefix, the part no
-   * compaction changes.
+   * `asLogged`: the run as it happened. Its ledger keeps each request's figures for the comparison
+   * with the record, and takes whole a read the log records after a reset of the cache; a replay
+   * under a strategy takes that read only within the system prefix, the part no compaction changes.
    */
-  constructor(private readonly price: ResolvedPrice | undefined, cache: PromptCache, private readonly scale: Scale, private readonly keepPrompts = false, private readonly timing?: RequestTiming, private readonly mainModel = '', private readonly asLogged = keepPrompts) {
+  constructor(private readonly price: ResolvedPrice | undefined, cache: PromptCache, private readonly scale: Scale, private readonly asLogged = false, private readonly timing?: RequestTiming, private readonly mainModel = '') {
     this.cache = cache;
   }
 
@@ -153,7 +153,7 @@ export class Ledger {
     this.t.uncachedInput += bill.uncached;
     this.t.cachedInput += bill.cached;
     this.t.cacheWrite += bill.written;
-    if (this.keepPrompts) { this.prompts.push(prompt); this.cachedTokens.push(bill.cached); this.writtenTokens.push(bill.written); this.outputTokens.push(0); }
+    if (this.asLogged) { this.prompts.push(prompt); this.cachedTokens.push(bill.cached); this.writtenTokens.push(bill.written); this.outputTokens.push(0); }
     this.pendingPrompt = prompt;
     this.pendingPrice = price;
     this.pendingModel = model;
@@ -178,7 +178,7 @@ export class Ledger {
     this.dollars.input += uncached;
     this.dollars.cachedInput += cached;
     this.dollars.cacheWrite += written;
-    if (this.keepPrompts) this.requestCosts.push(uncached + cached + written);
+    if (this.asLogged) this.requestCosts.push(uncached + cached + written);
   }
 
   /** Tokens the agent wrote in its latest request. */
@@ -205,7 +205,7 @@ export class Ledger {
     if (this.pendingOutput === 0) return;
     this.cache.output(this.pendingOutput);
     this.t.output += this.pendingOutput;
-    if (this.keepPrompts && this.outputTokens.length > 0) this.outputTokens[this.outputTokens.length - 1] += this.pendingOutput;
+    if (this.asLogged && this.outputTokens.length > 0) this.outputTokens[this.outputTokens.length - 1] += this.pendingOutput;
     const row = this.models.get(this.pendingModel);
     if (row) row.output += this.pendingOutput;
     const price = this.pendingPrice ?? this.price;
@@ -213,7 +213,7 @@ export class Ledger {
       const dollars = (this.pendingOutput * ratesFor(price, this.pendingPrompt).output) / 1e6;
       if (row && row.cost !== null) row.cost += dollars;
       this.dollars.output += dollars;
-      if (this.keepPrompts && this.requestCosts.length > 0) this.requestCosts[this.requestCosts.length - 1] += dollars;
+      if (this.asLogged && this.requestCosts.length > 0) this.requestCosts[this.requestCosts.length - 1] += dollars;
     }
     this.pendingOutput = 0;
   }

@@ -119,7 +119,7 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
     previous = line;
   }
   if (failed || result.isError) {
-    const meaningful = outputLines(text).filter((l) => !NO_ERROR.test(l));
+    const meaningful = outputLines(text, false).filter((l) => !NO_ERROR.test(l));
     // A line that says it failed beats the first line; "ERROR:" alone heads the message on the next line.
     const telling = meaningful.findIndex((l) => /\b(?:error|failed|failure|fatal|cannot|denied|not found|invalid|not recognized|not permitted|rejected|unexpected)\b/i.test(l));
     const at = telling >= 0 ? telling : 0;
@@ -128,7 +128,7 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
   }
   // A tool that refused the call, and records no status, says so first ("Browser Use rejected this
   // action due to browser security policy", "The tool use was rejected").
-  const opening = firstOutputLine(text);
+  const opening = firstOutputLine(text, false);
   if (opening && REFUSAL.test(opening) && !NUMBERED_OR_CODE.test(opening)) return { step: result.index, type: 'refusal', text: firstLine(opening, ERROR_CHARS) };
   return undefined;
 }
@@ -201,17 +201,17 @@ export function testRun(result: Step, exitCode: number | undefined): TestRun {
 // line that says the command failed is kept.
 const BOILERPLATE = /^(?:Exit code:? -?\d+|<system>(?![^<]*\b(?:ERROR|[Ee]rror|[Ff]ailed|FAILED)\b)[^<]*<\/system>|\(Open file: .*\)|\(Current directory: .*\)|bash-\$.*|Chunk ID: .*|Wall time: .*|Process exited with code .*|Original token count: .*|Output:|<\/?(?:returncode|output)>.*|\[The command completed with exit code .*\]|\[Command finished .*\]|Your command ran successfully and did not produce any output\.?)$/;
 
-/** The meaningful lines of a result: cleaned, blank and wrapper lines dropped. */
-function outputLines(text: string): string[] {
-  return [...eachOutputLine(text)];
+/** The meaningful lines of a result: cleaned (unless `clean` is false: it is already), blank and wrapper lines dropped. */
+function outputLines(text: string, clean = true): string[] {
+  return [...eachOutputLine(text, clean)];
 }
 
 /**
  * The same lines one at a time, for callers that want the first, the last or any: a tool output
  * of 200 MB is not split into an array of millions of lines to read one of them.
  */
-function* eachOutputLine(text: string): Generator<string> {
-  for (const raw of eachLine(cleanText(text))) {
+function* eachOutputLine(text: string, clean = true): Generator<string> {
+  for (const raw of eachLine(clean ? cleanText(text) : text)) {
     const line = raw.trim();
     if (line === '' || BOILERPLATE.test(line)) continue;
     const parts = contentPartsText(line);
@@ -249,11 +249,13 @@ const OPENING_NOISE = /^(?:[^\p{L}\p{N}]*$|#!|['"]use strict['"]|(?:import|from\
  * left out. Nothing for a listing of paths, where a folder was read.
  */
 export function readGist(text: string, max = 100): string | undefined {
-  if (pathListOf(text)) return undefined;
+  // Cleaned once for both passes: a read returns whole files.
+  const clean = cleanText(text);
+  if (pathListOf(clean, 8, false)) return undefined;
   const lines: string[] = [];
   let names = 0;
   let seen = 0;
-  for (const raw of eachOutputLine(text)) {
+  for (const raw of eachOutputLine(clean, false)) {
     const line = raw.replace(LINE_NUMBER, '').trim();
     if (++seen <= 3 && ENTRY_NAME.test(line)) names++;
     if (seen > 3 && lines.length === 2) break;
@@ -274,10 +276,10 @@ const ENTRY_NAME = /^[\w.@+-]+\/?$/;
 const PATH_LINE = /^(?:[~.]{0,2}\/)?[\w.@+-]+(?:\/[\w.@+-]*)+$|^[\w@+-][\w.@+-]*\.[A-Za-z]\w{0,7}$/;
 
 /** The paths a search or listing returned, when every line it printed is one (at most `max`, then how many more). */
-export function pathListOf(text: string, max = 8): string | undefined {
+export function pathListOf(text: string, max = 8, clean = true): string | undefined {
   const paths: string[] = [];
   let more = 0;
-  for (const line of eachOutputLine(text)) {
+  for (const line of eachOutputLine(text, clean)) {
     if (!PATH_LINE.test(line)) return undefined;
     if (paths.length < max) paths.push(line);
     else more++;
@@ -296,8 +298,8 @@ function* eachLine(text: string): Generator<string> {
 }
 
 /** The first meaningful line of a result (`outputLines(text)[0]`). */
-export function firstOutputLine(text: string): string | undefined {
-  for (const line of eachOutputLine(text)) return line;
+export function firstOutputLine(text: string, clean = true): string | undefined {
+  for (const line of eachOutputLine(text, clean)) return line;
   return undefined;
 }
 
