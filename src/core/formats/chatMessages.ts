@@ -1,6 +1,6 @@
 import type { SourceLocation, StepKind } from '../model';
 import { argsOf, isRecord, StepBuilder, textOf } from '../steps';
-import { injectedLabel, type InjectedRule, withoutWrapperTags } from './injected';
+import { injectedLabel, type InjectedRule, withoutContextBlocks, withoutWrapperTags } from './injected';
 import { terminusReply } from './terminus';
 
 // OpenAI chat-completions messages. Several formats embed them (plain message lists, SWE-agent
@@ -192,6 +192,6 @@ export function titleFromSteps(steps: readonly { kind: StepKind; text: string }[
   const first = steps.find((s) => s.kind === 'user' && s.text.trim() !== '');
   if (!first) return fallback;
   // A task wrapped in tags (`<pr_description>`, `<task>`) is titled by its first line of text.
-  const line = withoutWrapperTags(requestOf(first.text.slice(0, 20_000))).replace(/^ +| +$/gm, '').split('\n').map((l) => l.trim()).find((l) => l !== '') ?? first.text.trim().split('\n')[0];
+  const line = withoutWrapperTags(withoutContextBlocks(requestOf(first.text.slice(0, 20_000)))).replace(/^ +| +$/gm, '').split('\n').map((l) => l.trim()).find((l) => l !== '') ?? first.text.trim().split('\n')[0];
   return line.length > 80 ? line.slice(0, 79) + '…' : line;
 }

@@ -21,6 +21,14 @@ export function injectedLabel(rules: readonly InjectedRule[], text: string): str
   return undefined;
 }
 
+/** Context blocks a client puts inside a real user message (an opened file, a reminder, the environment). */
+const CONTEXT_BLOCKS = /<(system-reminder|environment_details|environment_context|ide_selection|ide_opened_file)>[\s\S]*?<\/\1>/g;
+
+/** A user message without the context blocks its client wrapped around the person's words. */
+export function withoutContextBlocks(text: string): string {
+  return text.replace(CONTEXT_BLOCKS, '');
+}
+
 /** The text inside the first `<tag>…</tag>`, on one line, or undefined. */
 export function tagText(text: string, tag: string): string | undefined {
   const open = text.indexOf(`<${tag}>`);

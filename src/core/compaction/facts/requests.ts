@@ -4,6 +4,7 @@
 
 import type { Step } from '../../model';
 import { cleanText, firstLine } from './hygiene';
+import { withoutContextBlocks } from '../../formats/injected';
 
 const META_START = [
   /^<command-(?:name|message|args)>/,
@@ -41,9 +42,6 @@ export function answerText(result: Step): string | undefined {
   return text.replace(/^(?:The user|User) (?:has )?(?:answered|responded|replied)[^:]*:\s*/i, '');
 }
 
-/** Blocks that agents inject into a real user message; the request is what is left. */
-const INJECTED_BLOCKS = /<(system-reminder|environment_details|environment_context|ide_selection|ide_opened_file)>[\s\S]*?<\/\1>/g;
-
 /** Openings of summaries that agents write into the conversation as user messages. */
 const SUMMARY_OPENINGS = [
   /^This session is being continued from a previous conversation/, // Claude Code
@@ -64,7 +62,7 @@ export function requestText(step: Step): string | undefined {
   if (step.kind !== 'user' || step.label === 'demonstration') return undefined;
   const raw = cleanText(step.text).trim();
   if (!raw || META_START.some((re) => re.test(raw)) || isSummaryText(raw)) return undefined;
-  const text = withoutHarness(raw.replace(INJECTED_BLOCKS, '')).replace(/<\/?(?:task|feedback|user_query|pr_description|issue_description)>/g, '').trim();
+  const text = withoutHarness(withoutContextBlocks(raw)).replace(/<\/?(?:task|feedback|user_query|pr_description|issue_description)>/g, '').trim();
   return text === '' ? undefined : text;
 }
 
