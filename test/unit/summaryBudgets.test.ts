@@ -20,9 +20,9 @@ const SUMMARISING = [
 // Every summarising strategy has a size: offline, its summary stays within the budget it
 // publishes (`Strategy.summaryBudget`), on every corpus file, fixture and wild-log file.
 
-/** The wild-log set beside this worktree, when it is there (npm run wild). */
+/** The wild-log set (wild/files), when this checkout has it. */
 function wildFiles(): string[] {
-  const dir = path.resolve(REPO_ROOT, '..', 'wild20', 'wild', 'files');
+  const dir = path.join(REPO_ROOT, 'wild', 'files');
   if (!fs.existsSync(dir)) return [];
   return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((f) => path.join(dir, f)).filter((f) => fs.statSync(f).isFile() && !f.endsWith('.md'));
 }

@@ -57,7 +57,7 @@ export function extractEntities(trajectory: Run, indices: Iterable<number>): Ent
   for (const e of failedEdits(f)) note('error', e.error ?? `edit of ${e.file} failed`, e.step);
   for (const c of f.commands) note('command', c.longCommand, c.step, c.exitCode !== undefined ? `exit ${c.exitCode}` : c.outcome);
   for (const t of f.tests) for (const id of t.failing) note('test', id, t.step, 'failing');
-  for (const e of f.errors) note('error', e.text, e.step);
+  for (const e of [...f.errors, ...f.moreErrors]) note('error', e.text, e.step);
   for (const r of f.userRefs) note(r.kind, r.text, r.step);
   for (const c of f.constraints) note('constraint', c.text, c.step);
   if (f.plan) for (const item of f.plan.items) note('todo', item.text, f.plan.step, item.status);

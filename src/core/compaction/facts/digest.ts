@@ -24,6 +24,7 @@ export function digestItems(facts: Facts): DigestItem[] {
   for (const e of failedEdits(facts)) add(describeFailedEdit(e), 4, e.step);
   for (const t of facts.tests) add(describeTest(t), 4, t.step);
   for (const e of facts.errors) add(`error: ${e.text}`, 4, e.step);
+  for (const e of facts.moreErrors) add(`error: ${e.text}`, 2, e.step);
   if (facts.plan) add(`tasks: ${facts.plan.items.map(describeTodo).join(', ')}`, 3, facts.plan.step);
   for (const o of facts.outcomes) {
     if (o.kind === 'shell' || o.kind === 'edit' || o.kind === 'read' || o.kind === 'todo' || !o.said || o.failed) continue;

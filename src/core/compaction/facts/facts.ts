@@ -4,7 +4,7 @@
 import type { Step, Run } from '../../model';
 import { carriesPatch, classifyCall, commandEffect, shellSegments, type CallInfo, type CommandEffect, type EditAction } from './calls';
 import { bounded, paragraph, unique } from './hygiene';
-import { editOutcome, errorOf, exitCodeOf, isTestCommand, firstOutputLine, pathListOf, readGist, someOutputLine, tellingOutputLine, testRun, type ErrorFact, type Outcome } from './outcomes';
+import { editOutcome, errorOf, exitCodeOf, furtherErrorsOf, isTestCommand, firstOutputLine, pathListOf, readGist, recordLineOf, someOutputLine, tellingOutputLine, testRun, type ErrorFact, type Outcome } from './outcomes';
 import { decisionsOf, summaryOf, taskToolPlan, todosOf, type SummaryFact, type TodoItem } from './plans';
 import { answerText, ASK_TOOLS, constraintsOf, requestText, taskOf, userRefsOf, type UserRef } from './requests';
 import { answersNo, verdictOf } from './verdict';
@@ -44,6 +44,8 @@ export interface CommandFact {
   ok?: boolean;
   /** Whether it only looked (`cat`, `rg`, `git show`), changed files, the repository or the environment, or ran something. */
   effect: CommandEffect;
+  /** The commit or push it recorded (`[main b05d732] Fix the parser`). */
+  recorded?: string;
 }
 
 export interface TestFact {
@@ -84,6 +86,8 @@ export interface Facts {
   tests: TestFact[];
   /** Every error each time it was seen; renderers fold repeats with a count. */
   errors: ErrorFact[];
+  /** The other errors a failed call reported besides the one in `errors` (ranked below them). */
+  moreErrors: ErrorFact[];
   reads: ReadFact[];
   decisions: TextFact[];
   /** The latest to-do list or plan among the steps read. */
@@ -118,7 +122,7 @@ export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts 
   const task = taskOf(steps);
   const facts: Facts = {
     task: task ? { step: task.step, text: task.text } : undefined,
-    requests: [], constraints: [], userRefs: [], edits: [], commands: [], tests: [], errors: [], reads: [], decisions: [],
+    requests: [], constraints: [], userRefs: [], edits: [], commands: [], tests: [], errors: [], moreErrors: [], reads: [], decisions: [],
     summaries: [], outcomes: [], pendingCalls: [], replies: [], toolCounts: nameTable<number>(), stepCount: chosen.length,
     span: chosen.length ? [chosen[0], chosen[chosen.length - 1]] : undefined,
   };
@@ -230,6 +234,7 @@ function readCall(facts: Facts, call: Step, result: Step | undefined, answered: 
     const failed = verdict?.failed === true || failedEdit === 'failed';
     const err = (info.kind === 'read' || verdict?.failed === false) && !failed ? undefined : errorOf(result, failed);
     if (err) facts.errors.push(err);
+    if (err && failed) facts.moreErrors.push(...furtherErrorsOf(result, err));
   }
   if (result) {
     const err = facts.errors.length > errorsBefore ? facts.errors[facts.errors.length - 1].text : undefined;
@@ -273,7 +278,9 @@ function shellWriteOutcome(result: Step | undefined, command: string, file: stri
 
 function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | undefined, verdict: ReturnType<typeof verdictOf> | undefined): void {
   const command = info.command!;
-  const text = commandText(command);
+  // A commit or a push is told by what it recorded (`[main b05d732] …`): its long message is cut short so the hash stays.
+  const record = result ? recordLineOf(result.text) : undefined;
+  const text = commandText(command, record ? 60 : COMMAND_CHARS);
   const exitCode = result ? exitCodeOf(result) : undefined;
   const saysNo = answersNo(command, exitCode);
   const failed = verdict?.failed === true && verdict.by !== 'text';
@@ -281,14 +288,16 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   const readsOnly = info.reads.length > 0 && info.edits.length === 0 && !failed;
   const error = result && !readsOnly ? errorOf(result, failed) : undefined;
   if (error) facts.errors.push(error);
+  if (error && failed) facts.moreErrors.push(...furtherErrorsOf(result!, error));
   let outcome: string;
   // What a script or a test printed last says how it went ("344", "FAILED - …"); a read's or a
   // listing's last line says nothing.
   const said = result && !readsOnly && !/^(?:ls|find|grep|rg|cat|head|tail|sed -n|nl|tree|pwd|echo|mkdir|rm|cd)\b/.test(command.trim().replace(/^cd \S+ && /, '')) ? tellingOutputLine(result.text) : undefined;
   const printed = said ? ` → ${bounded(said, 80)}` : '';
   if (!result) outcome = 'no result in the log';
-  else if (exitCode !== undefined) outcome = `exit ${exitCode}${error && exitCode !== 0 ? `: ${error.text}` : printed}`;
+  else if (exitCode !== undefined) outcome = `exit ${exitCode}${error && exitCode !== 0 ? `: ${error.text}` : record ? ` → ${bounded(record, 140)}` : printed}`;
   else if (error) outcome = `failed: ${error.text}`;
+  else if (record) outcome = `→ ${bounded(record, 140)}`;
   // A script that records no exit status says how it went last (`Total broken: 34`); a write's last line is an echo.
   else if (said && commandEffect(command) === 'run') outcome = `→ ${bounded(said, 80)}`;
   else {
@@ -296,7 +305,7 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
     outcome = first ? `→ ${bounded(first, 80)}` : 'no output';
   }
   const ok = !result ? undefined : failed || (exitCode === undefined && error) ? false : verdict?.failed === false || saysNo ? true : undefined;
-  facts.commands.push({ step: call.index, command: text, longCommand: commandText(command, 300), ...(exitCode !== undefined ? { exitCode } : {}), outcome, ...(ok !== undefined ? { ok } : {}), effect: commandEffect(command) });
+  facts.commands.push({ step: call.index, command: text, longCommand: commandText(command, 300), ...(exitCode !== undefined ? { exitCode } : {}), outcome, ...(ok !== undefined ? { ok } : {}), effect: commandEffect(command), ...(record ? { recorded: record } : {}) });
   if (result && isTestCommand(command)) {
     const run = testRun(result, exitCode);
     facts.tests.push({ step: call.index, command: text, outcome: run.outcome, failing: run.failing, passing: run.passing, ...(run.ok !== undefined ? { ok: run.ok } : {}) });

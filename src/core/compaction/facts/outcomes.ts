@@ -97,20 +97,7 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
       if (m && !/^\s/.test(after[i]) && !/^(?:File|During|The above)\b/.test(after[i])) return make(result.index, m[1], m[2]);
     }
   }
-  for (const raw of eachLine(text)) {
-    const line = raw.trim();
-    if (!line || /^\s{2,}/.test(raw) && !/^E\s/.test(line) || NO_ERROR.test(line)) continue;
-    // pytest's short summary: `FAILED tests/a.py::test_x - ValueError: message`.
-    const pytest = /^(?:FAILED|ERROR) \S+ - ((?:\w+\.)*\w*(?:Error|Exception|Failure|Exit))(?:: (.+))?$/.exec(line);
-    if (pytest) return make(result.index, pytest[1], pytest[2]);
-    const lint = /^-?\s*[A-Z]\d{3,4} (\w+(?:Error|Exception)): (.+)$/.exec(line);
-    if (lint) return make(result.index, lint[1], lint[2]);
-    const m = EXCEPTION_LINE.exec(line);
-    // A result the log marks failed that opens with `TypeError: …` is that error, whatever punctuation follows.
-    if (m && (!CODE_LIKE.test(line) || ((failed || result.isError) && m.index === 0 && m[2] !== undefined && /^[A-Z]/.test(line))) && !/Warning$/.test(m[1])) return make(result.index, m[1], m[2]);
-    const shell = shellError(line);
-    if (shell) return { step: result.index, type: shell, text: firstLine(shell === 'CMake' ? `${line} ${nextLine(text.split('\n'), line)}` : line, ERROR_CHARS) };
-  }
+  for (const e of lineErrors(result, text, failed)) return e;
   // "Sphinx version error:" and the like: a heading that names the error, the message on the next line.
   let previous: string | undefined;
   for (const line of eachLine(text)) {
@@ -124,13 +111,48 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
     const telling = meaningful.findIndex((l) => /\b(?:error|failed|failure|fatal|cannot|denied|not found|invalid|not recognized|not permitted|rejected|unexpected)\b/i.test(l));
     const at = telling >= 0 ? telling : 0;
     const first = /^\w+:$/.test(meaningful[at] ?? '') && meaningful[at + 1] ? `${meaningful[at]} ${meaningful[at + 1]}` : meaningful[at];
-    if (first && (/^(?:ERROR|Error|error|FAILED|fatal)\b/.test(first) || !CODE_LIKE.test(first))) return { step: result.index, type: 'failure', text: firstLine(first, ERROR_CHARS) };
+    if (first && (/^(?:ERROR|Error|error|FAILED|Failed|fatal)\b/.test(first) || !CODE_LIKE.test(first))) return { step: result.index, type: 'failure', text: firstLine(first, ERROR_CHARS) };
   }
   // A tool that refused the call, and records no status, says so first ("Browser Use rejected this
   // action due to browser security policy", "The tool use was rejected").
   const opening = firstOutputLine(text, false);
   if (opening && REFUSAL.test(opening) && !NUMBERED_OR_CODE.test(opening)) return { step: result.index, type: 'refusal', text: firstLine(opening, ERROR_CHARS) };
   return undefined;
+}
+
+/** Each line of `text` that reads as an error (an exception, a shell's or a build tool's error line), in order. */
+function* lineErrors(result: Step, text: string, failed: boolean): Generator<ErrorFact> {
+  for (const raw of eachLine(text)) {
+    const line = raw.trim();
+    if (!line || /^\s{2,}/.test(raw) && !/^E\s/.test(line) || NO_ERROR.test(line)) continue;
+    // pytest's short summary: `FAILED tests/a.py::test_x - ValueError: message`.
+    const pytest = /^(?:FAILED|ERROR) \S+ - ((?:\w+\.)*\w*(?:Error|Exception|Failure|Exit))(?:: (.+))?$/.exec(line);
+    if (pytest) { yield make(result.index, pytest[1], pytest[2]); continue; }
+    const lint = /^-?\s*[A-Z]\d{3,4} (\w+(?:Error|Exception)): (.+)$/.exec(line);
+    if (lint) { yield make(result.index, lint[1], lint[2]); continue; }
+    const m = EXCEPTION_LINE.exec(line);
+    // A result the log marks failed that opens with `TypeError: …` is that error, whatever punctuation follows.
+    if (m && (!CODE_LIKE.test(line) || ((failed || result.isError) && m.index === 0 && m[2] !== undefined && /^[A-Z]/.test(line))) && !/Warning$/.test(m[1])) { yield make(result.index, m[1], m[2]); continue; }
+    const shell = shellError(line);
+    if (shell) yield { step: result.index, type: shell, text: firstLine(shell === 'CMake' ? `${line} ${nextLine(text.split('\n'), line)}` : line, ERROR_CHARS) };
+  }
+}
+
+/**
+ * The other errors a failed result reported besides `first` (a build that stops on three errors,
+ * a hook that fails and says why), each once, at most `max`: what a debugger checks beyond the
+ * first line.
+ */
+export function furtherErrorsOf(result: Step, first: ErrorFact, max = 2): ErrorFact[] {
+  const out: ErrorFact[] = [];
+  const seen = new Set([first.text]);
+  for (const e of lineErrors(result, cleanText(result.text), true)) {
+    if (seen.has(e.text)) continue;
+    seen.add(e.text);
+    out.push(e);
+    if (out.length === max) break;
+  }
+  return out;
 }
 
 // Prose may say "with" or "for": only a numbered line or one that opens like code is not a sentence.
@@ -153,7 +175,9 @@ function shellError(line: string): string | undefined {
   if (/^E: /.test(line)) return 'apt';
   if (/^CMake Error\b/.test(line)) return 'CMake';
   if (/^make(?:\[\d+\])?: \*\*\* /.test(line)) return 'make';
-  if (/^npm ERR! /.test(line)) return 'npm';
+  if (/^npm (?:ERR!|error) /.test(line)) return 'npm';
+  // A tool that names itself first (`gpkg: ERROR: failed to get a token`).
+  if (/^[\w.-]+: (?:ERROR|FATAL|fatal|error): \S/.test(line)) return 'error';
   if (/^\S+\.\w+:\d+(?::\d+)?: error: /.test(line)) return 'compiler';
   if (/\berror TS\d+: /.test(line)) return 'TypeScript';
   return undefined;
@@ -167,7 +191,7 @@ export interface TestRun {
   ok?: boolean;
 }
 
-const TEST_COMMAND = /\b(pytest|py\.test|unittest|nose2?|tox|jest|vitest|mocha|ava|(?:npm|yarn|pnpm|bun)\s+(?:run\s+)?test|go\s+test|cargo\s+test|mvn\s+test|gradle\w*\s+test|rspec|phpunit|make\s+(?:test|check)|ctest|runtests?\.py|bin\/test|manage\.py\s+test|\w+\.tests?\b)/;
+const TEST_COMMAND = /\b(pytest|py\.test|unittest|nose2?|tox|jest|vitest|mocha|ava|(?:npm|yarn|pnpm|bun)\s+(?:run\s+)?test|(?:go|cargo|mix|dotnet|swift|deno|zig build)\s+test|playwright\s+test|mvn\s+test|gradle\w*\s+test|rspec|phpunit|make\s+(?:test|check)|ctest|runtests?\.py|bin\/test|manage\.py\s+test|\w+\.tests?\b)/;
 
 export function isTestCommand(command: string): boolean {
   return TEST_COMMAND.test(command);
@@ -188,8 +212,8 @@ export function testRun(result: Step, exitCode: number | undefined): TestRun {
   const summary = [...lines].reverse().find((l) => /\b\d+ (?:passed|failed|errors?|skipped|deselected|tests?)\b/i.test(l) || /^no tests ran\b/.test(l) || /^(?:OK|FAILED)\b/.test(l) || /^test result: /.test(l) || /^Tests?:\s+\d/.test(l));
   let outcome = summary ? firstLine(summary.replace(/^=+\s*|\s*=+$/g, ''), 160) : exitCode === undefined ? 'outcome not shown' : `exit ${exitCode}`;
   let ok: boolean | undefined;
-  if (failing.size > 0 || /\b[1-9]\d* (?:failed|errors?)\b|^FAILED|test result: FAILED/i.test(outcome)) ok = false;
-  else if (/\bpassed\b|^OK\b|test result: ok/i.test(outcome)) ok = true;
+  if (failing.size > 0 || /\b[1-9]\d* (?:failed|errors?|failures?)\b|^FAILED|test result: FAILED/i.test(outcome)) ok = false;
+  else if (/\bpassed\b|^OK\b|test result: ok|\b0 failures\b/i.test(outcome)) ok = true;
   else if (exitCode !== undefined) ok = exitCode === 0;
   if (!summary && ok === false && failing.size) outcome = `${failing.size} failed`;
   return { outcome, failing: [...failing], passing: [...passing], ok };
@@ -312,13 +336,26 @@ export function someOutputLine(text: string, test: (line: string) => boolean): b
 // A line where a script says how it went: `FAILURE: …`, `SUCCESS: …`, `Test passed`, `ERROR …`.
 const VERDICT_LINE = /^(?:\W{0,3})(?:FAIL(?:URE|ED)?|SUCCESS(?:FUL)?|PASS(?:ED)?|ERROR|OK|BUG|FIXED|Success|Failure|Failed|Passed|Error)\b|\b(?:test(?:s)? (?:passed|failed)|all (?:tests|checks) pass)/i;
 
-/** What a script said last about how it went: its last verdict line (`FAILURE: …`), else its last line. */
+// What version control reports it recorded: a commit (`[main b05d732] Fix the parser`, after
+// whatever the hooks printed) and a push (`a527e1b..c5c5e98  main -> main`). The hash is what a
+// person checks the run against, so it outranks every other line.
+const RECORD_LINE = /^\[[^\]\s]+(?: \([^)\n]*\))? [0-9a-f]{7,40}\] \S|^(?:[+*] )?[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}\s+\S+\s+->\s+\S+|^\* \[new (?:branch|tag)\]\s+\S+\s+->\s+\S+/;
+
+/** The commit or push version control reported in `text`, if any. */
+export function recordLineOf(text: string): string | undefined {
+  for (const line of eachOutputLine(text)) if (RECORD_LINE.test(line)) return line;
+  return undefined;
+}
+
+/** What a script said about how it went: what version control recorded, else its last verdict line (`FAILURE: …`), else its last line. */
 export function tellingOutputLine(text: string): string | undefined {
   let last: string | undefined;
   let verdict: string | undefined;
+  let record: string | undefined;
   for (const line of eachOutputLine(text)) {
     last = line;
+    if (RECORD_LINE.test(line)) record ??= line;
     if (VERDICT_LINE.test(line) && !NO_ERROR.test(line)) verdict = line;
   }
-  return verdict ?? last;
+  return record ?? verdict ?? last;
 }

@@ -142,10 +142,17 @@ export function errorLines(facts: Facts, withSteps = true): string[] {
  * are shorter and carry no step number.
  */
 export function rankedErrorLines(facts: Facts, brief = false): Ranked[] {
-  return foldedErrors(facts, brief).map(({ text, step, times }, i) => {
+  return [...foldedErrors(facts, brief).map(({ text, step, times }, i) => {
     const where = brief ? (times > 1 ? `×${times}` : '') : `step ${step}${times > 1 ? `, ×${times}` : ''}`;
     return { text: where ? `${text} (${where})` : text, rank: 4 + Math.min(0.9, (times - 1) / 10) - i * 1e-6 };
-  });
+  }), ...furtherErrorLines(facts, !brief)];
+}
+
+/** The other errors failed calls reported, each once, ranked below every first error. */
+function furtherErrorLines(facts: Facts, withSteps: boolean): Ranked[] {
+  const first = new Set(facts.errors.map((e) => e.text));
+  const seen = new Set<string>();
+  return facts.moreErrors.filter((e) => !first.has(e.text) && !seen.has(e.text) && seen.add(e.text)).map((e) => ({ text: withSteps ? `${e.text} (step ${e.step})` : e.text, rank: 2 }));
 }
 
 export function planLines(facts: Facts): string[] {
@@ -165,8 +172,20 @@ export function taskTrackingLines(facts: Facts): string[] {
   return unique([...planLines(facts), ...facts.summaries.flatMap((s) => taskTrackingOf(s.text))]);
 }
 
-export function decisionLines(facts: Facts, max = 5): string[] {
-  return [...replyLines(facts), ...facts.decisions.slice(-max).map((d) => d.text)];
+export function decisionLines(facts: Facts, max = 5, replies = 3): string[] {
+  return [...replyLines(facts, 300, replies), ...telling(facts.decisions, max).map((d) => d.text)];
+}
+
+// A finding (`the root cause is…`, `decided`, `instead of`) says more than an intention (`I'll update…`).
+const FINDING = /\b(?:the (?:fix|problem|issue|bug|cause|root cause|solution) (?:is|was|lies|seems)|root cause|decided|instead of)\b/i;
+
+/** At most `max` of the agent's statements, in order: its findings first wherever they are, then the latest of the rest. */
+function telling<T extends { text: string }>(all: readonly T[], max: number): T[] {
+  if (all.length <= max) return [...all];
+  const findings = all.filter((d) => FINDING.test(d.text)).slice(-max);
+  const room = max - findings.length;
+  const chosen = new Set([...findings, ...(room > 0 ? all.filter((d) => !findings.includes(d)).slice(-room) : [])]);
+  return all.filter((d) => chosen.has(d));
 }
 
 /** What the agent told the person at the end of each turn (its findings, its answer), the last message aside. */
@@ -236,7 +255,7 @@ export function errorLinesKeepingLast(facts: Facts, withSteps = true): Ranked[] 
   const lines = errorLines(facts, withSteps);
   const last = facts.errors[facts.errors.length - 1]?.text;
   const at = last === undefined ? -1 : lines.findIndex((l) => l.startsWith(last));
-  return lines.map((text, i) => ({ text, rank: i === at ? MUST_KEEP : 4 }));
+  return [...lines.map((text, i) => ({ text, rank: i === at ? MUST_KEEP : 4 })), ...furtherErrorLines(facts, withSteps)];
 }
 
 type Line = string | Ranked;
@@ -345,14 +364,14 @@ function withCutNote(s: Section & { cut?: number }): Section {
 }
 
 /**
- * Commands ranked for a budget: failures and tests first, then what printed something telling,
- * then the rest. `brief` leaves a failure's error out (a summary that lists errors says it once).
+ * Commands ranked for a budget: failures, tests and what version control recorded (a commit's
+ * hash) first, then what printed something telling, then the rest. `brief` leaves a failure's error out (a summary that lists errors says it once).
  */
 export function rankedCommandLines(facts: Facts, max = 40, brief = false): Ranked[] {
   const seen = new Map<string, Ranked>();
   for (const c of facts.commands) {
     const text = brief && c.ok === false ? `${c.command} (${c.exitCode !== undefined ? `exit ${c.exitCode}` : 'failed'})` : describeCommand(c);
-    const rank = c.ok === false ? 3.5 : isTestCommand(c.command) ? 3.5 : / → /.test(c.outcome) ? 2.5 : isNotable(c) ? 2 : 1;
+    const rank = c.ok === false || c.recorded ? 3.5 : isTestCommand(c.command) ? 3.5 : / → /.test(c.outcome) ? 2.5 : isNotable(c) ? 2 : 1;
     const prev = seen.get(text);
     seen.set(text, prev ? { text: prev.text.replace(/( ×\d+)?$/, (m) => ` ×${m ? Number(m.slice(2)) + 1 : 2}`), rank: prev.rank } : { text, rank });
   }

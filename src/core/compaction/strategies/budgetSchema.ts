@@ -14,7 +14,7 @@ import { exitCodeOf, firstOutputLine } from '../facts';
 import { widenToPairs } from '../range';
 import { contextTextOf, truncatedEventText } from '../text';
 import type { ForcedTrigger, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
-import { SUMMARY_MAX_CHARS, summaryMaxChars } from './summaryBudget';
+import { charsBudget, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import { outcomeLines } from '../facts';
 
 export const SCHEMA_FIELDS = ['decisions', 'facts', 'open_questions', 'pending_tool_calls', 'recent_tool_results'] as const;
@@ -182,8 +182,9 @@ async function run(trajectory: Run, range: StepRange, ctx: StrategyContext): Pro
   const prevStep = summarized.find((s) => s.kind === 'compaction');
   const events = summarized.filter((s) => s !== prevStep);
   const keptTokens = tokensOf(trajectory.steps, ctx.counter) - tokensOf(summarized, ctx.counter);
-  // Offline, the summary also keeps to its own size (summary_max_chars).
-  const fits = (text: string) => keptTokens + ctx.counter.count(text) <= budget && (!!ctx.llm || text.length <= summaryMaxChars(o));
+  // Offline, the summary also keeps to its own size (summary_max_chars, more on a long range).
+  const summaryChars = summaryMaxChars(o, inRange);
+  const fits = (text: string) => keptTokens + ctx.counter.count(text) <= budget && (!!ctx.llm || text.length <= summaryChars);
   const warnings: string[] = [];
   const maxChars = Number(o.event_max_chars);
   const first = prompt(events, prevStep?.text, maxChars);
@@ -249,9 +250,9 @@ export const budgetSchemaStrategy: Strategy = {
     { name: 'tail_turns', type: 'integer', default: 6, min: 0, max: 1000, help: 'Recent rounds kept verbatim (commonly 4–8). A round is a user message or one model response, with the tool results that follow.' },
     { name: 'max_attempts', type: 'integer', default: 3, min: 1, max: 10, help: 'Model requests at most, when the summary must be made shorter to fit.' },
     { name: 'event_max_chars', type: 'integer', default: 4000, min: 100, max: 1_000_000, help: 'Each event is cut in the middle past this many characters before it is sent.' },
-    SUMMARY_MAX_CHARS,
+    ...SUMMARY_SIZE_OPTIONS,
   ],
-  summaryBudget: (o) => ({ chars: summaryMaxChars(o) }),
+  summaryBudget: charsBudget,
   policy,
   // One request; the re-asks for a shorter summary are counted only when failures are modelled.
   requestsPerFiring: (_t, _r, options, modelFailures) => (modelFailures ? Number(options.max_attempts) : 1),

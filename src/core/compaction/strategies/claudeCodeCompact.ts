@@ -14,7 +14,7 @@ import {
   doneTodoLines, filesChanged, lastAgentLine, openTodoLines, paragraph, readLinesUnderRoot, renderSections, taskLine, testLines, tidy, type Facts,
 } from '../extract';
 import { errorLinesKeepingLast, must, outcomeLines, rankedCommandLines } from '../facts';
-import { overShareWarning, rangeShareChars, SUMMARY_MAX_CHARS, summaryMaxChars } from './summaryBudget';
+import { charsBudget, countFor, overShareWarning, rangeShareChars, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import { classifyCall } from '../facts';
 import { requestText } from '../facts';
 import { contextTextOf } from '../text';
@@ -94,10 +94,10 @@ function extractiveNineSections(trajectory: Run, facts: Facts, steps: readonly S
   const intent = task && short && taskQuoted ? taskLine(facts, 300) : task;
   const body = renderSections([
     { heading: '1. Primary Request and Intent:', inline: intent ?? '(no user request in the log)', lines: constraintLines(facts).map((c) => `constraint: ${c}`) },
-    { heading: '2. Key Technical Concepts:', lines: decisionLines(facts, 5), empty: '(none stated in these steps)' },
+    { heading: '2. Key Technical Concepts:', lines: decisionLines(facts, countFor(5, budget), countFor(3, budget)), empty: '(none stated in these steps)' },
     { heading: '3. Files and Code Sections:', lines: [...changed.map((c) => `${c.file} (${c.action}${c.times > 1 ? `, ${c.times} edits` : ''})`), ...readLinesUnderRoot(facts, (f) => `${f} (read)`)], empty: '(no file touched in these steps)' },
     { heading: '4. Errors and fixes:', lines: [...errorLinesKeepingLast(facts), ...failedEditLines(facts), ...testLines(facts)], empty: '(no error in these steps)' },
-    { heading: '5. Problem Solving:', lines: [...must(changeLines(facts)), ...rankedCommandLines(facts, 20), ...outcomeLines(facts)], empty: '(no command or change in these steps)' },
+    { heading: '5. Problem Solving:', lines: [...must(changeLines(facts)), ...rankedCommandLines(facts, countFor(20, budget)), ...outcomeLines(facts)], empty: '(no command or change in these steps)' },
     { heading: '6. All user messages:', lines: must(userMessages), empty: '(none in these steps)' },
     { heading: '7. Pending Tasks:', lines: [...must(openTodoLines(facts)), ...must(doneTodoLines(facts)), ...earlierSummaryText(facts).map((p) => `from an earlier summary ${p}`)], empty: '(none stated in these steps)' },
     { heading: '8. Current Work:', inline: lastAgentLine(facts, short ? 200 : 600) ?? '(no agent message in these steps)', lines: [] },
@@ -170,12 +170,13 @@ async function run(trajectory: Run, range: StepRange, ctx: StrategyContext): Pro
     mode = 'llm';
   } else {
     // The opening and the continuation line count against the summary's size.
-    const room = summaryMaxChars(o) - CONTINUATION_OPENING.length - 200;
+    const maxChars = summaryMaxChars(o, rangeSteps(trajectory, range));
+    const room = maxChars - CONTINUATION_OPENING.length - 200;
     // On a short range the opening and the continuation line count against its share as they are.
     const wrapper = CONTINUATION_OPENING.length + 1 + continuationFor(ctx).length;
-    const share = rangeShareChars(summarized, trajectory.steps, summaryMaxChars(o));
+    const share = rangeShareChars(summarized, trajectory.steps, maxChars);
     body = extractiveNineSections(trajectory, extractFacts(trajectory, summarized.map((s) => s.index)), trajectory.steps.filter((s) => inRange(s)), room, share - wrapper);
-    const over = overShareWarning(body.length + wrapper, share, summaryMaxChars(o));
+    const over = overShareWarning(body.length + wrapper, share, maxChars);
     if (over) warnings.push(over);
   }
   const trigger = ctx.rangeSource === 'user' ? 'manual' : 'auto';
@@ -211,10 +212,10 @@ export const claudeCodeCompactStrategy: Strategy = {
     { name: 'microcompact_keep', type: 'integer', default: 3, min: 0, max: 10_000, help: 'Most recent results of bulky tools that micro-compaction leaves alone.' },
     { name: 'microcompact_trigger_tokens', type: 'integer', default: 40_000, min: 0, max: 10_000_000, help: 'Micro-compact only once the context is over this many tokens.' },
     { name: 'microcompact_min_savings', type: 'integer', default: 20_000, min: 0, max: 10_000_000, help: 'And only when clearing would save at least this many tokens.' },
-    SUMMARY_MAX_CHARS,
+    ...SUMMARY_SIZE_OPTIONS,
   ],
   policy,
-  summaryBudget: (o) => ({ chars: summaryMaxChars(o) }),
+  summaryBudget: charsBudget,
   requestsPerFiring: (trajectory, range, o) => (isMicrocompactionRange(trajectory, range, o) ? 0 : 1),
   agentTrigger: (o) => {
     const window = Number(o.context_window);

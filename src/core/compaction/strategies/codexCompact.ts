@@ -13,7 +13,7 @@ import {
   failedEditLines, laterRequests, openTodoLines, pendingCallLines, readLinesUnderRoot, renderSections, taskLine, testLines, tidy, userRefLines, type Facts,
 } from '../extract';
 import { errorLinesKeepingLast, must, outcomeLines } from '../facts';
-import { SUMMARY_MAX_CHARS, summaryMaxChars } from './summaryBudget';
+import { charsBudget, countFor, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import { requestText } from '../facts';
 import { contextTextOf } from '../text';
 import type { ForcedTrigger, OptionSpec, OutputStep, PolicyChoice, StepFate, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
@@ -89,10 +89,10 @@ function recentUserMessages(steps: readonly Step[], budget: number): { step: Ste
 function extractiveHandoff(facts: Facts, budget: number): string {
   return renderSections([
     { heading: 'Goal:', inline: taskLine(facts) ?? '(no user request in the log)', lines: must(laterRequests(facts).map((r) => `then: ${r}`)) },
-    { heading: 'Progress and key decisions:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts)), ...testLines(facts), ...decisionLines(facts, 4)], empty: '(nothing done in these steps)' },
+    { heading: 'Progress and key decisions:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts)), ...testLines(facts), ...decisionLines(facts, countFor(4, budget), countFor(3, budget))], empty: '(nothing done in these steps)' },
     { heading: 'Context, constraints and preferences:', lines: [...constraintLines(facts), ...errorLinesKeepingLast(facts), ...failedEditLines(facts), ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`)], empty: '(none stated)' },
     { heading: 'What remains:', lines: [...must(openTodoLines(facts)), ...pendingCallLines(facts)], empty: '(not stated in the log)' },
-    { heading: 'Data and references:', lines: [...userRefLines(facts), ...readLinesUnderRoot(facts, (f) => `read ${f}`), ...commandLines(facts, 15), ...outcomeLines(facts)], empty: '(none)' },
+    { heading: 'Data and references:', lines: [...userRefLines(facts), ...readLinesUnderRoot(facts, (f) => `read ${f}`), ...commandLines(facts, countFor(15, budget)), ...outcomeLines(facts)], empty: '(none)' },
   ], { header: [EXTRACTIVE_NOTE], budget });
 }
 
@@ -112,7 +112,7 @@ async function run(trajectory: Run, range: StepRange, ctx: StrategyContext): Pro
     summaryBody = (await ctx.llm.complete({ messages })).text.trim();
     mode = 'llm';
   } else {
-    summaryBody = extractiveHandoff(extractFacts(trajectory, summarized.map((s) => s.index)), summaryMaxChars(o) - HANDOFF_PREFIX.length - 1);
+    summaryBody = extractiveHandoff(extractFacts(trajectory, summarized.map((s) => s.index)), summaryMaxChars(o, rangeSteps) - HANDOFF_PREFIX.length - 1);
   }
   const summary = tidy(`${HANDOFF_PREFIX}\n${summaryBody || '(no summary available)'}`);
   const recent = recentUserMessages(rangeSteps, Number(o.user_message_budget));
@@ -139,7 +139,7 @@ const codexCompactOptions: OptionSpec[] = [
   { name: 'auto_compact_ratio', type: 'number', default: 0.9, min: 0.05, max: 1, help: 'Compact when the context reaches this share of the window (current Codex: 9/10 of the raw window).' },
   { name: 'auto_compact_token_limit', type: 'integer', default: 0, min: 0, max: 10_000_000, help: 'model_auto_compact_token_limit: a fixed limit in tokens; 0 derives it from the ratio.' },
   { name: 'user_message_budget', type: 'integer', default: 20_000, min: 0, max: 1_000_000, help: 'Recent user messages kept, newest first, within this many tokens (bytes / 4, as Codex counts them).' },
-  SUMMARY_MAX_CHARS,
+  ...SUMMARY_SIZE_OPTIONS,
 ];
 
 export const codexCompactStrategy: Strategy = {
@@ -149,7 +149,7 @@ export const codexCompactStrategy: Strategy = {
   description: fromDefaults('At {auto_compact_ratio%} of the window, the history becomes the initial context, the most recent user messages within {user_message_budget} tokens, and a hand-off summary behind a prefix that tells the next model what it is.', codexCompactOptions),
   options: codexCompactOptions,
   policy,
-  summaryBudget: (o) => ({ chars: summaryMaxChars(o) }),
+  summaryBudget: charsBudget,
   // One request: the model writes the hand-off summary.
   requestsPerFiring: () => 1,
   agentTrigger: (o, windowFromLog) => {

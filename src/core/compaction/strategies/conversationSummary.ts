@@ -9,7 +9,7 @@ import type { Step, Run } from '../../model';
 import { replaceRange, summaryStep } from '../assemble';
 import { bounded, EXTRACTIVE_NOTE, extractFacts, tidy } from '../extract';
 import { taskOf } from '../facts';
-import { SUMMARY_MAX_CHARS, summaryMaxChars } from './summaryBudget';
+import { charsBudget, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import { digestItems, fitItems, joinItems, type DigestItem } from '../facts';
 import { truncateMiddle } from '../text';
 import type { ForcedTrigger, LlmCaller, OptionSpec, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
@@ -140,7 +140,7 @@ async function runRolling(trajectory: Run, range: StepRange, ctx: StrategyContex
     // Offline the running summary keeps to summary_max_chars: over it, the chunks' facts are merged
     // and the least telling and oldest go first.
     const head = [EXTRACTIVE_NOTE, taskHead(trajectory)].filter(Boolean).join('\n\n');
-    const room = summaryMaxChars(ctx.options) - head.length - 40;
+    const room = summaryMaxChars(ctx.options, rangeSteps(trajectory, range)) - head.length - 40;
     if (running.length > room) {
       const span = spanOf(summarized);
       running = `${span} ${joinItems(fitItems(chunks.flatMap((c) => fitItems(chunkItems(trajectory, c), CHUNK_DIGEST_CHARS)), Math.max(100, room - span.length - 1)))}`;
@@ -160,10 +160,10 @@ export const rollingSummaryStrategy: Strategy = {
   options: [
     { name: 'summary_threshold', type: 'integer', default: 10, min: 1, max: 10_000, help: 'Messages summarized at a time; summarizing starts when more than twice this many are unsummarized.' },
     MESSAGE_MAX_CHARS,
-    SUMMARY_MAX_CHARS,
+    ...SUMMARY_SIZE_OPTIONS,
   ],
   policy: rollingPolicy,
-  summaryBudget: (o) => ({ chars: summaryMaxChars(o) }),
+  summaryBudget: charsBudget,
   // One summary request per chunk of summary_threshold messages.
   requestsPerFiring: (trajectory, range, options) => chunksOf(trajectory, range, Number(options.summary_threshold)),
   run: runRolling,

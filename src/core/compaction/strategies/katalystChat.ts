@@ -9,7 +9,7 @@ import {
   renderSections, taskLine, testLines, type Facts, type Section,
 } from '../extract';
 import { errorLinesKeepingLast, must, outcomeLines } from '../facts';
-import { SUMMARY_MAX_CHARS, summaryMaxChars } from './summaryBudget';
+import { charsBudget, countFor, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import type { ForcedTrigger, OptionSpec, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
 import { fromDefaults } from '../describeDefaults';
 
@@ -83,10 +83,10 @@ function extractiveSummary(facts: Facts, budget: number): string {
     { heading: '1. Original request:', inline: taskLine(facts) ?? '(none in the log)', lines: [...must(laterRequests(facts).map((r) => `then: ${r}`)), ...constraintLines(facts).map((c) => `constraint: ${c}`)], priority: 5 },
     { heading: '2. Project structure (folders touched):', lines: dirs, empty: '(no file touched in these steps)', priority: 1 },
     { heading: '3. Completed tasks:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts))], empty: '(nothing finished in these steps)', priority: 4 },
-    { heading: '4. Current project state:', lines: [...testLines(facts), ...errorLinesKeepingLast(facts), ...commandLines(facts, 15), ...outcomeLines(facts), ...readLinesUnderRoot(facts, (f) => `read ${f}`)], empty: '(no command or test in these steps)', priority: 2 },
+    { heading: '4. Current project state:', lines: [...testLines(facts), ...errorLinesKeepingLast(facts), ...commandLines(facts, countFor(15, budget)), ...outcomeLines(facts), ...readLinesUnderRoot(facts, (f) => `read ${f}`)], empty: '(no command or test in these steps)', priority: 2 },
     { heading: '5. Not yet done:', lines: [...must(openTodoLines(facts)), ...failedEditLines(facts), ...pendingCallLines(facts)], empty: '(not stated in these steps)', priority: 4 },
     { heading: '6. Technical setup:', lines: [...installLines(facts), ...gitLines(facts)], empty: '(no setup change in these steps)', priority: 1 },
-    { heading: '7. Next task context:', inline: lastAgentLine(facts, 300) ?? '(none)', lines: [...decisionLines(facts, 3), ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`)], priority: 3 },
+    { heading: '7. Next task context:', inline: lastAgentLine(facts, 300) ?? '(none)', lines: [...decisionLines(facts, countFor(3, budget), countFor(3, budget)), ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`)], priority: 3 },
   ];
   return renderSections(sections, { header: [EXTRACTIVE_NOTE], budget });
 }
@@ -102,7 +102,7 @@ async function run(trajectory: Run, range: StepRange, ctx: StrategyContext): Pro
     mode = 'llm';
   } else {
     // The summary's wrappers count against its size.
-    text = extractiveSummary(extractFacts(trajectory, summarized.map((s) => s.index)), summaryMaxChars(ctx.options) - CHAT_SUMMARY_START.length - CHAT_SUMMARY_END.length - 2);
+    text = extractiveSummary(extractFacts(trajectory, summarized.map((s) => s.index)), summaryMaxChars(ctx.options, rangeSteps(trajectory, range)) - CHAT_SUMMARY_START.length - CHAT_SUMMARY_END.length - 2);
   }
   const summary = `${CHAT_SUMMARY_START}\n${text}\n${CHAT_SUMMARY_END}`;
   const { steps, fates } = replaceRange(trajectory, range, [summaryStep(summary, summarized, 'assistant', 'katalyst chat history')], {
@@ -114,7 +114,7 @@ async function run(trajectory: Run, range: StepRange, ctx: StrategyContext): Pro
 const katalystChatOptions: OptionSpec[] = [
   { name: 'trigger', type: 'integer', default: 50, min: 1, max: 100_000, help: 'Summarize when there are more messages than this, system messages included (KATALYST_CHAT_SUMMARY_TRIGGER).' },
   { name: 'keep_last', type: 'integer', default: 10, min: 0, max: 10_000, help: 'Recent non-system messages kept verbatim (KATALYST_CHAT_SUMMARY_KEEP_LAST_N).' },
-  SUMMARY_MAX_CHARS,
+  ...SUMMARY_SIZE_OPTIONS,
 ];
 
 export const katalystChatStrategy: Strategy = {
@@ -124,7 +124,7 @@ export const katalystChatStrategy: Strategy = {
   description: fromDefaults('Keeps the system messages and the last {keep_last} other messages, and puts one assistant summary of the rest between [CONVERSATION SUMMARY] and [END OF SUMMARY].', katalystChatOptions),
   options: katalystChatOptions,
   policy,
-  summaryBudget: (o) => ({ chars: summaryMaxChars(o) }),
+  summaryBudget: charsBudget,
   requestsPerFiring: () => 1,
   run,
   // Katalyst returns the conversation unchanged when the summary fails.

@@ -13,7 +13,7 @@ import {
   lastAgentLine, laterRequests, openTodoLines, pendingCallLines, readLinesUnderRoot, renderSections, taskLine, testLines, tidy, userRefLines, type Facts,
 } from '../extract';
 import { errorLinesKeepingLast, must, outcomeLines } from '../facts';
-import { SUMMARY_MAX_CHARS, summaryMaxChars } from './summaryBudget';
+import { charsBudget, countFor, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import { contextTextOf } from '../text';
 import type { ForcedTrigger, OptionSpec, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
 import { sessionSnippets } from './agentsSdk';
@@ -96,9 +96,9 @@ function trimForSummary(steps: readonly Step[], maxTokens: number, counter: Toke
 function extractiveContext(facts: Facts, budget: number): string {
   return renderSections([
     { heading: 'Task:', inline: taskLine(facts) ?? '(no user request in the log)', lines: [...must(laterRequests(facts).map((r) => `then: ${r}`)), ...constraintLines(facts).map((c) => `constraint: ${c}`), ...userRefLines(facts).map((r) => `given: ${r}`)] },
-    { heading: 'Done:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts)), ...testLines(facts), ...commandLines(facts, 15)], empty: '(nothing done in these messages)' },
+    { heading: 'Done:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts)), ...testLines(facts), ...commandLines(facts, countFor(15, budget))], empty: '(nothing done in these messages)' },
     { heading: 'Failed:', lines: [...failedEditLines(facts), ...errorLinesKeepingLast(facts)], empty: '(nothing failed in these messages)' },
-    { heading: 'Found:', lines: [...decisionLines(facts, 4), ...outcomeLines(facts), ...readLinesUnderRoot(facts, (f) => `read ${f}`)], empty: '(nothing stated)' },
+    { heading: 'Found:', lines: [...decisionLines(facts, countFor(4, budget), countFor(3, budget)), ...outcomeLines(facts), ...readLinesUnderRoot(facts, (f) => `read ${f}`)], empty: '(nothing stated)' },
     { heading: 'Open:', lines: [...must(openTodoLines(facts)), ...pendingCallLines(facts), ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`)], empty: '(not stated)' },
     { heading: 'Last message:', inline: lastAgentLine(facts, 300) ?? '(none)', lines: [] },
   ], { header: [EXTRACTIVE_NOTE], budget });
@@ -118,7 +118,7 @@ async function run(trajectory: Run, range: StepRange, ctx: StrategyContext): Pro
     body = (await ctx.llm.complete({ messages })).text.trim();
     mode = 'llm';
   } else {
-    body = extractiveContext(extractFacts(trajectory, summarized.map((s) => s.index)), summaryMaxChars(ctx.options) - SUMMARY_OPENING.length - 2);
+    body = extractiveContext(extractFacts(trajectory, summarized.map((s) => s.index)), summaryMaxChars(ctx.options, rangeSteps(trajectory, range)) - SUMMARY_OPENING.length - 2);
   }
   const summary = tidy(`${SUMMARY_OPENING}\n\n${body}`);
   const { steps, fates } = replaceRange(trajectory, range, [summaryStep(summary, summarized, 'user', 'langchain summarization')], { survives: (s) => s.kind === 'system' });
@@ -132,7 +132,7 @@ const langchainSummarizationOptions: OptionSpec[] = [
   { name: 'context_window', type: 'integer', default: 128_000, min: 1_000, max: 10_000_000, help: "The model's input window, for trigger_fraction (LangChain reads it from the model's profile)." },
   { name: 'keep_messages', type: 'integer', default: 20, min: 0, max: 1_000_000, help: 'Recent messages kept as they are (keep, default 20 messages).' },
   { name: 'trim_tokens_to_summarize', type: 'integer', default: 4000, min: 0, max: 10_000_000, help: 'The summariser sees at most the last this-many tokens of what it replaces (default 4,000); 0 sends everything.' },
-  SUMMARY_MAX_CHARS,
+  ...SUMMARY_SIZE_OPTIONS,
 ];
 
 export const langchainSummarizationStrategy: Strategy = {
@@ -142,7 +142,7 @@ export const langchainSummarizationStrategy: Strategy = {
   description: fromDefaults('When a trigger holds (share of the window, tokens, messages), keeps the last {keep_messages} messages without parting a tool call from its result, and replaces the older ones with one summary message; the summariser sees only their last {trim_tokens_to_summarize} tokens.', langchainSummarizationOptions),
   options: langchainSummarizationOptions,
   policy,
-  summaryBudget: (o) => ({ chars: summaryMaxChars(o) }),
+  summaryBudget: charsBudget,
   // One request: the summariser's.
   requestsPerFiring: () => 1,
   run,

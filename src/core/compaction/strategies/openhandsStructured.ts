@@ -13,7 +13,7 @@ import {
 import { errorLinesKeepingLast, MUST_KEEP, outcomeLines } from '../facts';
 import type { StepRange, Strategy, StrategyContext, StrategyOutput } from '../types';
 import { eventBlocks, forgottenEvents, OPENHANDS_OPTIONS, openHandsPolicy, openHandsSurvivor } from './openhandsCommon';
-import { DEFAULT_SUMMARY_CHARS, overShareWarning, rangeShareChars, SUMMARY_MAX_CHARS, summaryMaxChars } from './summaryBudget';
+import { charsBudget, countFor, DEFAULT_SUMMARY_CHARS, overShareWarning, rangeShareChars, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 
 /**
  * Fields filled offline shrink to fit the summary's size: the lowest-ranked item of any field
@@ -159,10 +159,10 @@ function extractiveStateSummary(facts: Facts, budget = DEFAULT_SUMMARY_CHARS, sh
   const fixed = (text: string) => [{ text, rank: 10 }];
   const fields: Record<string, { text: string; rank: number }[]> = {
     user_context: [...fixed(task ?? '(no user request in the log)'), ...r(laterRequests(facts).map((q) => `Later request: ${q}`), 9), ...r(constraintLines(facts).map((c) => `Constraint: ${c}`), 5)],
-    completed_tasks: changed.length + doneTodoLines(facts).length ? [...r(changed, 9), ...r(doneTodoLines(facts), 9), ...r(commandLines(facts, 12, ['change', 'run']).filter((c) => !/\(exit [1-9]|failed/.test(c)), 3)] : fixed(`(nothing finished in these ${facts.stepCount} steps)`),
+    completed_tasks: changed.length + doneTodoLines(facts).length ? [...r(changed, 9), ...r(doneTodoLines(facts), 9), ...r(commandLines(facts, countFor(12, budget), ['change', 'run']).filter((c) => !/\(exit [1-9]|failed/.test(c)), 3)] : fixed(`(nothing finished in these ${facts.stepCount} steps)`),
     pending_tasks: openTodoLines(facts).length + failedEditLines(facts).length + pendingCallLines(facts).length ? [...r(openTodoLines(facts), 9), ...r(failedEditLines(facts), 4), ...r(pendingCallLines(facts), 3)] : fixed('(not stated in these steps)'),
     // With nothing changed, the scripts the run ran (and what they printed) are its state; else they are completed work.
-    current_state: [...r([lastAgentLine(facts) ?? '', ...decisionLines(facts, 3)].filter(Boolean), 2), ...(changed.length ? [] : r(commandLines(facts, 8, ['run']).map((c) => `ran: ${c}`), 1.5)), ...r(commandLines(facts, 8, ['read']).map((c) => `checked: ${c}`), 1), ...outcomeLines(facts)],
+    current_state: [...r([lastAgentLine(facts) ?? '', ...decisionLines(facts, countFor(3, budget), countFor(3, budget))].filter(Boolean), 2), ...(changed.length ? [] : r(commandLines(facts, countFor(8, budget), ['run']).map((c) => `ran: ${c}`), 1.5)), ...r(commandLines(facts, countFor(8, budget), ['read']).map((c) => `checked: ${c}`), 1), ...outcomeLines(facts)],
     files_modified: r(filesChanged(facts).map((c) => c.file), 9),
     function_changes: [],
     data_structures: [],
@@ -194,10 +194,10 @@ export const openHandsStructuredStrategy: Strategy = {
   label: 'OpenHands structured-summary condenser',
   kind: 'llm',
   description: 'Like openhands-summary, but the model fills a fixed state-summary schema through a forced function call; the result is shown as a readable summary.',
-  options: [...OPENHANDS_OPTIONS, SUMMARY_MAX_CHARS],
+  options: [...OPENHANDS_OPTIONS, ...SUMMARY_SIZE_OPTIONS],
   policy: openHandsPolicy,
   requestsPerFiring: () => 1,
-  summaryBudget: (o) => ({ chars: summaryMaxChars(o) }),
+  summaryBudget: charsBudget,
   async run(trajectory, range, ctx) {
     return runStructured(trajectory, range, ctx);
   },
@@ -221,7 +221,7 @@ async function runStructured(trajectory: Run, range: StepRange, ctx: StrategyCon
       values = {};
     }
   } else {
-    const budget = summaryMaxChars(ctx.options);
+    const budget = summaryMaxChars(ctx.options, rangeSteps(trajectory, range));
     const share = rangeShareChars(f.removed, trajectory.steps, budget);
     values = extractiveStateSummary(extractFacts(trajectory, f.removed.map((s) => s.index)), budget, share);
     short = share < budget;

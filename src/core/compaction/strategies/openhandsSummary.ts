@@ -9,7 +9,7 @@ import {
   taskLine, taskTrackingLines, testLines, userRefLines, type Facts, type Section,
 } from '../extract';
 import { errorLinesKeepingLast, must, outcomeLines } from '../facts';
-import { charsBudget, DEFAULT_SUMMARY_CHARS, SUMMARY_MAX_CHARS, summaryMaxChars } from './summaryBudget';
+import { charsBudget, countFor, DEFAULT_SUMMARY_CHARS, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import type { StepRange, Strategy, StrategyContext, StrategyOutput } from '../types';
 import { eventBlocks, forgottenEvents, OPENHANDS_OPTIONS, openHandsPolicy, openHandsSurvivor } from './openhandsCommon';
 
@@ -79,11 +79,11 @@ function extractiveOpenHandsSummary(facts: Facts, budget = DEFAULT_SUMMARY_CHARS
     { heading: 'COMPLETED:', lines: [...must(changeLines(facts)), ...doneTodoLines(facts).map((t) => `task ${t}`)], empty: `(nothing finished in these ${facts.stepCount} steps)`, priority: 4 },
     { heading: 'PENDING:', lines: [...openTodoLines(facts), ...failedEditLines(facts), ...pendingCallLines(facts)], empty: '(not stated in these steps)', priority: 4 },
     // What the commands that did not change anything showed: the state the agent relies on.
-    { heading: 'CURRENT_STATE:', inline: lastAgentLine(facts) ?? '(no agent message in these steps)', lines: [...decisionLines(facts, 4), ...commandLines(facts, 15, ['read', 'run']).map((c) => `checked: ${c}`), ...outcomeLines(facts)], priority: 2 },
+    { heading: 'CURRENT_STATE:', inline: lastAgentLine(facts) ?? '(no agent message in these steps)', lines: [...decisionLines(facts, countFor(4, budget), countFor(3, budget)), ...commandLines(facts, countFor(15, budget), ['read', 'run']).map((c) => `checked: ${c}`), ...outcomeLines(facts)], priority: 2 },
     { heading: 'CODE_STATE:', lines: [...filesChanged(facts).map((c) => `${c.file} (${c.action})`), ...readLinesUnderRoot(facts, (f) => `${f} (read)`)], empty: '(no file touched in these steps)', priority: 1 },
     { heading: 'TESTS:', lines: [...testLines(facts), ...errorLinesKeepingLast(facts)], empty: '(no test or error in these steps)', priority: 3 },
     // Only what changed files, the repository or the environment; reads and searches are not changes.
-    { heading: 'CHANGES:', lines: [...changeLines(facts), ...failedEditLines(facts), ...commandLines(facts, 25, ['change'])], empty: '(no change in these steps)', priority: 2 },
+    { heading: 'CHANGES:', lines: [...changeLines(facts), ...failedEditLines(facts), ...commandLines(facts, countFor(25, budget), ['change'])], empty: '(no change in these steps)', priority: 2 },
     { heading: 'DEPS:', lines: installLines(facts), empty: '(no dependency change in these steps)', priority: 1 },
     { heading: 'VERSION_CONTROL_STATUS:', lines: gitLines(facts), empty: '(no version control in these steps)', priority: 1 },
   ];
@@ -97,7 +97,7 @@ export const openHandsSummaryStrategy: Strategy = {
   label: 'OpenHands LLM summarizing condenser',
   kind: 'llm',
   description: 'Keeps the first events and a recent tail, and replaces the middle with a summary in the OpenHands sections (USER_CONTEXT, COMPLETED, PENDING, CODE_STATE, …).',
-  options: [...OPENHANDS_OPTIONS, SUMMARY_MAX_CHARS],
+  options: [...OPENHANDS_OPTIONS, ...SUMMARY_SIZE_OPTIONS],
   policy: openHandsPolicy,
   requestsPerFiring: () => 1,
   summaryBudget: charsBudget,
@@ -117,7 +117,7 @@ async function runOpenHandsSummary(trajectory: Run, range: StepRange, ctx: Strat
     summary = reply.text;
     mode = 'llm';
   } else {
-    summary = extractiveOpenHandsSummary(extractFacts(trajectory, f.removed.map((s) => s.index)), summaryMaxChars(ctx.options));
+    summary = extractiveOpenHandsSummary(extractFacts(trajectory, f.removed.map((s) => s.index)), summaryMaxChars(ctx.options, rangeSteps(trajectory, range)));
   }
   const { steps, fates } = replaceRange(trajectory, range, [summaryStep(summary, f.removed, 'user')], { survives: openHandsSurvivor(trajectory) });
   return { mode, steps, fates, summary, prompt, warnings: [] };

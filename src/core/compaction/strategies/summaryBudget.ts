@@ -1,25 +1,56 @@
 // The size of a summary written without a model. A strategy whose source publishes no summary
 // size takes `summary_max_chars`; what does not fit is ranked (facts/render.ts), never cut at the end.
 
-import type { Step } from '../../model';
+import type { Run, Step } from '../../model';
 import { contextTextOf } from '../text';
-import type { OptionSpec, StrategyOptions } from '../types';
+import type { OptionSpec, StepRange, StrategyOptions } from '../types';
 
-// About 2,000 tokens: room for a long run's hand-over, a small share of any model's window.
+// About 2,000 tokens: room for a short range's hand-over, a small share of any model's window.
 export const DEFAULT_SUMMARY_CHARS = 8000;
 
-export const SUMMARY_MAX_CHARS: OptionSpec = {
-  name: 'summary_max_chars', type: 'integer', default: DEFAULT_SUMMARY_CHARS, min: 400, max: 1_000_000,
-  help: 'The summary written without a model takes at most this many characters: the least telling lines go first; the task, later requests and answers, the plan, files changed and the last error go last.',
+// A long range's hand-over grows with the work it replaces: a 600-step session's commits, errors
+// and requests do not fit the room of a 30-step one. One part in twenty, up to about 20,000
+// tokens: the output Claude Code reserves for writing its own summary.
+const DEFAULT_SUMMARY_SHARE = 0.05;
+const SUMMARY_CAP_CHARS = 80_000;
+
+const SUMMARY_MAX_CHARS: OptionSpec = {
+  name: 'summary_max_chars', type: 'integer', default: SUMMARY_CAP_CHARS, min: 400, max: 1_000_000,
+  help: `The summary written without a model never takes more than this many characters (the default, ${SUMMARY_CAP_CHARS.toLocaleString('en-US')}, is about 20,000 tokens: the output Claude Code reserves for its summary). Within it the least telling lines go first; the task, later requests and answers, the plan, files changed and the last error go last.`,
 };
 
-export function summaryMaxChars(options: StrategyOptions): number {
-  const n = Number(options.summary_max_chars);
-  return Number.isFinite(n) && n > 0 ? n : DEFAULT_SUMMARY_CHARS;
+const SUMMARY_SHARE: OptionSpec = {
+  name: 'summary_share', type: 'number', default: DEFAULT_SUMMARY_SHARE, min: 0, max: 0.4,
+  help: `The summary written without a model takes ${DEFAULT_SUMMARY_CHARS.toLocaleString('en-US')} characters, or this share of the characters it replaces when that is more (a long range's hand-over grows with it), never more than summary_max_chars. 0: ${DEFAULT_SUMMARY_CHARS.toLocaleString('en-US')} on any range.`,
+};
+
+/** How many lines of a kind (commands, the agent's findings) a summary of `budget` characters lists: `count` on a default-sized one, more in step with a larger budget. */
+export function countFor(count: number, budget: number): number {
+  return Math.max(count, Math.floor((count * budget) / DEFAULT_SUMMARY_CHARS));
 }
 
-/** `summaryBudget` for a strategy whose whole summary is the rendered text plus `wrapper` characters. */
-export const charsBudget = (options: StrategyOptions) => ({ chars: summaryMaxChars(options) });
+/** The options that size a summary written without a model. */
+export const SUMMARY_SIZE_OPTIONS: readonly OptionSpec[] = [SUMMARY_MAX_CHARS, SUMMARY_SHARE];
+
+const charsOf = (steps: readonly Pick<Step, 'kind' | 'text' | 'tool'>[]) => steps.reduce((n, s) => n + contextTextOf(s).length, 0);
+
+/** The steps of `range` (inclusive), the work a summary of it replaces. */
+export const rangeSteps = (trajectory: Run, range: StepRange): Step[] => trajectory.steps.slice(range[0], range[1] + 1);
+
+/**
+ * The characters a summary of `replaced` may take: DEFAULT_SUMMARY_CHARS, or `summary_share` of
+ * what it replaces when that is more, never more than `summary_max_chars`.
+ */
+export function summaryMaxChars(options: StrategyOptions, replaced: readonly Pick<Step, 'kind' | 'text' | 'tool'>[] = []): number {
+  const n = Number(options.summary_max_chars);
+  const cap = Number.isFinite(n) && n > 0 ? n : SUMMARY_CAP_CHARS;
+  const share = Number(options.summary_share ?? DEFAULT_SUMMARY_SHARE);
+  const grown = share > 0 && replaced.length > 0 ? Math.floor(share * charsOf(replaced)) : 0;
+  return Math.min(cap, Math.max(DEFAULT_SUMMARY_CHARS, grown));
+}
+
+/** `summaryBudget` for a strategy whose summary of the range is sized by SUMMARY_SIZE_OPTIONS. */
+export const charsBudget = (options: StrategyOptions, trajectory: Run, range: StepRange) => ({ chars: summaryMaxChars(options, rangeSteps(trajectory, range)) });
 
 /** The reduction a summary aims for (issue 22): the summary takes at most 40% of what it replaces. */
 export const REDUCTION_TARGET = 0.6;
@@ -32,9 +63,8 @@ export const REDUCTION_TARGET = 0.6;
  * requests and answers, the plan, files changed and the last error never do.
  */
 export function rangeShareChars(replaced: readonly Pick<Step, 'kind' | 'text' | 'tool'>[], all: readonly Pick<Step, 'kind' | 'text' | 'tool'>[], budget: number): number {
-  const chars = (steps: readonly Pick<Step, 'kind' | 'text' | 'tool'>[]) => steps.reduce((n, s) => n + contextTextOf(s).length, 0);
-  const replacedChars = chars(replaced);
-  const keptChars = chars(all) - replacedChars;
+  const replacedChars = charsOf(replaced);
+  const keptChars = charsOf(all) - replacedChars;
   const ofRange = replacedChars * (1 - REDUCTION_TARGET);
   const ofWhole = (replacedChars + keptChars) * (1 - REDUCTION_TARGET) - keptChars;
   return Math.floor(Math.min(budget, ofWhole > 0 ? Math.min(ofRange, ofWhole) : ofRange));

@@ -1,0 +1,59 @@
+import { strict as assert } from 'node:assert';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { findStrategy, runCompaction } from '../../src/core/compaction';
+import { extractFacts } from '../../src/core/compaction/facts/facts';
+import { extractEntities } from '../../src/core/report/entities';
+import { loadTrajectory } from '../../src/core/open';
+import { charEstimateCounter } from '../../src/core/tokens/counter';
+import { REPO_ROOT } from '../helpers/paths';
+
+// Long real sessions (wild-log dev runs, issue 22): what a person debugging one expects its
+// hand-over to hold, and the room it gets to hold it.
+
+const wild = (rel: string) => path.join(REPO_ROOT, 'wild', 'files', rel);
+const SPOTTER = wild('marot__spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl'); // 657 steps, Claude Code
+const GRIMOIRE = wild('MQFacultyOfArts__PromptGrimoireTool/c6ee6a00-7b0f-4ea5-abbf-86617c7fd63a.jsonl'); // 447 steps
+const GEMINI = wild('google-gemini__gemini-cli/trajectory.json'); // 147 steps, Gemini CLI
+
+test('a long range gets a summary that grows with it; summary_share 0 holds it to the default 8,000 characters and summary_max_chars caps it', async () => {
+  const run = (await loadTrajectory(SPOTTER)).runs[0];
+  const strategy = findStrategy('langchain-summarization')!;
+  const grown = await runCompaction(run, { strategy, range: '0:-2' }, { counter: charEstimateCounter });
+  const fixed = await runCompaction(run, { strategy, range: '0:-2', options: { summary_share: 0 } }, { counter: charEstimateCounter });
+  assert.ok(fixed.summary!.length <= 8000, `${fixed.summary!.length} characters with summary_share 0`);
+  const capped = await runCompaction(run, { strategy, range: '0:-2', options: { summary_max_chars: 3000 } }, { counter: charEstimateCounter });
+  assert.ok(capped.summary!.length <= 3000, `${capped.summary!.length} characters under summary_max_chars 3000`);
+  assert.ok(grown.summary!.length > 2 * fixed.summary!.length, `grown ${grown.summary!.length}, fixed ${fixed.summary!.length}`);
+  assert.ok(grown.summary!.length <= 80_000);
+  // Still a compaction: the run's context shrinks by far more than the 60% the issue asks.
+  assert.ok(grown.reduction > 0.9, `reduction ${grown.reduction}`);
+  // What the larger room holds: a commit's hash from the middle of the session, with what failed before it.
+  assert.match(grown.summary!, /\[spotter-4te 12e2d10\] feat: add OTEL dependencies/);
+  assert.doesNotMatch(fixed.summary!, /12e2d10/);
+});
+
+test('a commit and a push are told by what version control recorded, not by their long messages', async () => {
+  const run = (await loadTrajectory(SPOTTER)).runs[0];
+  const facts = extractFacts(run, run.steps.map((s) => s.index));
+  const commit = facts.commands.find((c) => c.step === 168)!;
+  assert.match(commit.outcome, /^→ \[spotter-4te 12e2d10\] feat: add OTEL dependencies, bootstrap, and safe runtime defaults/);
+  assert.ok(commit.command.length <= 70, commit.command);
+  const push = await loadTrajectory(wild('superelastic__claude-session-memory-template/20260208_0009_10ba45e7.jsonl'));
+  const pushFacts = extractFacts(push.runs[0], push.runs[0].steps.map((s) => s.index));
+  assert.ok(pushFacts.commands.some((c) => c.command === 'git push' && /→ a527e1b\.\.c5c5e98\s+main -> main/.test(c.outcome)), pushFacts.commands.filter((c) => /push/.test(c.command)).map((c) => c.outcome).join('\n'));
+});
+
+test('a failed build reports its other errors to the loss report, below the first', async () => {
+  const run = (await loadTrajectory(GEMINI)).runs[0];
+  const found = extractEntities(run, run.steps.map((s) => s.index)).filter((e) => e.kind === 'error').map((e) => e.text);
+  assert.ok(found.some((t) => t.startsWith('Error: Command failed: tsc --build')), found.join('\n'));
+  assert.ok(found.some((t) => t.startsWith('npm error Lifecycle script `build` failed')), found.join('\n'));
+  // An edit the tool refused says why, not only that it failed.
+  assert.ok(found.some((t) => t.startsWith('Failed to edit, 0 occurrences found for old_string')), found.join('\n'));
+});
+
+test("a run's title is the person's request, not the IDE's note about an opened file", async () => {
+  const run = (await loadTrajectory(GRIMOIRE)).runs[0];
+  assert.match(run.title!, /^Let's work on spike 2, go pull that from github/);
+});
