@@ -1,3 +1,6 @@
+import * as path from 'node:path';
+import { stepFailed } from '../../src/core/compaction/facts/verdict';
+import { REPO_ROOT } from '../helpers/paths';
 import { fileOfRun } from '../../src/core/stats';
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
@@ -362,4 +365,19 @@ test('claude-code: one response\'s parallel calls written one line each, with th
   assert.deepEqual(run.steps.filter((s) => s.kind === 'tool_result').map((r) => r.answers), calls.map((c) => c.index), 'each result answers its own call, in order');
   assert.equal(requestStarts(run.steps).filter(Boolean).length, 1, 'one model request');
   assert.equal(billRunAsHappened(run).billing.modelCalls, 1, 'the replay bills one request');
+});
+
+test("a Codex command's status is read from Codex's own wording: the `Exit code:` header, and `execution error:` when the sandbox could not start it", async () => {
+  // A real Codex 0.6x rollout (wild dev split): rustup could not write its temp folder, and one
+  // command ran in a folder whose name had a typo.
+  const t = await loadRun(path.join(REPO_ROOT, 'wild', 'files', 'Prometheus-AGS__prometheus-parking-lot-rs', 'rollout-2025-12-06T15-11-37-019af581-86ce-7d23-b9c6-0f99353d36af.jsonl'));
+  const at = (i: number) => t.steps[i];
+  assert.equal(at(4).exitCode, 255);
+  assert.equal(at(360).exitCode, 1);
+  assert.match(at(257).text, /^execution error: Io\(/);
+  assert.equal(at(257).isError, true);
+  assert.equal(stepFailed(at(257), t.steps), true);
+  // A command that went through keeps exit 0 and no error.
+  const ok = t.steps.find((s) => s.kind === 'tool_result' && /^Exit code: 0\n/.test(s.text));
+  assert.ok(ok && ok.exitCode === 0 && !ok.isError && !stepFailed(ok, t.steps));
 });

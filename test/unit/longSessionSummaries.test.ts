@@ -57,3 +57,17 @@ test("a run's title is the person's request, not the IDE's note about an opened 
   const run = (await loadTrajectory(GRIMOIRE)).runs[0];
   assert.match(run.title!, /^Let's work on spike 2, go pull that from github/);
 });
+
+test('a summary with room says what the edits put into each file, and keeps the first diagnosis beside the latest', async () => {
+  const vsla = (await loadTrajectory(wild('Durban-Designer__vsla/d7d349f9-c243-46e2-9a32-4a0eddfc634b.jsonl'))).runs[0];
+  const compact = await runCompaction(vsla, { strategy: findStrategy('claude-code-compact')!, range: '0:-2' }, { counter: charEstimateCounter });
+  const cmake = compact.summary!.split('\n').find((l) => /CMakeLists\.txt now has: /.test(l));
+  // Three edits of CMakeLists.txt, the latest first: each edit's first new line.
+  assert.ok(cmake && cmake.includes('# Temporarily disabled until architecture is fully aligned') && cmake.includes('option(BUILD_TESTS "Build tests" OFF)'), cmake);
+  // An import or a shebang is not what an edit is about.
+  assert.doesNotMatch(compact.summary!, /now has: (?:#!|import |from \S+ import )/);
+  // The session's first finding (step 5) survives eight later ones.
+  const memory = (await loadTrajectory(wild('superelastic__claude-session-memory-template/20260208_0009_10ba45e7.jsonl'))).runs[0];
+  const lc = await runCompaction(memory, { strategy: findStrategy('langchain-summarization')!, range: '0:-2' }, { counter: charEstimateCounter });
+  assert.match(lc.summary!, /The problem is the \*\*SessionEnd hook isn't reliably firing\*\*/);
+});

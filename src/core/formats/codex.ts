@@ -1,4 +1,4 @@
-import type { RecordedUsage, TrajectoryMeta } from '../model';
+import type { RecordedUsage, Step, TrajectoryMeta } from '../model';
 import { noteRetention, retentionInRequest } from './cacheRetention';
 import { isRecord, StepBuilder } from '../steps';
 import type { FormatAdapter, JsonlRecord, ParsedInput } from './adapter';
@@ -75,13 +75,16 @@ export const codexAdapter: FormatAdapter = {
           noteRetention(meta, retentionInRequest(payload), 'the turn context (prompt_cache_retention)');
           skipRecord(ctx, 'turn_context (model and settings)', location);
           break;
-        case 'response_item':
+        case 'response_item': {
           if (payload.record_type !== undefined) break; // legacy `{record_type:"state"}` lines
           // Reasoning kept only encrypted (no summary, no content) has nothing to show: named, not lost.
-          if (addResponseItem(b, payload, { location, timestamp, injectedLabelOf }).length === 0 && payload.type === 'reasoning') {
+          const added = addResponseItem(b, payload, { location, timestamp, injectedLabelOf });
+          if (added.length === 0 && payload.type === 'reasoning') {
             skipRecord(ctx, 'response_item/reasoning (encrypted, no summary)', location);
           }
+          for (const step of added) if (step.kind === 'tool_result') readOutputStatus(step);
           break;
+        }
         case 'compacted': {
           const summary = compactedSummary(payload);
           b.add({ kind: 'compaction', text: summary, label: 'compacted', location, timestamp, compaction: { summary } });
@@ -187,4 +190,18 @@ function addEventEcho(b: StepBuilder, event: string, text: string, echoes: Map<s
     b.add({ ...base, kind: event === 'agent_reasoning' ? 'thought' : 'assistant', text, label: event });
   }
   return true;
+}
+
+/**
+ * Codex writes a command's status into the output text it returns, not into a field: a header
+ * `Exit code: 1` (then `Wall time: …` and `Output:`), or `execution error: …` when its sandbox could
+ * not start the command at all. Both are Codex's own wording, so the step carries them as its
+ * exit code and error flag, for the tree, Next Error and every summary alike.
+ */
+function readOutputStatus(step: Step): void {
+  if (step.exitCode === undefined) {
+    const header = /^Exit code: (-?\d+)\r?\nWall time: /.exec(step.text);
+    if (header) step.exitCode = Number(header[1]);
+  }
+  if (step.isError === undefined && step.exitCode === undefined && /^execution error: \S/.test(step.text)) step.isError = true;
 }

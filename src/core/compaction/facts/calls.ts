@@ -9,6 +9,7 @@ import type { FormatAdapter } from '../../formats/adapter';
 import { FORMAT_ADAPTERS } from '../../formats/registry';
 import type { Step } from '../../model';
 import { argsObject } from '../text';
+import { OPENING_NOISE } from './outcomes';
 
 type CallKind = 'edit' | 'read' | 'shell' | 'todo' | 'search' | 'list' | 'finish' | 'other';
 export type EditAction = 'created' | 'edited' | 'deleted';
@@ -342,4 +343,41 @@ export function commandEffect(command: string): CommandEffect {
     if (!LOOKS.test(cmd)) effect = 'run';
   }
   return effect;
+}
+
+/** Keys under which editors put the text an edit writes, and the text it replaces. */
+const NEW_TEXT_KEYS = ['new_string', 'new_str', 'newString', 'new_text', 'replacement', 'content', 'file_text', 'contents', 'text'];
+const OLD_TEXT_KEYS = ['old_string', 'old_str', 'oldString', 'old_text'];
+
+// A line that says nothing on its own: blank, a bracket, a bare keyword, a comment marker (and,
+// as for a file's opening, an import or a shebang).
+const BARE_LINE = /^[\s{}()[\];,<>/*#'"`|-]*$|^(?:else|end|fi|done|\}\s*else\s*\{|return;?|pass|break;?)$/;
+
+/**
+ * What an edit call puts into its file that was not there: the lines of its new text missing from
+ * the text it replaces (each pair of a multi-edit), a written file's lines, a patch's `+` lines.
+ * In order, each once, without lines that say nothing on their own. From the call's arguments,
+ * whatever the tool: a hint the summary may show beside the file, never a verdict.
+ */
+export function addedLines(args: Record<string, unknown> | undefined, command?: string): string[] {
+  const out: string[] = [];
+  const add = (newText: string, oldText = '') => {
+    const old = new Set(oldText.split('\n').map((l) => l.trim()));
+    for (const raw of newText.split('\n')) {
+      const line = raw.trim();
+      if (line && !BARE_LINE.test(line) && !OPENING_NOISE.test(line) && !old.has(line) && !out.includes(line)) out.push(line);
+    }
+  };
+  const pair = (o: Record<string, unknown>) => {
+    const n = NEW_TEXT_KEYS.map((k) => o[k]).find((v): v is string => typeof v === 'string');
+    const o2 = OLD_TEXT_KEYS.map((k) => o[k]).find((v): v is string => typeof v === 'string');
+    if (n !== undefined) add(n, o2);
+  };
+  if (args) {
+    pair(args);
+    if (Array.isArray(args.edits)) for (const e of args.edits) if (e && typeof e === 'object') pair(e as Record<string, unknown>);
+  }
+  const patch = command ?? (typeof args?.input === 'string' ? args.input : typeof args?.patch === 'string' ? args.patch : undefined);
+  if (patch && (carriesPatch(patch) || /^\+\+\+ /m.test(patch))) add(patch.split('\n').filter((l) => /^\+(?!\+\+)/.test(l)).map((l) => l.slice(1)).join('\n'));
+  return out;
 }

@@ -2,7 +2,7 @@
 // fills its offline sections from these facts, and the loss report takes its entities from them.
 
 import type { Step, Run } from '../../model';
-import { carriesPatch, classifyCall, commandEffect, shellSegments, type CallInfo, type CommandEffect, type EditAction } from './calls';
+import { addedLines, carriesPatch, classifyCall, commandEffect, shellSegments, type CallInfo, type CommandEffect, type EditAction } from './calls';
 import { bounded, paragraph, unique } from './hygiene';
 import { editOutcome, errorOf, exitCodeOf, furtherErrorsOf, isTestCommand, firstOutputLine, pathListOf, readGist, recordLineOf, someOutputLine, tellingOutputLine, testRun, type ErrorFact, type Outcome } from './outcomes';
 import { decisionsOf, summaryOf, taskToolPlan, todosOf, type SummaryFact, type TodoItem } from './plans';
@@ -30,6 +30,8 @@ export interface EditFact {
   outcome: Outcome;
   /** Why a failed edit failed, when its result says. */
   error?: string;
+  /** The first lines it put into the file that were not there (`option(BUILD_TESTS "Build tests" OFF)`). */
+  added?: string[];
 }
 
 export interface CommandFact {
@@ -221,7 +223,9 @@ function readCall(facts: Facts, call: Step, result: Step | undefined, answered: 
     const touch = result ? { ...written, file: fullSpelling(result.text, written.file) } : written;
     const outcome = info.kind === 'edit' ? failedEdit! : shellWriteOutcome(result, info.command ?? '', touch.file);
     const error = outcome === 'failed' && result ? errorOf(result, true)?.text : undefined;
-    facts.edits.push({ step: call.index, file: touch.file, action: touch.action, tool: name, outcome, ...(error ? { error } : {}) });
+    // What went in, when one file was written and the write went through.
+    const added = outcome === 'ok' && info.edits.length === 1 ? addedLines(info.args, info.command).slice(0, 3).map((l) => bounded(l, 120)) : [];
+    facts.edits.push({ step: call.index, file: touch.file, action: touch.action, tool: name, outcome, ...(error ? { error } : {}), ...(added.length ? { added } : {}) });
   }
   // A read of one file that went through says what the file is; a command that read several does not say which printed what.
   const gist = result && info.reads.length === 1 && verdict?.failed !== true && failedEdit !== 'failed' ? readGist(result.text) : undefined;
@@ -315,7 +319,7 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
 // ---- views the strategies share ------------------------------------------------------------
 
 /** True when two paths name the same file: equal, or one is the other seen from a folder above. */
-function samePath(a: string, b: string): boolean {
+export function samePath(a: string, b: string): boolean {
   if (a === b) return true;
   const [short, long] = a.length < b.length ? [a, b] : [b, a];
   const tail = short.replace(/^\.\//, '');

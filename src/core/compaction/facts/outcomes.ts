@@ -265,7 +265,7 @@ function contentPartsText(line: string): string | undefined {
 const LINE_NUMBER = /^\d+(?:→|\t|\.\s|\s*\|\s?|:\s)/;
 // Lines that open many files and say nothing of this one: no letter or digit (`---`, `{`), a
 // shebang, a strictness pragma, an import.
-const OPENING_NOISE = /^(?:[^\p{L}\p{N}]*$|#!|['"]use strict['"]|(?:import|from\s+\S+\s+import|use|require|#include|using)\b)/u;
+export const OPENING_NOISE = /^(?:[^\p{L}\p{N}]*$|#!|['"]use strict['"]|(?:import|from\s+\S+\s+import|use|require|#include|using)\b)/u;
 
 /**
  * What a file read showed first, for a summary's list of files read: its first two meaningful lines

@@ -3,7 +3,7 @@
 
 import { bounded, counted, tidy, unique } from './hygiene';
 import {
-  describeChange, describeCommand, describeFailedEdit, describeTest, describeTodo, failedEdits, filesChanged, filesRead, readGistOf,
+  describeChange, describeCommand, describeFailedEdit, describeTest, describeTodo, failedEdits, filesChanged, filesRead, readGistOf, samePath,
   type CommandFact, type Facts,
 } from './facts';
 import { isTestCommand } from './outcomes';
@@ -33,6 +33,20 @@ export function userRefLines(facts: Facts): string[] {
 
 export function changeLines(facts: Facts): string[] {
   return filesChanged(facts).map(describeChange);
+}
+
+/**
+ * What the edits put into each file changed (`CMakeLists.txt now has: option(BUILD_TESTS "Build
+ * tests" OFF) · # Temporarily disabled…`), the latest edits first, at most `max` lines a file:
+ * ranked below every unranked line, so they only fill the room a long range leaves.
+ */
+export function changeGistLines(facts: Facts, max = 3): Ranked[] {
+  return filesChanged(facts).flatMap((c) => {
+    // Each edit's first new line before any edit's second: three edits say more than one edit's three lines.
+    const edits = facts.edits.filter((e) => e.outcome === 'ok' && samePath(e.file, c.file)).reverse();
+    const lines = unique([...edits.map((e) => e.added?.[0]), ...edits.flatMap((e) => e.added?.slice(1) ?? [])].filter((l): l is string => l !== undefined)).slice(0, max);
+    return lines.length ? [{ text: `${c.file} now has: ${lines.join(' · ')}`, rank: 0.9 }] : [];
+  });
 }
 
 /** `brief` leaves the reason out, for summaries that list errors on their own. */
@@ -179,10 +193,14 @@ export function decisionLines(facts: Facts, max = 5, replies = 3): string[] {
 // A finding (`the root cause is…`, `decided`, `instead of`) says more than an intention (`I'll update…`).
 const FINDING = /\b(?:the (?:fix|problem|issue|bug|cause|root cause|solution) (?:is|was|lies|seems)|root cause|decided|instead of)\b/i;
 
-/** At most `max` of the agent's statements, in order: its findings first wherever they are, then the latest of the rest. */
+/**
+ * At most `max` of the agent's statements, in order: its findings first (the first diagnosis and
+ * the latest ones), then the latest of the rest.
+ */
 function telling<T extends { text: string }>(all: readonly T[], max: number): T[] {
   if (all.length <= max) return [...all];
-  const findings = all.filter((d) => FINDING.test(d.text)).slice(-max);
+  const found = all.filter((d) => FINDING.test(d.text));
+  const findings = found.length > max && max > 1 ? [found[0], ...found.slice(-(max - 1))] : found.slice(-max);
   const room = max - findings.length;
   const chosen = new Set([...findings, ...(room > 0 ? all.filter((d) => !findings.includes(d)).slice(-room) : [])]);
   return all.filter((d) => chosen.has(d));
