@@ -610,4 +610,56 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
       await sameCostInSurveyAndReport(ctx, file, want.title, bill);
     },
   },
+  {
+    // Issue 22: a real 657-step Claude Code session (wild dev split), compacted but for its last two
+    // steps from the palette. The hand-over grows with the range and holds a commit from its middle.
+    name: 'long-session-summary',
+    async run(ctx) {
+      const { wb, repo, workspace, settings, shot } = ctx;
+      await wb.closeAllEditors();
+      const file = path.join(workspace, 'long', 'spotter-4te-session.jsonl');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.copyFileSync(path.join(repo, 'wild', 'files', 'marot__spotter', 'ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl'), file);
+      const title = expectedFor(repo, file).title;
+      assert.match(title, /^Work on bead spotter-4te/);
+      await wb.runCommand('Agent Trace Lens: Open Trajectory…');
+      await wb.answerFileDialog(file);
+      await (await wb.traceRow(title)).click();
+      const strategy = STRATEGIES_2026.find((x) => x.id === 'langchain-summarization')!;
+      await wb.runCommand('Agent Trace Lens: Compact Trajectory…');
+      const quickTitle = wb.page.locator('.quick-input-widget .quick-input-title');
+      await quickTitle.waitFor({ timeout: 15_000 });
+      if ((await quickTitle.innerText()).trim() === 'Compact which trajectory?') await wb.pickQuickItem(title, title);
+      await wb.pickQuickItem(strategy.label, strategy.id);
+      await wb.pickQuickItem('Run');
+      await wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'which steps?' }).waitFor({ timeout: 30_000 });
+      await wb.page.locator('.quick-input-widget input').fill('0-654');
+      await wb.page.keyboard.press('Enter');
+      const report = new ReportView(wb.page);
+      await report.tab(title).waitFor({ timeout: 60_000 });
+      await waitForStrategy(report, strategy.label);
+      // The CLI widens the range the same way (call 654's result is step 655).
+      const want = expectedCompaction(repo, file, { strategy: strategy.id, range: [0, 654], model: compactionModel(repo, settings) });
+      await assertHeadlineMatches(report, want);
+      await report.openTab('range');
+      const summary = await report.frame().locator('#summary-text').innerText();
+      assert.equal(summary.trim(), want.summary!.trim(), 'the panel shows another summary than `compact --json`');
+      assert.ok(summary.length > 8000, `a 657-step session's hand-over is held to ${summary.length} characters`);
+      assert.match(summary, /\[spotter-4te 12e2d10\] feat: add OTEL dependencies/, 'the commit from the middle of the session is not in the summary');
+      // The Summary side scrolls on its own: bring the commit to its middle for the screenshot.
+      await report.frame().locator('#summary-text').evaluate((el: HTMLElement) => {
+        const side = el.closest('section') as HTMLElement;
+        const node = el.firstChild as Text;
+        const at = node.data.indexOf('[spotter-4te 12e2d10]');
+        const range = document.createRange();
+        range.setStart(node, at);
+        range.setEnd(node, at + 1);
+        side.scrollTop += range.getBoundingClientRect().top - side.getBoundingClientRect().top - side.clientHeight / 2;
+      });
+      await report.frame().locator('#panel-range').scrollIntoViewIfNeeded();
+      await wb.parkMouse();
+      await shot('long-session-summary');
+      await wb.closeAllEditors();
+    },
+  },
 ];
