@@ -71,3 +71,10 @@ test('a summary with room says what the edits put into each file, and keeps the 
   const lc = await runCompaction(memory, { strategy: findStrategy('langchain-summarization')!, range: '0:-2' }, { counter: charEstimateCounter });
   assert.match(lc.summary!, /The problem is the \*\*SessionEnd hook isn't reliably firing\*\*/);
 });
+
+test('an error a hook printed with escaped line breaks reads as its lines, not as backslashes', async () => {
+  const run = (await loadTrajectory(SPOTTER)).runs[0];
+  const facts = extractFacts(run, run.steps.map((s) => s.index));
+  const hook = facts.errors.find((e) => e.step === 163)!;
+  assert.equal(hook.text, "Pre-commit validation failed: · [FORMAT] Code is not formatted. · Run 'mix format' to fix. · Fix these issues before committing.");
+});

@@ -59,6 +59,15 @@ export function bounded(text: string, max: number, atSentence = true): string {
 /** How many times its allowance one word may run before `bounded` cuts it anyway. */
 const LONGEST_WORD = 4;
 
+/**
+ * A line a program printed with its line breaks escaped (`Pre-commit validation failed:\n\n[FORMAT]
+ * Code is not formatted.`: a hook that echoed without -e) reads as the lines it meant, joined by ` · `.
+ * One `\n` may be a quoted string in a message; two or more are breaks.
+ */
+function withEscapedBreaks(line: string): string {
+  return (line.match(/\\n/g)?.length ?? 0) >= 2 ? line.split(/(?:\s*\\n\s*)+/).filter(Boolean).join(' · ') : line;
+}
+
 /** The first non-empty line of `text`, bounded like `bounded`; read from a growing prefix of the text. */
 export function firstLine(text: string, max: number): string {
   for (let n = 4096; ; n *= 4) {
@@ -69,7 +78,7 @@ export function firstLine(text: string, max: number): string {
       const line = lines[i].trim();
       if (line === '') continue;
       // The prefix's last line may go on past it; it will do once it holds more than is kept.
-      if (whole || i < lines.length - 1 || line.length > LONGEST_WORD * max + MARGIN) return bounded(line, max);
+      if (whole || i < lines.length - 1 || line.length > LONGEST_WORD * max + MARGIN) return bounded(withEscapedBreaks(line), max);
       break;
     }
     if (whole) return '';
