@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { findStrategy, runCompaction } from '../../src/core/compaction';
 import { extractFacts } from '../../src/core/compaction/facts/facts';
+import { errorOf } from '../../src/core/compaction/facts/outcomes';
 import { extractEntities } from '../../src/core/report/entities';
 import { loadTrajectory } from '../../src/core/open';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
@@ -77,4 +78,17 @@ test('an error a hook printed with escaped line breaks reads as its lines, not a
   const facts = extractFacts(run, run.steps.map((s) => s.index));
   const hook = facts.errors.find((e) => e.step === 163)!;
   assert.equal(hook.text, "Pre-commit validation failed: · [FORMAT] Code is not formatted. · Run 'mix format' to fix. · Fix these issues before committing.");
+});
+
+test("an API's error the run hit is read from its body's fields and reaches the summary's errors", async () => {
+  // pi (wild dev split): the person's own bash commands landed between a tool call and its result, and the API refused the next request.
+  const run = (await loadTrajectory(wild('badlogic__pi-mono/before-compaction.jsonl'))).runs[0];
+  assert.equal(run.steps[1089].kind, 'other');
+  const facts = extractFacts(run, run.steps.map((s) => s.index));
+  const api = facts.errors.find((e) => e.step === 1089);
+  assert.ok(api, 'the 400 is not among the errors');
+  assert.equal(api.type, 'invalid_request_error');
+  assert.match(api.text, /^400 invalid_request_error: messages\.236: `tool_use` ids were found without `tool_result` blocks/);
+  // A JSON body without an error field is not an error, whatever it says.
+  assert.equal(errorOf({ ...run.steps[1089], text: '{"message":"Created","id":3}' }, false), undefined);
 });

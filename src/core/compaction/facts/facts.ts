@@ -152,8 +152,9 @@ export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts 
     if (step.kind === 'user') readRequest(facts, step);
     else if (step.kind === 'assistant' || step.kind === 'thought') readAgentText(facts, step, endsTurn(steps, i));
     else if (step.kind === 'tool_call' && step.tool) readCall(facts, step, resultOf.get(i), answered);
-    // An error the log records without the call it answers (a malformed call the tool refused).
-    else if (step.kind === 'tool_result' && step.answers === undefined && step.isError) {
+    // An error the log records without the call it answers (a malformed call the tool refused), or
+    // of the run itself (an API's 400, an aborted request): a debugger checks both.
+    else if ((step.kind === 'tool_result' && step.answers === undefined || step.kind === 'other') && step.isError) {
       const err = errorOf(step, true);
       if (err) facts.errors.push(err);
     }

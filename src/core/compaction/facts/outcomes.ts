@@ -84,6 +84,8 @@ const CODE_LIKE = /^\s*(?:\d+[:\t|]|\d+\s{2,}|\d+→)|(?:^|\s)(?:raise|except|im
 /** An error a tool reported, from its output only. Reads (`cat`, editors' views) are skipped by the caller. */
 export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
   const text = cleanText(result.text);
+  const api = apiErrorOf(text);
+  if (api) return { step: result.index, type: api.type, text: firstLine(api.text, ERROR_CHARS) };
   // An editor that could not find the text to replace quotes it, over many lines: keep its first
   // line and the verdict, which comes after the quote.
   const verbatim = /^(ERROR:\s*)?(No replacement was performed, old_str `)([^\n`]*)(\n[\s\S]*?)?(` did not appear verbatim in \S+?)\.?\s*$/m.exec(text);
@@ -153,6 +155,28 @@ export function furtherErrorsOf(result: Step, first: ErrorFact, max = 2): ErrorF
     if (out.length === max) break;
   }
   return out;
+}
+
+/**
+ * An API's error as its body records it (`400 {"type":"error","error":{"type":"invalid_request_error",
+ * "message":"…"}}`, `{"error":{"code":429,"message":"…","status":"RESOURCE_EXHAUSTED"}}`): the
+ * status, the error's type and its message, read from the fields, not from the JSON's first line.
+ */
+function apiErrorOf(text: string): { type: string; text: string } | undefined {
+  const m = /^(?:(?:HTTP\s+)?(\d{3})\s+)?(\{[\s\S]*\})\s*$/.exec(text.trim());
+  if (!m || text.length > 20_000) return undefined;
+  let body: unknown;
+  try { body = JSON.parse(m[2]); } catch { return undefined; }
+  if (!body || typeof body !== 'object') return undefined;
+  const outer = body as Record<string, unknown>;
+  const inner = outer.error && typeof outer.error === 'object' ? outer.error as Record<string, unknown> : typeof outer.error === 'string' ? { message: outer.error } : undefined;
+  // Without an `error` field, only a status of 400 or more makes a body's message an error.
+  const message = inner ? inner.message : Number(m[1]) >= 400 ? outer.message : undefined;
+  if (typeof message !== 'string' || /^\s*(?:none|null|nil|n\/a|ok)?\s*$/i.test(message)) return undefined;
+  const kind = [inner?.type, inner?.status, inner?.code, outer.type !== 'error' ? outer.type : undefined].find((x) => typeof x === 'string' && x !== '') as string | undefined;
+  const status = m[1] ?? (typeof inner?.code === 'number' ? String(inner.code) : undefined);
+  const head = [status, kind].filter(Boolean).join(' ');
+  return { type: kind ?? 'API error', text: head ? `${head}: ${message.trim()}` : message.trim() };
 }
 
 // Prose may say "with" or "for": only a numbered line or one that opens like code is not a sentence.
