@@ -280,3 +280,20 @@ test('openhands sniffers: each OpenHands file is claimed by exactly one of them,
   const firstRecord = fs.readFileSync(corpus('openhands-eval/output.jsonl'), 'utf8').split('\n')[0];
   assert.deepEqual(claims(writeTemp('one.jsonl', firstRecord)), ['openhands-eval']);
 });
+
+test("openhands-v1: a terminal's exit status is read from its metadata when the observation has no exit_code field", async () => {
+  // The corpus's failed command records exit code 1 twice: as `exit_code` and in `metadata` (the PS1
+  // the SDK read). Older SDK versions wrote only the second; the same event without the first.
+  const lines = fs.readFileSync(corpus('openhands-v1/events.jsonl'), 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const at = lines.findIndex((l) => l.includes('"exit_code":1,'));
+  const both = await loadRun(corpus('openhands-v1/events.jsonl'));
+  const failed = both.steps.find((s) => s.kind === 'tool_result' && s.exitCode === 1);
+  assert.ok(failed, 'the corpus run has a command that exited 1');
+  const event = JSON.parse(lines[at]) as { observation: Record<string, unknown> };
+  assert.equal((event.observation.metadata as { exit_code: number }).exit_code, 1);
+  delete event.observation.exit_code;
+  const older = await loadRun(writeTemp('events.jsonl', [...lines.slice(0, at), JSON.stringify(event), ...lines.slice(at + 1)].join('\n')));
+  assert.equal(older.steps[failed.index].exitCode, 1);
+  // -1 (the command did not finish) is no exit status.
+  assert.ok(older.steps.every((s) => s.exitCode === undefined || s.exitCode >= 0));
+});

@@ -99,6 +99,9 @@ function addEvent(b: StepBuilder, e: Event, base: Base): void {
     case 'ObservationEvent': {
       const obs = isRecord(e.observation) ? e.observation : {};
       const text = 'content' in obs ? contentText(obs.content) : textOf(withoutKind(obs));
+      // A terminal's exit status is a field of its own (-1 when the command did not finish); SDK
+      // versions that record it only in the command's metadata (the PS1 it read) say the same there.
+      const exitCode = typeof obs.exit_code === 'number' ? obs.exit_code : isRecord(obs.metadata) && typeof obs.metadata.exit_code === 'number' ? obs.metadata.exit_code : undefined;
       addResult(b, {
         ...base,
         label: stringOrUndefined(obs.kind) ?? base.label,
@@ -106,8 +109,7 @@ function addEvent(b: StepBuilder, e: Event, base: Base): void {
         text,
         toolName: stringOrUndefined(e.tool_name),
         isError: obs.is_error === true ? true : undefined,
-        // A terminal's exit status is a field of its own (-1 when the command did not finish).
-        ...(typeof obs.exit_code === 'number' && obs.exit_code >= 0 ? { exitCode: obs.exit_code } : {}),
+        ...(exitCode !== undefined && exitCode >= 0 ? { exitCode } : {}),
       }, stringOrUndefined(e.tool_call_id) ?? '');
       return;
     }
