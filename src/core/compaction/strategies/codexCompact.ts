@@ -13,9 +13,9 @@ import {
   failedEditLines, laterRequests, openTodoLines, pendingCallLines, readLinesUnderRoot, renderSections, taskLine, testLines, tidy, userRefLines, type Facts,
 } from '../extract';
 import {
-  changeGistLines, errorLinesKeepingLast, must, outcomeLines,
+  errorLinesKeepingLast, must, outcomeLines,
 } from '../facts';
-import { charsBudget, countFor, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
+import { charsBudget, countFor, editGists, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import { requestText } from '../facts';
 import { contextTextOf } from '../text';
 import type { ForcedTrigger, OptionSpec, OutputStep, PolicyChoice, StepFate, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
@@ -91,7 +91,7 @@ function recentUserMessages(steps: readonly Step[], budget: number): { step: Ste
 function extractiveHandoff(facts: Facts, budget: number): string {
   return renderSections([
     { heading: 'Goal:', inline: taskLine(facts) ?? '(no user request in the log)', lines: must(laterRequests(facts).map((r) => `then: ${r}`)) },
-    { heading: 'Progress and key decisions:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts)), ...testLines(facts), ...decisionLines(facts, countFor(4, budget), countFor(3, budget)), ...changeGistLines(facts)], empty: '(nothing done in these steps)' },
+    { heading: 'Progress and key decisions:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts)), ...testLines(facts), ...decisionLines(facts, countFor(4, budget), countFor(3, budget)), ...editGists(facts, budget)], empty: '(nothing done in these steps)' },
     { heading: 'Context, constraints and preferences:', lines: [...constraintLines(facts), ...errorLinesKeepingLast(facts), ...failedEditLines(facts), ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`)], empty: '(none stated)' },
     { heading: 'What remains:', lines: [...must(openTodoLines(facts)), ...pendingCallLines(facts)], empty: '(not stated in the log)' },
     { heading: 'Data and references:', lines: [...userRefLines(facts), ...readLinesUnderRoot(facts, (f) => `read ${f}`), ...commandLines(facts, countFor(15, budget)), ...outcomeLines(facts)], empty: '(none)' },

@@ -9,9 +9,9 @@ import {
   renderSections, taskLine, testLines, type Facts, type Section,
 } from '../extract';
 import {
-  changeGistLines, errorLinesKeepingLast, must, outcomeLines,
+  errorLinesKeepingLast, must, outcomeLines,
 } from '../facts';
-import { charsBudget, countFor, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
+import { charsBudget, countFor, editGists, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import type { ForcedTrigger, OptionSpec, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
 import { fromDefaults } from '../describeDefaults';
 
@@ -84,7 +84,7 @@ function extractiveSummary(facts: Facts, budget: number): string {
   const sections: Section[] = [
     { heading: '1. Original request:', inline: taskLine(facts) ?? '(none in the log)', lines: [...must(laterRequests(facts).map((r) => `then: ${r}`)), ...constraintLines(facts).map((c) => `constraint: ${c}`)], priority: 5 },
     { heading: '2. Project structure (folders touched):', lines: dirs, empty: '(no file touched in these steps)', priority: 1 },
-    { heading: '3. Completed tasks:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts)), ...changeGistLines(facts)], empty: '(nothing finished in these steps)', priority: 4 },
+    { heading: '3. Completed tasks:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts)), ...editGists(facts, budget)], empty: '(nothing finished in these steps)', priority: 4 },
     { heading: '4. Current project state:', lines: [...testLines(facts), ...errorLinesKeepingLast(facts), ...commandLines(facts, countFor(15, budget)), ...outcomeLines(facts), ...readLinesUnderRoot(facts, (f) => `read ${f}`)], empty: '(no command or test in these steps)', priority: 2 },
     { heading: '5. Not yet done:', lines: [...must(openTodoLines(facts)), ...failedEditLines(facts), ...pendingCallLines(facts)], empty: '(not stated in these steps)', priority: 4 },
     { heading: '6. Technical setup:', lines: [...installLines(facts), ...gitLines(facts)], empty: '(no setup change in these steps)', priority: 1 },

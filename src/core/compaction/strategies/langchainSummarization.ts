@@ -13,9 +13,9 @@ import {
   lastAgentLine, laterRequests, openTodoLines, pendingCallLines, readLinesUnderRoot, renderSections, taskLine, testLines, tidy, userRefLines, type Facts,
 } from '../extract';
 import {
-  changeGistLines, errorLinesKeepingLast, must, outcomeLines,
+  errorLinesKeepingLast, must, outcomeLines,
 } from '../facts';
-import { charsBudget, countFor, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
+import { charsBudget, countFor, editGists, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import { contextTextOf } from '../text';
 import type { ForcedTrigger, OptionSpec, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
 import { sessionSnippets } from './agentsSdk';
@@ -98,7 +98,7 @@ function trimForSummary(steps: readonly Step[], maxTokens: number, counter: Toke
 function extractiveContext(facts: Facts, budget: number): string {
   return renderSections([
     { heading: 'Task:', inline: taskLine(facts) ?? '(no user request in the log)', lines: [...must(laterRequests(facts).map((r) => `then: ${r}`)), ...constraintLines(facts).map((c) => `constraint: ${c}`), ...userRefLines(facts).map((r) => `given: ${r}`)] },
-    { heading: 'Done:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts)), ...testLines(facts), ...commandLines(facts, countFor(15, budget)), ...changeGistLines(facts)], empty: '(nothing done in these messages)' },
+    { heading: 'Done:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts)), ...testLines(facts), ...commandLines(facts, countFor(15, budget)), ...editGists(facts, budget)], empty: '(nothing done in these messages)' },
     { heading: 'Failed:', lines: [...failedEditLines(facts), ...errorLinesKeepingLast(facts)], empty: '(nothing failed in these messages)' },
     { heading: 'Found:', lines: [...decisionLines(facts, countFor(4, budget), countFor(3, budget)), ...outcomeLines(facts), ...readLinesUnderRoot(facts, (f) => `read ${f}`)], empty: '(nothing stated)' },
     { heading: 'Open:', lines: [...must(openTodoLines(facts)), ...pendingCallLines(facts), ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`)], empty: '(not stated)' },

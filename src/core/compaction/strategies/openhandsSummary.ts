@@ -9,9 +9,9 @@ import {
   taskLine, taskTrackingLines, testLines, userRefLines, type Facts, type Section,
 } from '../extract';
 import {
-  changeGistLines, errorLinesKeepingLast, must, outcomeLines,
+  errorLinesKeepingLast, must, outcomeLines,
 } from '../facts';
-import { charsBudget, countFor, DEFAULT_SUMMARY_CHARS, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
+import { charsBudget, countFor, editGists, DEFAULT_SUMMARY_CHARS, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import type { StepRange, Strategy, StrategyContext, StrategyOutput } from '../types';
 import { eventBlocks, forgottenEvents, OPENHANDS_OPTIONS, openHandsPolicy, openHandsSurvivor } from './openhandsCommon';
 
@@ -85,7 +85,7 @@ function extractiveOpenHandsSummary(facts: Facts, budget = DEFAULT_SUMMARY_CHARS
     { heading: 'CODE_STATE:', lines: [...filesChanged(facts).map((c) => `${c.file} (${c.action})`), ...readLinesUnderRoot(facts, (f) => `${f} (read)`)], empty: '(no file touched in these steps)', priority: 1 },
     { heading: 'TESTS:', lines: [...testLines(facts), ...errorLinesKeepingLast(facts)], empty: '(no test or error in these steps)', priority: 3 },
     // Only what changed files, the repository or the environment; reads and searches are not changes.
-    { heading: 'CHANGES:', lines: [...changeLines(facts), ...failedEditLines(facts), ...commandLines(facts, countFor(25, budget), ['change']), ...changeGistLines(facts)], empty: '(no change in these steps)', priority: 2 },
+    { heading: 'CHANGES:', lines: [...changeLines(facts), ...failedEditLines(facts), ...commandLines(facts, countFor(25, budget), ['change']), ...editGists(facts, budget)], empty: '(no change in these steps)', priority: 2 },
     { heading: 'DEPS:', lines: installLines(facts), empty: '(no dependency change in these steps)', priority: 1 },
     { heading: 'VERSION_CONTROL_STATUS:', lines: gitLines(facts), empty: '(no version control in these steps)', priority: 1 },
   ];

@@ -2,6 +2,7 @@
 // size takes `summary_max_chars`; what does not fit is ranked (facts/render.ts), never cut at the end.
 
 import type { Run, Step } from '../../model';
+import { changeGistLines, type Facts, type Ranked } from '../facts';
 import { contextTextOf } from '../text';
 import type { OptionSpec, StepRange, StrategyOptions } from '../types';
 
@@ -27,6 +28,14 @@ const SUMMARY_SHARE: OptionSpec = {
 /** How many lines of a kind (commands, the agent's findings) a summary of `budget` characters lists: `count` on a default-sized one, more in step with a larger budget. */
 export function countFor(count: number, budget: number): number {
   return Math.max(count, Math.floor((count * budget) / DEFAULT_SUMMARY_CHARS));
+}
+
+/**
+ * What the edits put into each file, on a summary whose budget grew with a long range: a short
+ * range's summary keeps its room (and its reduction) for what every summary says.
+ */
+export function editGists(facts: Facts, budget: number): Ranked[] {
+  return budget > DEFAULT_SUMMARY_CHARS ? changeGistLines(facts) : [];
 }
 
 /** The options that size a summary written without a model. */
