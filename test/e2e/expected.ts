@@ -101,6 +101,7 @@ export interface ExpectedCompaction {
   stepsBefore: number;
   stepsAfter: number;
   summary: string | null;
+  summarySize: string | null;
   tokenizer: string;
   entities: { text: string; kind: string; kept: boolean; where: 'summary' | 'context' | 'lost'; firstStep: number; neededLater: boolean }[];
 }

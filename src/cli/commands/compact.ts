@@ -199,6 +199,7 @@ function jsonReport(r: CompactionResult, written: string | undefined, withPrompt
     tokensAfter: r.tokensAfter,
     reduction: r.reduction,
     summary: r.summary,
+    summarySize: r.summarySize ?? null,
     llm: r.llm,
     warnings: r.warnings,
     rangeSource: r.rangeSource,
@@ -230,7 +231,7 @@ function renderResult(r: CompactionResult, written: string | undefined, withProm
     ...(written ? [['written', written] as [string, string]] : []),
   ]);
   if (r.warnings.length) text += `\nWarnings\n${r.warnings.map((w) => `  - ${w}`).join('\n')}\n`;
-  if (r.summary) text += `\nSummary\n${r.summary}\n`;
+  if (r.summary) text += `\nSummary${r.summarySize ? `: ${r.summarySize}` : ''}\n${r.summary}\n`;
   if (withPrompt && r.prompt) text += `\nPrompt\n${r.prompt.map((m) => `--- ${m.role} ---\n${m.content}`).join('\n')}\n`;
   return text;
 }

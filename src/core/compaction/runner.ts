@@ -12,7 +12,7 @@ import { ConsentRefused, GuardedLlm } from './guardedLlm';
 import { checkOption } from './options';
 import { formatRange, parseRange, widenToPairs } from './range';
 import { contextTextOf } from './text';
-import { REDUCTION_TARGET } from './strategies/summaryBudget';
+import { describeSummarySize, REDUCTION_TARGET } from './strategies/summaryBudget';
 import {
   CompactionCancelled,
   type CompactionContext,
@@ -266,6 +266,9 @@ function buildResult(trajectory: Run, strategy: Strategy, options: StrategyOptio
     promptTool: x.promptTool,
     llm: x.llm,
     redactions: x.redactions,
+    ...(output.mode === 'extractive' && output.summary !== null && x.range ? withSize(describeSummarySize(strategy, options, trajectory, x.range)) : {}),
     warnings: x.warnings,
   };
 }
+
+const withSize = (summarySize: string | undefined) => (summarySize ? { summarySize } : {});

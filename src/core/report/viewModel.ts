@@ -130,6 +130,8 @@ export interface ResultView {
   forgottenCut: boolean;
   summary: string | null;
   summaryTokens: number;
+  /** How a summary written without a model was sized, in words; null for a model's summary or none. */
+  summarySize: string | null;
   /** Whether the strategy built a prompt (LLM strategies, also offline), so "Show prompt" applies. */
   hasPrompt: boolean;
   entities: EntityRow[];
@@ -212,6 +214,7 @@ function resultView(r: CompactionResult, trajectory: Run, opts: ReportOptions & 
     ...forgottenSteps(steps, r),
     summary: r.summary,
     summaryTokens,
+    summarySize: r.summarySize ?? null,
     entities: entities.map((e) => ({
       text: e.text, kind: e.kind, ...(e.detail ? { detail: e.detail } : {}), kept: e.kept, where: e.where, neededLater: e.neededLater,
       ...(e.laterStep !== undefined ? { laterStep: e.laterStep } : {}), mentions: e.mentions, firstStep: e.firstStep,

@@ -31,6 +31,7 @@ export function rangePane(r: ResultView, ctx: PaneContext): HTMLElement {
     r.forgottenCut ? h('p', { class: 'note' }, 'The list is cut here to keep the report small; “Open diff” shows every step.') : null);
   const right = h('section', { class: 'side', 'aria-label': 'Summary' },
     h('h2', {}, r.summary !== null ? `Summary: ${tokens(r.summaryTokens)} tokens` : 'No summary'),
+    r.summarySize ? h('p', { class: 'note', id: 'summary-size' }, r.summarySize) : null,
     r.summary !== null
       ? h('pre', { class: 'text summary', id: 'summary-text' }, r.summary)
       : h('p', { class: 'note' }, 'This strategy replaces nothing with a summary: the steps on the left were masked, trimmed or dropped.'));

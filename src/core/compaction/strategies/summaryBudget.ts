@@ -4,7 +4,7 @@
 import type { Run, Step } from '../../model';
 import { changeGistLines, type Facts, type Ranked } from '../facts';
 import { contextTextOf } from '../text';
-import type { OptionSpec, StepRange, StrategyOptions } from '../types';
+import type { OptionSpec, StepRange, Strategy, StrategyOptions } from '../types';
 
 // About 2,000 tokens: room for a short range's hand-over, a small share of any model's window.
 export const DEFAULT_SUMMARY_CHARS = 8000;
@@ -56,6 +56,27 @@ export function summaryMaxChars(options: StrategyOptions, replaced: readonly Pic
   const share = Number(options.summary_share ?? DEFAULT_SUMMARY_SHARE);
   const grown = share > 0 && replaced.length > 0 ? Math.floor(share * charsOf(replaced)) : 0;
   return Math.min(cap, Math.max(DEFAULT_SUMMARY_CHARS, grown));
+}
+
+/**
+ * How a summary written without a model was sized, in words, for the report and the CLI: its size
+ * is a choice (ours or its source's), and the reduction and the facts kept depend on it.
+ */
+export function describeSummarySize(strategy: Pick<Strategy, 'summaryBudget' | 'options'>, options: StrategyOptions, trajectory: Run, range: StepRange): string | undefined {
+  const budget = strategy.summaryBudget?.(options, trajectory, range);
+  if (!budget) return undefined;
+  const n = (x: number) => Math.round(x).toLocaleString('en-US');
+  if ('tokens' in budget) return `Written without a model within ${n(budget.tokens)} tokens: the size its source sets for the summary.`;
+  if (!strategy.options.some((o) => o.name === 'summary_share')) return `Written without a model within ${n(budget.chars)} characters: the size its source sets for the summary.`;
+  const replaced = charsOf(rangeSteps(trajectory, range));
+  const share = Number(options.summary_share);
+  const grown = share > 0 ? Math.floor(share * replaced) : 0;
+  const wanted = Math.max(DEFAULT_SUMMARY_CHARS, grown);
+  const shareOf = `summary_share ${share} of the ${n(replaced)} characters it replaces`;
+  const why = wanted > budget.chars ? `summary_max_chars caps it (else ${n(wanted)}: ${grown > DEFAULT_SUMMARY_CHARS ? shareOf : 'the default'})`
+    : grown > DEFAULT_SUMMARY_CHARS ? shareOf
+      : `the default${share > 0 ? `; a range of more than ${n(DEFAULT_SUMMARY_CHARS / share)} characters gets summary_share ${share} of what it replaces` : ' (summary_share 0)'}`;
+  return `Written without a model within ${n(budget.chars)} characters: ${why}. The least telling lines go first.`;
 }
 
 /** `summaryBudget` for a strategy whose summary of the range is sized by SUMMARY_SIZE_OPTIONS. */
