@@ -661,6 +661,9 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
       await report.frame().locator('#panel-range').scrollIntoViewIfNeeded();
       await wb.parkMouse();
       await shot('long-session-summary');
+      // And the top of the Summary side: its size in tokens, and how that size was set.
+      await report.frame().locator('#summary-size').evaluate((el: HTMLElement) => { (el.closest('section') as HTMLElement).scrollTop = 0; });
+      await shot('long-session-summary-size');
       await wb.closeAllEditors();
     },
   },
