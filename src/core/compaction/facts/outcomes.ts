@@ -163,8 +163,10 @@ export function furtherErrorsOf(result: Step, first: ErrorFact, max = 2): ErrorF
  * status, the error's type and its message, read from the fields, not from the JSON's first line.
  */
 function apiErrorOf(text: string): { type: string; text: string } | undefined {
+  // A body is short; a tool's long JSON output is not an API's error (and is not parsed for one).
+  if (text.length > 20_000 || !/^\s*(?:(?:HTTP\s+)?\d{3}\s+)?\{/.test(text)) return undefined;
   const m = /^(?:(?:HTTP\s+)?(\d{3})\s+)?(\{[\s\S]*\})\s*$/.exec(text.trim());
-  if (!m || text.length > 20_000) return undefined;
+  if (!m) return undefined;
   let body: unknown;
   try { body = JSON.parse(m[2]); } catch { return undefined; }
   if (!body || typeof body !== 'object') return undefined;

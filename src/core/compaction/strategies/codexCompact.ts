@@ -12,9 +12,7 @@ import {
   changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts,
   failedEditLines, laterRequests, openTodoLines, pendingCallLines, readLinesUnderRoot, renderSections, taskLine, testLines, tidy, userRefLines, type Facts,
 } from '../extract';
-import {
-  errorLinesKeepingLast, must, outcomeLines,
-} from '../facts';
+import { errorLinesKeepingLast, must, outcomeLines } from '../facts';
 import { charsBudget, countFor, editGists, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import { requestText } from '../facts';
 import { contextTextOf } from '../text';

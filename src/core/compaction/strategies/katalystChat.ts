@@ -8,9 +8,7 @@ import {
   failedEditLines, filesChanged, gitLines, installLines, lastAgentLine, laterRequests, openTodoLines, pendingCallLines, readLines, readLinesUnderRoot,
   renderSections, taskLine, testLines, type Facts, type Section,
 } from '../extract';
-import {
-  errorLinesKeepingLast, must, outcomeLines,
-} from '../facts';
+import { errorLinesKeepingLast, must, outcomeLines } from '../facts';
 import { charsBudget, countFor, editGists, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import type { ForcedTrigger, OptionSpec, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
 import { fromDefaults } from '../describeDefaults';

@@ -12,9 +12,7 @@ import {
   changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts, failedEditLines,
   lastAgentLine, laterRequests, openTodoLines, pendingCallLines, readLinesUnderRoot, renderSections, taskLine, testLines, tidy, userRefLines, type Facts,
 } from '../extract';
-import {
-  errorLinesKeepingLast, must, outcomeLines,
-} from '../facts';
+import { errorLinesKeepingLast, must, outcomeLines } from '../facts';
 import { charsBudget, countFor, editGists, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import { contextTextOf } from '../text';
 import type { ForcedTrigger, OptionSpec, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';

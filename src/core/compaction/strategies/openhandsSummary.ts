@@ -8,9 +8,7 @@ import {
   failedEditLines, filesChanged, gitLines, installLines, lastAgentLine, laterRequests, openTodoLines, pendingCallLines, readLinesUnderRoot, renderSections,
   taskLine, taskTrackingLines, testLines, userRefLines, type Facts, type Section,
 } from '../extract';
-import {
-  errorLinesKeepingLast, must, outcomeLines,
-} from '../facts';
+import { errorLinesKeepingLast, must, outcomeLines } from '../facts';
 import { charsBudget, countFor, editGists, DEFAULT_SUMMARY_CHARS, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import type { StepRange, Strategy, StrategyContext, StrategyOutput } from '../types';
 import { eventBlocks, forgottenEvents, OPENHANDS_OPTIONS, openHandsPolicy, openHandsSurvivor } from './openhandsCommon';
