@@ -296,8 +296,8 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   if (error && failed) facts.moreErrors.push(...furtherErrorsOf(result!, error));
   let outcome: string;
   // What a script or a test printed last says how it went ("344", "FAILED - …"); a read's or a
-  // listing's last line says nothing.
-  const said = result && !readsOnly && !/^(?:ls|find|grep|rg|cat|head|tail|sed -n|nl|tree|pwd|echo|mkdir|rm|cd)\b/.test(command.trim().replace(/^cd \S+ && /, '')) ? tellingOutputLine(result.text) : undefined;
+  // listing's last line says nothing, and a commit's or a push's record (read above) says more.
+  const said = result && !record && !readsOnly && !/^(?:ls|find|grep|rg|cat|head|tail|sed -n|nl|tree|pwd|echo|mkdir|rm|cd)\b/.test(command.trim().replace(/^cd \S+ && /, '')) ? tellingOutputLine(result.text) : undefined;
   const printed = said ? ` → ${bounded(said, 80)}` : '';
   if (!result) outcome = 'no result in the log';
   else if (exitCode !== undefined) outcome = `exit ${exitCode}${error && exitCode !== 0 ? `: ${error.text}` : record ? ` → ${bounded(record, 140)}` : printed}`;

@@ -364,7 +364,7 @@ const VERDICT_LINE = /^(?:\W{0,3})(?:FAIL(?:URE|ED)?|SUCCESS(?:FUL)?|PASS(?:ED)?
 
 // What version control reports it recorded: a commit (`[main b05d732] Fix the parser`, after
 // whatever the hooks printed) and a push (`a527e1b..c5c5e98  main -> main`). The hash is what a
-// person checks the run against, so it outranks every other line.
+// person checks the run against, so a command's outcome names it before anything else it printed.
 const RECORD_LINE = /^\[[^\]\s]+(?: \([^)\n]*\))? [0-9a-f]{7,40}\] \S|^(?:[+*] )?[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}\s+\S+\s+->\s+\S+|^\* \[new (?:branch|tag)\]\s+\S+\s+->\s+\S+/;
 
 /** The commit or push version control reported in `text`, if any. */
@@ -373,15 +373,13 @@ export function recordLineOf(text: string): string | undefined {
   return undefined;
 }
 
-/** What a script said about how it went: what version control recorded, else its last verdict line (`FAILURE: …`), else its last line. */
+/** What a script said last about how it went: its last verdict line (`FAILURE: …`), else its last line. */
 export function tellingOutputLine(text: string): string | undefined {
   let last: string | undefined;
   let verdict: string | undefined;
-  let record: string | undefined;
   for (const line of eachOutputLine(text)) {
     last = line;
-    if (RECORD_LINE.test(line)) record ??= line;
     if (VERDICT_LINE.test(line) && !NO_ERROR.test(line)) verdict = line;
   }
-  return record ?? verdict ?? last;
+  return verdict ?? last;
 }

@@ -51,11 +51,17 @@ export const rangeSteps = (trajectory: Run, range: StepRange): Step[] => traject
  * what it replaces when that is more, never more than `summary_max_chars`.
  */
 export function summaryMaxChars(options: StrategyOptions, replaced: readonly Pick<Step, 'kind' | 'text' | 'tool'>[] = []): number {
+  return sizeFor(options, charsOf(replaced)).chars;
+}
+
+/** The size for a range of `replacedChars`, with what it came from: the share's own figure and the size before the cap. */
+function sizeFor(options: StrategyOptions, replacedChars: number): { chars: number; share: number; grown: number; wanted: number } {
   const n = Number(options.summary_max_chars);
   const cap = Number.isFinite(n) && n > 0 ? n : SUMMARY_CAP_CHARS;
   const share = Number(options.summary_share ?? DEFAULT_SUMMARY_SHARE);
-  const grown = share > 0 && replaced.length > 0 ? Math.floor(share * charsOf(replaced)) : 0;
-  return Math.min(cap, Math.max(DEFAULT_SUMMARY_CHARS, grown));
+  const grown = share > 0 ? Math.floor(share * replacedChars) : 0;
+  const wanted = Math.max(DEFAULT_SUMMARY_CHARS, grown);
+  return { chars: Math.min(cap, wanted), share, grown, wanted };
 }
 
 /**
@@ -63,20 +69,20 @@ export function summaryMaxChars(options: StrategyOptions, replaced: readonly Pic
  * is a choice (ours or its source's), and the reduction and the facts kept depend on it.
  */
 export function describeSummarySize(strategy: Pick<Strategy, 'summaryBudget' | 'options'>, options: StrategyOptions, trajectory: Run, range: StepRange): string | undefined {
-  const budget = strategy.summaryBudget?.(options, trajectory, range);
-  if (!budget) return undefined;
   const n = (x: number) => Math.round(x).toLocaleString('en-US');
-  if ('tokens' in budget) return `Written without a model within ${n(budget.tokens)} tokens: the size its source sets for the summary.`;
-  if (!strategy.options.some((o) => o.name === 'summary_share')) return `Written without a model within ${n(budget.chars)} characters: the size its source sets for the summary.`;
+  if (!strategy.options.some((o) => o.name === 'summary_share')) {
+    const budget = strategy.summaryBudget?.(options, trajectory, range);
+    if (!budget) return undefined;
+    return `Written without a model within ${'tokens' in budget ? `${n(budget.tokens)} tokens` : `${n(budget.chars)} characters`}: the size its source sets for the summary.`;
+  }
+  // Sized by SUMMARY_SIZE_OPTIONS (its summaryBudget is charsBudget): the range is measured once.
   const replaced = charsOf(rangeSteps(trajectory, range));
-  const share = Number(options.summary_share);
-  const grown = share > 0 ? Math.floor(share * replaced) : 0;
-  const wanted = Math.max(DEFAULT_SUMMARY_CHARS, grown);
+  const { chars, share, grown, wanted } = sizeFor(options, replaced);
   const shareOf = `summary_share ${share} of the ${n(replaced)} characters it replaces`;
-  const why = wanted > budget.chars ? `summary_max_chars caps it (else ${n(wanted)}: ${grown > DEFAULT_SUMMARY_CHARS ? shareOf : 'the default'})`
+  const why = wanted > chars ? `summary_max_chars caps it (else ${n(wanted)}: ${grown > DEFAULT_SUMMARY_CHARS ? shareOf : 'the default'})`
     : grown > DEFAULT_SUMMARY_CHARS ? shareOf
       : `the default${share > 0 ? `; a range of more than ${n(DEFAULT_SUMMARY_CHARS / share)} characters gets summary_share ${share} of what it replaces` : ' (summary_share 0)'}`;
-  return `Written without a model within ${n(budget.chars)} characters: ${why}. The least telling lines go first.`;
+  return `Written without a model within ${n(chars)} characters: ${why}. The least telling lines go first.`;
 }
 
 /** `summaryBudget` for a strategy whose summary of the range is sized by SUMMARY_SIZE_OPTIONS. */
