@@ -59,7 +59,9 @@ test('a failed build reports its other errors to the loss report, below the firs
   const run = (await loadTrajectory(GEMINI)).runs[0];
   const found = extractEntities(run, run.steps.map((s) => s.index)).filter((e) => e.kind === 'error').map((e) => e.text);
   assert.ok(found.some((t) => t.startsWith('Error: Command failed: tsc --build')), found.join('\n'));
-  assert.ok(found.some((t) => t.startsWith('npm error Lifecycle script `build` failed')), found.join('\n'));
+  // TypeScript says what is wrong on the line under the error; npm's own lines say only where, so they come last.
+  assert.ok(found.includes("Property 'marginTop' does not exist on type 'IntrinsicAttributes & Props'."), found.join('\n'));
+  assert.ok(!found.some((t) => t.startsWith('npm error ')), found.join('\n'));
   // An edit the tool refused says why, not only that it failed.
   assert.ok(found.some((t) => t.startsWith('Failed to edit, 0 occurrences found for old_string')), found.join('\n'));
 });
@@ -101,4 +103,34 @@ test("an API's error the run hit is read from its body's fields and reaches the 
   assert.match(api.text, /^400 invalid_request_error: messages\.236: `tool_use` ids were found without `tool_result` blocks/);
   // A JSON body without an error field is not an error, whatever it says.
   assert.equal(errorOf({ ...run.steps[1089], text: '{"message":"Created","id":3}' }, false), undefined);
+});
+
+test("a linter's and a CI run's findings reach the summary: credo, dialyzer, ruff, golangci-lint and GitHub Actions' own error marks", async () => {
+  const spotter = (await loadTrajectory(SPOTTER)).runs[0];
+  const facts = extractFacts(spotter, spotter.steps.map((s) => s.index));
+  // credo puts the message before its location, dialyzer after its `:check_name` location.
+  assert.equal(facts.errors.find((e) => e.step === 320)?.text, '[F] → Function is too complex (cyclomatic complexity is 13, max is 9).');
+  assert.ok(facts.moreErrors.some((e) => e.step === 366 && e.text === 'The pattern can never match the type.'), facts.moreErrors.filter((e) => e.step === 366).map((e) => e.text).join('\n'));
+  // ruff's code and message sit on the line above its `-->` arrow.
+  const grimoire = (await loadTrajectory(GRIMOIRE)).runs[0];
+  const more = extractFacts(grimoire, grimoire.steps.map((s) => s.index)).moreErrors.filter((e) => e.step === 227).map((e) => e.text);
+  assert.ok(more.includes('PLW0603 Using the global statement to update `_current_selection` is discouraged'), more.join('\n'));
+  // `gh run view --log-failed`: the CI run it printed failed, and says why before "Process completed with exit code 1."
+  // (Step 114's fetch went through; its CI errors are the run's all the same.)
+  const randlee = (await loadTrajectory(wild('randlee__claude-history/session.jsonl'))).runs[0];
+  const randleeFacts = extractFacts(randlee, randlee.steps.map((s) => s.index));
+  const ci = [...randleeFacts.errors, ...randleeFacts.moreErrors].map((e) => e.text);
+  assert.ok(ci.includes('go: go.mod requires go >= 1.24.0 (running go 1.23.12; GOTOOLCHAIN=local)'), ci.join('\n'));
+  assert.ok(ci.some((t) => t.includes('QF1003: could use tagged switch on fileType (staticcheck)')), ci.join('\n'));
+  assert.ok(!ci.some((t) => /Process completed with exit code/.test(t)), ci.join('\n'));
+  const summary = (await runCompaction(randlee, { strategy: findStrategy('langchain-summarization')!, range: '0:-2' }, { counter: charEstimateCounter })).summary!;
+  assert.match(summary, /go: go\.mod requires go >= 1\.24\.0/);
+});
+
+test("a command that printed a JSON object is told by the object's id, title and status, not by its closing brace or Copilot CLI's exit footer", async () => {
+  // Copilot CLI (wild dev split): `bd create …` prints the new issue as JSON, the terminal wrapping its long strings.
+  const run = (await loadTrajectory(wild('softwaresalt__agent-engram/events.jsonl'))).runs[0];
+  const facts = extractFacts(run, run.steps.map((s) => s.index));
+  assert.equal(facts.commands.find((c) => c.step === 72)?.outcome, 'exit 0 → agent-engram-gsa.1: Phase 1: Remove Tool Dispatch and Tool Functions (open)');
+  assert.ok(!facts.commands.some((c) => /<exited with exit code/.test(c.outcome)), facts.commands.map((c) => c.outcome).filter((o) => /exited/.test(o)).join('\n'));
 });

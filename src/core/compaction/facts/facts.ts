@@ -3,7 +3,8 @@
 
 import type { Step, Run } from '../../model';
 import { addedLines, carriesPatch, classifyCall, commandEffect, shellSegments, type CallInfo, type CommandEffect, type EditAction } from './calls';
-import { bounded, paragraph, unique } from './hygiene';
+import { ciErrorsOf } from './diagnostics';
+import { bounded, cleanText, paragraph, unique } from './hygiene';
 import { editOutcome, errorOf, exitCodeOf, furtherErrorsOf, isTestCommand, firstOutputLine, pathListOf, readGist, recordLineOf, someOutputLine, tellingOutputLine, testRun, type ErrorFact, type Outcome } from './outcomes';
 import { decisionsOf, summaryOf, taskToolPlan, todosOf, type SummaryFact, type TodoItem } from './plans';
 import { answerText, ASK_TOOLS, constraintsOf, requestText, taskOf, userRefsOf, type UserRef } from './requests';
@@ -294,6 +295,8 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   const error = result && !readsOnly ? errorOf(result, failed) : undefined;
   if (error) facts.errors.push(error);
   if (error && failed) facts.moreErrors.push(...furtherErrorsOf(result!, error));
+  // A CI log the command fetched: the errors it marks are the run's, though the fetch went through.
+  else if (result && !failed) for (const e of ciErrorsOf(cleanText(result.text))) facts.moreErrors.push({ step: result.index, type: e.type, text: e.text });
   let outcome: string;
   // What a script or a test printed last says how it went ("344", "FAILED - …"); a read's or a
   // listing's last line says nothing, and a commit's or a push's record (read above) says more.

@@ -3,6 +3,7 @@
 // from a listing of source code), and what a test run passed and failed.
 
 import type { Step } from '../../model';
+import { diagnosticsOf } from './diagnostics';
 import { bounded, cleanText, firstLine } from './hygiene';
 
 const EXIT_PATTERNS = [
@@ -99,7 +100,7 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
       if (m && !/^\s/.test(after[i]) && !/^(?:File|During|The above)\b/.test(after[i])) return make(result.index, m[1], m[2]);
     }
   }
-  for (const e of lineErrors(result, text, failed)) return e;
+  for (const e of lineErrors(result, text, failed)) return { step: e.step, type: e.type, text: e.text };
   // "Sphinx version error:" and the like: a heading that names the error, the message on the next line.
   let previous: string | undefined;
   for (const line of eachLine(text)) {
@@ -113,7 +114,12 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
     const telling = meaningful.findIndex((l) => /\b(?:error|failed|failure|fatal|cannot|denied|not found|invalid|not recognized|not permitted|rejected|unexpected)\b/i.test(l));
     const at = telling >= 0 ? telling : 0;
     const first = /^\w+:$/.test(meaningful[at] ?? '') && meaningful[at + 1] ? `${meaningful[at]} ${meaningful[at + 1]}` : meaningful[at];
-    if (first && (/^(?:ERROR|Error|error|FAILED|Failed|fatal)\b/.test(first) || !CODE_LIKE.test(first))) return { step: result.index, type: 'failure', text: firstLine(first, ERROR_CHARS) };
+    const usable = first && (/^(?:ERROR|Error|error|FAILED|Failed|fatal)\b/.test(first) || !CODE_LIKE.test(first));
+    if (usable && telling >= 0) return { step: result.index, type: 'failure', text: firstLine(first, ERROR_CHARS) };
+    // A linter's or a compiler's finding, its message beside its location (credo, dialyzer, ruff),
+    // says more than a first line that does not say it failed.
+    for (const d of diagnosticsOf(text)) return { step: result.index, type: d.type, text: d.text };
+    if (usable) return { step: result.index, type: 'failure', text: firstLine(first, ERROR_CHARS) };
   }
   // A tool that refused the call, and records no status, says so first ("Browser Use rejected this
   // action due to browser security policy", "The tool use was rejected").
@@ -122,39 +128,44 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
   return undefined;
 }
 
-/** Each line of `text` that reads as an error (an exception, a shell's or a build tool's error line), in order. */
-function* lineErrors(result: Step, text: string, failed: boolean): Generator<ErrorFact> {
+/** Each line of `text` that reads as an error (an exception, a shell's or a build tool's error line), in order, with its line number. */
+function* lineErrors(result: Step, text: string, failed: boolean): Generator<ErrorFact & { line: number }> {
+  let n = -1;
   for (const raw of eachLine(text)) {
+    n++;
     const line = raw.trim();
     if (!line || /^\s{2,}/.test(raw) && !/^E\s/.test(line) || NO_ERROR.test(line)) continue;
     // pytest's short summary: `FAILED tests/a.py::test_x - ValueError: message`.
     const pytest = /^(?:FAILED|ERROR) \S+ - ((?:\w+\.)*\w*(?:Error|Exception|Failure|Exit))(?:: (.+))?$/.exec(line);
-    if (pytest) { yield make(result.index, pytest[1], pytest[2]); continue; }
+    if (pytest) { yield { ...make(result.index, pytest[1], pytest[2]), line: n }; continue; }
     const lint = /^-?\s*[A-Z]\d{3,4} (\w+(?:Error|Exception)): (.+)$/.exec(line);
-    if (lint) { yield make(result.index, lint[1], lint[2]); continue; }
+    if (lint) { yield { ...make(result.index, lint[1], lint[2]), line: n }; continue; }
     const m = EXCEPTION_LINE.exec(line);
     // A result the log marks failed that opens with `TypeError: …` is that error, whatever punctuation follows.
-    if (m && (!CODE_LIKE.test(line) || ((failed || result.isError) && m.index === 0 && m[2] !== undefined && /^[A-Z]/.test(line))) && !/Warning$/.test(m[1])) { yield make(result.index, m[1], m[2]); continue; }
+    if (m && (!CODE_LIKE.test(line) || ((failed || result.isError) && m.index === 0 && m[2] !== undefined && /^[A-Z]/.test(line))) && !/Warning$/.test(m[1])) { yield { ...make(result.index, m[1], m[2]), line: n }; continue; }
     const shell = shellError(line);
-    if (shell) yield { step: result.index, type: shell, text: firstLine(shell === 'CMake' ? `${line} ${nextLine(text.split('\n'), line)}` : line, ERROR_CHARS) };
+    if (shell) yield { step: result.index, type: shell, text: firstLine(shell === 'CMake' ? `${line} ${nextLine(text.split('\n'), line)}` : line, ERROR_CHARS), line: n };
   }
 }
 
+// Lines a build driver prints when a program under it failed: they say where, not what.
+const WRAPPER = /^(?:make(?:\[\d+\])?: \*\*\*|npm (?:ERR!|error) |(?:Error: )?Command failed: )/;
+
 /**
  * The other errors a failed result reported besides `first` (a build that stops on three errors,
- * a hook that fails and says why), each once, at most `max`: what a debugger checks beyond the
- * first line.
+ * a linter's findings, a hook that fails and says why), each once, at most `max`, in the order
+ * they were printed, a build driver's own lines last: what a debugger checks beyond the first line.
  */
 export function furtherErrorsOf(result: Step, first: ErrorFact, max = 2): ErrorFact[] {
-  const out: ErrorFact[] = [];
+  const text = cleanText(result.text);
+  const found: (ErrorFact & { line: number })[] = [...lineErrors(result, text, true)];
+  for (const d of diagnosticsOf(text)) found.push({ step: result.index, type: d.type, text: d.text, line: d.line });
   const seen = new Set([first.text]);
-  for (const e of lineErrors(result, cleanText(result.text), true)) {
-    if (seen.has(e.text)) continue;
-    seen.add(e.text);
-    out.push(e);
-    if (out.length === max) break;
-  }
-  return out;
+  return found
+    .sort((a, b) => Number(WRAPPER.test(a.text)) - Number(WRAPPER.test(b.text)) || a.line - b.line)
+    .filter((e) => !seen.has(e.text) && seen.add(e.text))
+    .slice(0, max)
+    .map(({ step, type, text: t }) => ({ step, type, text: t }));
 }
 
 /**
@@ -246,10 +257,10 @@ export function testRun(result: Step, exitCode: number | undefined): TestRun {
 }
 
 // Lines agents wrap around command output that say nothing about the command itself.
-// Codex's `Exit code: 1` header and Kimi CLI's `<system>Command executed successfully.</system>`
+// Copilot CLI's `<exited with exit code 0>` footer, Codex's `Exit code: 1` header and Kimi CLI's `<system>Command executed successfully.</system>`
 // status line are the log's own wrapper (the exit status is read from them on its own); a status
 // line that says the command failed is kept.
-const BOILERPLATE = /^(?:Exit code:? -?\d+|<system>(?![^<]*\b(?:ERROR|[Ee]rror|[Ff]ailed|FAILED)\b)[^<]*<\/system>|\(Open file: .*\)|\(Current directory: .*\)|bash-\$.*|Chunk ID: .*|Wall time: .*|Process exited with code .*|Original token count: .*|Output:|<\/?(?:returncode|output)>.*|\[The command completed with exit code .*\]|\[Command finished .*\]|Your command ran successfully and did not produce any output\.?)$/;
+const BOILERPLATE = /^(?:Exit code:? -?\d+|<exited with exit code -?\d+>|<system>(?![^<]*\b(?:ERROR|[Ee]rror|[Ff]ailed|FAILED)\b)[^<]*<\/system>|\(Open file: .*\)|\(Current directory: .*\)|bash-\$.*|Chunk ID: .*|Wall time: .*|Process exited with code .*|Original token count: .*|Output:|<\/?(?:returncode|output)>.*|\[The command completed with exit code .*\]|\[Command finished .*\]|Your command ran successfully and did not produce any output\.?)$/;
 
 /** The meaningful lines of a result: cleaned (unless `clean` is false: it is already), blank and wrapper lines dropped. */
 function outputLines(text: string, clean = true): string[] {
@@ -373,13 +384,34 @@ export function recordLineOf(text: string): string | undefined {
   return undefined;
 }
 
-/** What a script said last about how it went: its last verdict line (`FAILURE: …`), else its last line. */
+/**
+ * What a script said last about how it went: its last verdict line (`FAILURE: …`), else what the
+ * JSON object it printed is (an issue tracker's new issue: its id and title), else its last line
+ * with a letter or a digit (not a closing brace).
+ */
 export function tellingOutputLine(text: string): string | undefined {
   let last: string | undefined;
   let verdict: string | undefined;
   for (const line of eachOutputLine(text)) {
-    last = line;
+    if (/[\p{L}\p{N}]/u.test(line)) last = line;
     if (VERDICT_LINE.test(line) && !NO_ERROR.test(line)) verdict = line;
   }
-  return verdict ?? last;
+  return verdict ?? jsonObjectGist(text) ?? last;
+}
+
+/** `agent-engram-gsa.1: Phase 1: Remove Tool Dispatch (open)` for a JSON object with an id, a title or name, a status. */
+function jsonObjectGist(text: string): string | undefined {
+  const body = [...eachOutputLine(text)].join('\n');
+  if (body.length > 50_000 || !/^[[{]/.test(body) || !/[\]}]$/.test(body)) return undefined;
+  let parsed: unknown;
+  // A terminal that wrapped long lines broke the JSON's strings: its one-line fields still read.
+  try { parsed = JSON.parse(body); } catch { parsed = Object.fromEntries([...body.slice(0, 4000).matchAll(/^\s*"(\w+)"\s*:\s*"([^"\n]*)",?$/gm)].map((m) => [m[1], m[2]])); }
+  const o = (Array.isArray(parsed) && parsed.length === 1 ? parsed[0] : parsed) as Record<string, unknown> | null;
+  if (!o || typeof o !== 'object' || Array.isArray(o)) return undefined;
+  const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : typeof v === 'number' ? String(v) : undefined);
+  const title = str(o.title) ?? str(o.name) ?? str(o.summary) ?? str(o.message);
+  if (!title) return undefined;
+  const id = str(o.id) ?? str(o.key) ?? str(o.number);
+  const status = str(o.status) ?? str(o.state);
+  return `${id ? `${id}: ` : ''}${title}${status ? ` (${status})` : ''}`;
 }
