@@ -134,3 +134,13 @@ test("a command that printed a JSON object is told by the object's id, title and
   assert.equal(facts.commands.find((c) => c.step === 72)?.outcome, 'exit 0 → agent-engram-gsa.1: Phase 1: Remove Tool Dispatch and Tool Functions (open)');
   assert.ok(!facts.commands.some((c) => /<exited with exit code/.test(c.outcome)), facts.commands.map((c) => c.outcome).filter((o) => /exited/.test(o)).join('\n'));
 });
+
+test("the summarizing session's one-line goal keeps, beside the task's opening, the sentences where the person says what they want", async () => {
+  // pi (wild dev split): the first 250 characters ask to read two files; what the person wants comes after.
+  const run = (await loadTrajectory(wild('badlogic__pi-mono/before-compaction.jsonl'))).runs[0];
+  const r = await runCompaction(run, { strategy: findStrategy('summarizing-session')!, range: '0:-2' }, { counter: charEstimateCounter });
+  assert.match(r.summary!, /^• Goal: alright, read @packages\/coding-agent\/src\/main\.ts/m);
+  assert.match(r.summary!, /^ {2}- wants: .*i'm especially interested in code sharing between the different run modes \(print\/json, rpc, interactive\)\./m);
+  // Still within the 400 tokens its source sets.
+  assert.ok(charEstimateCounter.count(r.summary!) <= 400, `${charEstimateCounter.count(r.summary!)} tokens`);
+});

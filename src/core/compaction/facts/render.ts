@@ -18,6 +18,30 @@ export function taskLine(facts: Facts, max = 1500): string | undefined {
   return facts.task ? bounded(facts.task.text, max, false) : undefined;
 }
 
+// A sentence in which the person says what they want (`I want you to…`, `I would like…`, `I'm especially interested in…`).
+const WANTS = /\bi(?:'d| would)? (?:want|like|need)\b|\bi'?m (?:\w+ )?(?:interested in|looking for)\b/i;
+
+/**
+ * The sentences of a long task, past its first `after` characters, in which the person says what
+ * they want, in order, within `max` characters: a summary that keeps only the task's opening
+ * (a source's "the request in one sentence") keeps these beside it.
+ */
+export function taskWants(facts: Facts, after: number, max: number): string | undefined {
+  if (!facts.task) return undefined;
+  const whole = bounded(facts.task.text, 100_000, false);
+  if (whole.length <= after) return undefined;
+  const rest = whole.slice(after);
+  const picked: string[] = [];
+  let used = 0;
+  for (const sentence of rest.match(/[^.!?\n]+(?:[.!?]+(?=\s|$)|$)/g) ?? []) {
+    const x = sentence.trim();
+    if (!WANTS.test(x) || used + x.length > max) continue;
+    picked.push(x);
+    used += x.length + 5;
+  }
+  return picked.length ? picked.join(' … ') : undefined;
+}
+
 /** Requests after the task among the steps read, each whole (bounded), each once. */
 export function laterRequests(facts: Facts, max = 1000): string[] {
   return unique(facts.requests.filter((r) => r.step !== facts.task?.step).map((r) => bounded(r.text, max, false)));
