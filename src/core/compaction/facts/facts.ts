@@ -3,6 +3,7 @@
 
 import type { Step, Run } from '../../model';
 import { addedLines, carriesPatch, classifyCall, commandEffect, shellSegments, type CallInfo, type CommandEffect, type EditAction } from './calls';
+import { shellBanners, withoutBanners, withoutEcho } from './banners';
 import { ciErrorsOf } from './diagnostics';
 import { bounded, cleanText, paragraph, unique } from './hygiene';
 import { editOutcome, errorOf, exitCodeOf, furtherErrorsOf, isTestCommand, firstOutputLine, pathListOf, readGist, recordLineOf, someOutputLine, tellingOutputLine, testRun, type ErrorFact, type Outcome } from './outcomes';
@@ -146,13 +147,14 @@ export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts 
     return false;
   };
 
+  const banners = shellBanners(steps, resultOf);
   for (const i of chosen) {
     const step = steps[i];
     const summary = summaryOf(step);
     if (summary) { facts.summaries.push(summary); continue; }
     if (step.kind === 'user') readRequest(facts, step);
     else if (step.kind === 'assistant' || step.kind === 'thought') readAgentText(facts, step, endsTurn(steps, i));
-    else if (step.kind === 'tool_call' && step.tool) readCall(facts, step, resultOf.get(i), answered);
+    else if (step.kind === 'tool_call' && step.tool) readCall(facts, step, withoutBanners(resultOf.get(i), banners), answered);
     // An error the log records without the call it answers (a malformed call the tool refused), or
     // of the run itself (an API's 400, an aborted request): a debugger checks both.
     else if ((step.kind === 'tool_result' && step.answers === undefined || step.kind === 'other') && step.isError) {
@@ -205,10 +207,11 @@ function looksLikeJson(text: string): boolean {
   try { JSON.parse(text); return true; } catch { return /^\{\s*"[\w-]+"\s*:/.test(text); }
 }
 
-function readCall(facts: Facts, call: Step, result: Step | undefined, answered: (call: Step) => boolean): void {
+function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered: (call: Step) => boolean): void {
   const name = call.tool!.name;
   facts.toolCounts[name] = (facts.toolCounts[name] ?? 0) + 1;
-  const info = classifyCall(call, result);
+  const info = classifyCall(call, recorded);
+  const result = withoutEcho(recorded, info.command);
   const verdict = result ? verdictOf(result, call, info) : undefined;
   if (!result && info.kind !== 'finish' && !answered(call)) facts.pendingCalls.push({ step: call.index, text: bounded(`${name} ${call.tool!.args}`, 160) });
   const todos = todosOf(call);
