@@ -144,3 +144,12 @@ test("the summarizing session's one-line goal keeps, beside the task's opening, 
   // Still within the 400 tokens its source sets.
   assert.ok(charEstimateCounter.count(r.summary!) <= 400, `${charEstimateCounter.count(r.summary!)} tokens`);
 });
+
+test("a forge's or a tracker's tick for what it changed is a record, like a commit's hash", async () => {
+  const run = (await loadTrajectory(wild('MQFacultyOfArts__PromptGrimoireTool/8c497bed-b719-4cb2-9cc6-2d8a507f51e8.jsonl'))).runs[0];
+  const facts = extractFacts(run, run.steps.map((s) => s.index));
+  const close = facts.commands.find((c) => c.command === 'gh issue close 1 --reason completed');
+  assert.match(close?.recorded ?? '', /^✓ Closed issue MQFacultyOfArts\/PromptGrimoireTool#1 \(Spike 1: pycrdt/);
+  // A view of the same issue changed nothing.
+  assert.equal(facts.commands.find((c) => c.command.startsWith('gh issue view 1'))?.recorded, undefined);
+});

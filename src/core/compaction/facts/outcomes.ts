@@ -376,7 +376,9 @@ const VERDICT_LINE = /^(?:\W{0,3})(?:FAIL(?:URE|ED)?|SUCCESS(?:FUL)?|PASS(?:ED)?
 // What version control reports it recorded: a commit (`[main b05d732] Fix the parser`, after
 // whatever the hooks printed) and a push (`a527e1b..c5c5e98  main -> main`). The hash is what a
 // person checks the run against, so a command's outcome names it before anything else it printed.
-const RECORD_LINE = /^\[[^\]\s]+(?: \([^)\n]*\))? [0-9a-f]{7,40}\] \S|^(?:[+*] )?[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}\s+\S+\s+->\s+\S+|^\* \[new (?:branch|tag)\]\s+\S+\s+->\s+\S+/;
+// A tracker's or a forge's CLI ticks what it changed (`✓ Closed issue owner/repo#1`, `✓ Created pull
+// request …`, `✓ Merged …`): the same kind of record.
+const RECORD_LINE = /^[✓✔] (?:Closed|Created|Merged|Reopened|Deleted|Pushed|Released|Published|Deployed|Approved)\b|^\[[^\]\s]+(?: \([^)\n]*\))? [0-9a-f]{7,40}\] \S|^(?:[+*] )?[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}\s+\S+\s+->\s+\S+|^\* \[new (?:branch|tag)\]\s+\S+\s+->\s+\S+/;
 
 /** The commit or push version control reported in `text`, if any. */
 export function recordLineOf(text: string): string | undefined {
