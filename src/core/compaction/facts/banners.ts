@@ -14,8 +14,20 @@ const MIN_PROGRAMS = 3;
 const HEAD_LINES = 6;
 const PRINTS_ONLY_WHAT_IT_READS = /^(?:cat|ls|head|tail|sed|wc|pwd|echo|nl|tree|find|grep|rg)$/;
 
+// A run is read for facts once per compaction, and a replay compacts it many times: the banners are
+// the run's, found once (again when a followed run has grown).
+const found = new WeakMap<readonly Step[], { length: number; banners: Set<string> }>();
+
 /** The lines that open the results of at least three different programs, five times or more. */
 export function shellBanners(steps: readonly Step[], resultOf: ReadonlyMap<number, Step>): Set<string> {
+  const cached = found.get(steps);
+  if (cached && cached.length === steps.length) return cached.banners;
+  const banners = findBanners(steps, resultOf);
+  found.set(steps, { length: steps.length, banners });
+  return banners;
+}
+
+function findBanners(steps: readonly Step[], resultOf: ReadonlyMap<number, Step>): Set<string> {
   const opening = new Map<string, number[]>();
   for (const [call, result] of resultOf) {
     const head = result.text.slice(0, 2000);
