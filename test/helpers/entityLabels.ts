@@ -73,9 +73,10 @@ export function matches(kind: EntityKind, label: string, found: string): boolean
   if (l === f) return true;
   switch (kind) {
     case 'file': {
-      const a = l.replace(/^\.\//, '');
-      const b = f.replace(/^\.\//, '');
-      return a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
+      // `/home/u/repo/a/b.md|a/b.md`: equivalent spellings of one file, as the facts' labels write them.
+      // A Windows path (`D:\oh-my-posh\src\a.go`) is the same file as its slashed spelling.
+      const b = f.replace(/\\/g, '/').replace(/^\.\//, '');
+      return l.split('|').map((alt) => alt.trim().replace(/^\.\//, '')).some((a) => a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`));
     }
     case 'command': {
       // `a ... b`: the command holds a, then b. A label may also be the command's beginning.
@@ -106,7 +107,8 @@ export interface Score {
 
 /** Labels against extracted entities, paired one to one (augmenting paths over the candidate pairs). */
 export function score(labels: [EntityKind, string][], found: Entity[]): Score {
-  const candidates = labels.map(([kind, text]) => found.map((e, j) => (e.kind === kind && matches(kind, text, e.text) ? j : -1)).filter((j) => j >= 0));
+  // A command is the one a label names when its whole text matches (the report shows it shortened).
+  const candidates = labels.map(([kind, text]) => found.map((e, j) => (e.kind === kind && (matches(kind, text, e.text) || (e.whole !== undefined && matches(kind, text, e.whole))) ? j : -1)).filter((j) => j >= 0));
   const owner = new Map<number, number>();
   const tryAssign = (i: number, seen: Set<number>): boolean => {
     for (const j of candidates[i]) {

@@ -23,6 +23,8 @@ export const CODEX_INJECTED: readonly InjectedRule[] = [
   { name: 'user instructions', match: /^<user_instructions>/, label: () => 'user instructions' },
   { name: 'instructions', match: /^<INSTRUCTIONS>/, label: () => 'instructions' },
   { name: 'permissions instructions', match: /^<permissions instructions>/, label: () => 'permissions instructions' },
+  // A skill the person invoked (`$coordinator`): Codex sends its SKILL.md as a user message.
+  { name: 'skill', match: /^<skill>\s*<name>/, label: (t) => labelWith('skill', tagText(t, 'name')) },
 ];
 
 function isRolloutLine(v: unknown): v is { type: string; payload: unknown; timestamp?: unknown } {

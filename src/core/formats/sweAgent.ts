@@ -68,7 +68,8 @@ export class ActionStepper {
     this.taskSeen = true;
     // Pre-1.0 logs name observations only by role; say what they are.
     const label = kind === 'tool_result' && base.label === 'user' ? 'observation' : base.label;
-    this.add({ ...base, label, kind, text });
+    // With no call waiting, the harness is refusing the model's reply (no command, or more than one): an error it reports.
+    this.add({ ...base, label, kind, text, ...(kind === 'other' ? { isError: true } : {}) });
   }
 
   warn(message: string): void {

@@ -17,6 +17,8 @@ export interface Entity {
   kind: EntityKind;
   /** What the run did with it: `edited`, `read`, `exit 1`, `failing`, `in_progress`… */
   detail?: string;
+  /** A command's whole text, when `text` shortens it (a heredoc's body, a long script): which command it is. */
+  whole?: string;
   /** Index of the first forgotten step that introduced it. */
   firstStep: number;
   /** How many times the forgotten steps met it. */
@@ -38,10 +40,11 @@ export interface SurvivalEntity extends Entity {
 export function extractEntities(trajectory: Run, indices: Iterable<number>): Entity[] {
   const f = extractFacts(trajectory, indices);
   const out = new Map<string, Entity>();
-  const note = (kind: EntityKind, text: string, step: number, detail?: string) => {
+  const note = (kind: EntityKind, text: string, step: number, detail?: string, whole?: string) => {
     const t = text.trim();
     if (t.length < 2) return;
-    const key = `${kind}\u0000${t}`;
+    // Two scripts that begin alike and differ in their heredoc's body are two commands.
+    const key = `${kind}\u0000${whole ?? t}`;
     const prev = out.get(key);
     if (prev) {
       prev.mentions++;
@@ -49,13 +52,13 @@ export function extractEntities(trajectory: Run, indices: Iterable<number>): Ent
       // A command run twice keeps both outcomes: `exit 1, exit 0`.
       if (detail && !(prev.detail ?? '').split(', ').includes(detail)) prev.detail = prev.detail ? `${prev.detail}, ${detail}` : detail;
     }
-    else out.set(key, { text: t, kind, firstStep: step, mentions: 1, ...(detail ? { detail } : {}) });
+    else out.set(key, { text: t, kind, firstStep: step, mentions: 1, ...(detail ? { detail } : {}), ...(whole && whole !== t ? { whole } : {}) });
   };
   const firstEditStep = (file: string) => f.edits.find((e) => e.file === file || file.endsWith(`/${e.file}`) || e.file.endsWith(`/${file}`))?.step ?? f.span?.[0] ?? 0;
   for (const c of filesChanged(f)) note('file', c.file, firstEditStep(c.file), c.actions.join(', '));
   for (const r of filesRead(f)) note('file', r, f.reads.find((x) => x.text === r || r.endsWith(`/${x.text}`))?.step ?? 0, 'read');
   for (const e of failedEdits(f)) note('error', e.error ?? `edit of ${e.file} failed`, e.step);
-  for (const c of f.commands) note('command', c.longCommand, c.step, c.exitCode !== undefined ? `exit ${c.exitCode}` : c.outcome);
+  for (const c of f.commands) note('command', c.longCommand, c.step, c.exitCode !== undefined ? `exit ${c.exitCode}` : c.outcome, c.wholeCommand);
   for (const t of f.tests) for (const id of t.failing) note('test', id, t.step, 'failing');
   for (const e of [...f.errors, ...f.moreErrors]) note('error', e.text, e.step);
   for (const r of f.userRefs) note(r.kind, r.text, r.step);

@@ -211,6 +211,13 @@ function patchTouches(patch: string): FileTouch[] {
 const FILE_TOKEN = /^(?:\.{0,2}\/)?[\w.@+-]+(?:\/[\w.@+-]+)*$/;
 // A file has an extension that starts with a letter: `a.py`, `x.h`; not `repo__0.1` or `2.0`.
 const looksLikeFile = (t: string) => FILE_TOKEN.test(t) && /\.[A-Za-z][A-Za-z0-9]{0,7}$/.test(t);
+// What `cat`, `head` or `sed -n` is given is a file even without an extension: a path
+// (`.git/hooks/post-commit`, `~/.config/entire/contexts.json.lock`), a dotfile (`.gitignore`), a
+// capitalised name (`Makefile`, `LICENSE`). A count (`head -n 50`) is not.
+const looksLikeReadFile = (t: string) => {
+  const p = t.replace(/^~\//, './');
+  return looksLikeFile(p) || (FILE_TOKEN.test(p) && /\p{L}/u.test(p) && (/\/[^/]*\p{L}/u.test(p) || /^\.[\w-]+$/.test(p) || /^[A-Z][A-Za-z]+$/.test(p)));
+};
 
 /** Splits `cd x && sed -i … a.py; cat b.py | head` into its simple commands, quotes respected. */
 export function shellSegments(command: string): string[] {
@@ -270,7 +277,7 @@ function addShellTouches(info: CallInfo, command: string): void {
     if (cmd === 'sed' && w.some((x) => /^-i/.test(x) || x === '--in-place')) {
       for (const f of operands.slice(1).filter(looksLikeFile)) info.edits.push({ file: f, action: 'edited' });
     } else if (cmd === 'sed' || cmd === 'cat' || cmd === 'head' || cmd === 'tail' || cmd === 'nl' || cmd === 'less' || cmd === 'more' || cmd === 'bat') {
-      const files = (cmd === 'sed' ? operands.slice(1) : operands).filter(looksLikeFile);
+      const files = (cmd === 'sed' ? operands.slice(1) : operands).filter(looksLikeReadFile);
       info.reads.push(...files);
     } else if (cmd === 'grep' || cmd === 'rg') {
       const files = operands.slice(1).filter(looksLikeFile);

@@ -42,6 +42,8 @@ export interface CommandFact {
   command: string;
   /** The same with more room, for telling apart long scripts that begin alike (the loss report). */
   longCommand: string;
+  /** The whole command as one line (a heredoc's body too, up to 2,000 characters): which command it is, when two differ only past `longCommand`. */
+  wholeCommand: string;
   exitCode?: number;
   /** `exit 0`, `exit 1: ModuleNotFoundError: …`, `→ 344`, `no output`, `no result in the log`. */
   outcome: string;
@@ -316,7 +318,7 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
     outcome = first ? `→ ${bounded(first, 80)}` : 'no output';
   }
   const ok = !result ? undefined : failed || (exitCode === undefined && error) ? false : verdict?.failed === false || saysNo ? true : undefined;
-  facts.commands.push({ step: call.index, command: text, longCommand: commandText(command, 300), ...(exitCode !== undefined ? { exitCode } : {}), outcome, ...(ok !== undefined ? { ok } : {}), effect: commandEffect(command), ...(record ? { recorded: record } : {}) });
+  facts.commands.push({ step: call.index, command: text, longCommand: commandText(command, 300), wholeCommand: paragraph(command).slice(0, 2000), ...(exitCode !== undefined ? { exitCode } : {}), outcome, ...(ok !== undefined ? { ok } : {}), effect: commandEffect(command), ...(record ? { recorded: record } : {}) });
   if (result && isTestCommand(command)) {
     const run = testRun(result, exitCode);
     facts.tests.push({ step: call.index, command: text, outcome: run.outcome, failing: run.failing, passing: run.passing, ...(run.ok !== undefined ? { ok: run.ok } : {}) });

@@ -84,7 +84,8 @@ const CODE_LIKE = /^\s*(?:\d+[:\t|]|\d+\s{2,}|\d+→)|(?:^|\s)(?:raise|except|im
 
 /** An error a tool reported, from its output only. Reads (`cat`, editors' views) are skipped by the caller. */
 export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
-  const text = cleanText(result.text);
+  // Claude Code wraps a tool's refusal in `<tool_use_error>…</tool_use_error>`: the message is inside.
+  const text = cleanText(result.text).replace(/<\/?tool_use_error>/g, '');
   const api = apiErrorOf(text);
   if (api) return { step: result.index, type: api.type, text: firstLine(api.text, ERROR_CHARS) };
   // An editor that could not find the text to replace quotes it, over many lines: keep its first
@@ -142,7 +143,12 @@ function* lineErrors(result: Step, text: string, failed: boolean): Generator<Err
     if (lint) { yield { ...make(result.index, lint[1], lint[2]), line: n }; continue; }
     const m = EXCEPTION_LINE.exec(line);
     // A result the log marks failed that opens with `TypeError: …` is that error, whatever punctuation follows.
-    if (m && (!CODE_LIKE.test(line) || ((failed || result.isError) && m.index === 0 && m[2] !== undefined && /^[A-Z]/.test(line))) && !/Warning$/.test(m[1])) { yield { ...make(result.index, m[1], m[2]), line: n }; continue; }
+    if (m && (!CODE_LIKE.test(line) || ((failed || result.isError) && m.index === 0 && m[2] !== undefined && /^[A-Z]/.test(line))) && !/Warning$/.test(m[1])) {
+      // `InputValidationError: [` and a JSON list of issues below it: the first issue's message says what.
+      const body = m[2] === '[' || m[2] === '{' ? /"message"\s*:\s*"((?:[^"\\\n]|\\.){3,300})"/.exec(text.slice(text.indexOf(raw), text.indexOf(raw) + 4000)) : null;
+      yield { ...make(result.index, m[1], body ? body[1] : m[2]), line: n };
+      continue;
+    }
     const shell = shellError(line);
     if (shell) yield { step: result.index, type: shell, text: firstLine(shell === 'CMake' ? `${line} ${nextLine(text.split('\n'), line)}` : line, ERROR_CHARS), line: n };
   }
@@ -203,7 +209,10 @@ function make(step: number, type: string, message?: string): ErrorFact {
 
 /** Error lines shells and build tools print, by what they are. */
 function shellError(line: string): string | undefined {
-  if (/: command not found$/.test(line)) return 'command not found';
+  if (/: command not found$/.test(line) || /^\w+:(?:\d+:)? command not found: \S/.test(line)) return 'command not found';
+  // git: a merge or rebase that stopped on a conflict, a push the remote refused.
+  if (/^CONFLICT \([^)]+\): \S/.test(line)) return 'conflict';
+  if (/^! \[(?:remote )?rejected\]\s/.test(line)) return 'push rejected';
   if (/: No such file or directory$/.test(line) && !/^\s*#/.test(line)) return 'No such file or directory';
   if (/: Permission denied$/.test(line)) return 'Permission denied';
   if (/^ERROR: /.test(line)) return 'ERROR';

@@ -104,13 +104,19 @@ const CONSTRAINT = new RegExp([
   String.raw`\b(?:i|we) (?:do not|don't|dont) want\b|\bensure (?:that|there|no|the)\b`,
 ].join('|'), 'i');
 // "how they should work", "which should be": a question or a fragment, not a rule.
-const NOT_A_RULE = /\b(?:how|what|whether|why|where|which)\b[^.]{0,40}\bshould\b/i;
+// Questions, asked or reported: "how should…", "whether … we should…", "should agentv evaluate …?",
+// "also should we …" (a question without its mark), "shouldn't this be …?". A sentence that opens
+// with "should not", "should always", "should be" is a rule without its subject.
+const NOT_A_RULE = /\b(?:how|what|why|where|which)\b[^.]{0,40}\bshould\b|\bwhether\b[^.]{0,80}\bshould\b|^(?:(?:so|also|and|but|then|ok|okay|hmm),?\s+)*(?:should|shouldn't|can|could|would|will)\s+(?!not\b|never\b|be\b|always\b|only\b|also\b|just\b)\w+|\?["')\]]*$/i;
 
 /** Sentences of a request that bind the agent: "must", "should", "don't", "never", "always", "only change…". */
 export function constraintsOf(text: string): string[] {
   const out: string[] = [];
+  let fenced = false;
   for (const line of text.split('\n')) {
-    if (/^\s*(?:[>|]|```|\d+[:|]|\s{4})/.test(line)) continue; // quoted output, tables, code
+    // A fenced block is code or output (a docstring's "should be treated as immutable"), not a rule for the agent.
+    if (/^\s*(?:```|~~~)/.test(line)) { fenced = !fenced; continue; }
+    if (fenced || /^\s*(?:[>|]|\d+[:|]|\s{4})/.test(line)) continue; // quoted output, tables, code
     for (const sentence of line.split(/(?<=[.!?])\s+/)) {
       const s = sentence.trim();
       if (s.length >= 12 && s.length <= 300 && s.split(/\s+/).length >= 4 && CONSTRAINT.test(s) && !NOT_A_RULE.test(s) && /[a-z]/.test(s) && !/[{}();=]\s*$/.test(s)) out.push(s);

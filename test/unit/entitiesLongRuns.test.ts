@@ -1,0 +1,67 @@
+import { strict as assert } from 'node:assert';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { classifyCall } from '../../src/core/compaction/facts/calls';
+import { extractFacts } from '../../src/core/compaction/facts/facts';
+import { constraintsOf } from '../../src/core/compaction/facts/requests';
+import { loadTrajectory } from '../../src/core/open';
+import { extractEntities } from '../../src/core/report/entities';
+import type { Step } from '../../src/core/model';
+import { REPO_ROOT } from '../helpers/paths';
+
+// What the loss report and the summaries read from four long sessions that joined the wild-log
+// set's dev part in session 34 (issue 22): their first measurement found these gaps.
+
+const wild = (rel: string) => path.join(REPO_ROOT, 'wild', 'files', rel);
+const call = (command: string): Step => ({ index: 0, kind: 'tool_call', text: '', turn: 1, tool: { name: 'exec_command', args: JSON.stringify({ cmd: command }) } });
+
+test('what `cat`, `head` or `sed -n` is given is a file read, extension or not; a count is not', () => {
+  assert.deepEqual(classifyCall(call("sed -n '1,220p' .git/hooks/post-commit")).reads, ['.git/hooks/post-commit']);
+  assert.deepEqual(classifyCall(call('cat ~/.config/entire/contexts.json.lock 2>/dev/null; echo "lock status: $?"')).reads, ['~/.config/entire/contexts.json.lock']);
+  assert.deepEqual(classifyCall(call('git ls-files .entire/ && cat .gitignore')).reads, ['.gitignore']);
+  assert.deepEqual(classifyCall(call('head -n 50 Makefile')).reads, ['Makefile']);
+  assert.deepEqual(classifyCall(call('tail -n 20 2')).reads, []);
+});
+
+test('two scripts that begin alike are two commands in the loss report, each with its whole text', async () => {
+  // mini-swe-agent (wild dev split): `cat <<'EOF' > patch.py … python3 patch.py`, twice, with different bodies.
+  const run = (await loadTrajectory(wild('gruckion__mini-swe-agent/sphinx-doc__sphinx-9229.traj.json'))).runs[0];
+  const patches = extractEntities(run, run.steps.map((s) => s.index)).filter((e) => e.kind === 'command' && e.text === "cat <<'EOF' > patch.py … python3 patch.py");
+  assert.equal(patches.length, 2);
+  assert.notEqual(patches[0].whole, patches[1].whole);
+  assert.ok(patches.every((p) => p.whole!.startsWith("cat <<'EOF' > patch.py ") && p.whole!.endsWith('python3 patch.py')));
+});
+
+test("a harness's refusal of a reply is an error; a client's tool-use refusal is read inside its wrapper and its JSON", async () => {
+  const sphinx = (await loadTrajectory(wild('gruckion__mini-swe-agent/sphinx-doc__sphinx-9229.traj.json'))).runs[0];
+  assert.equal(sphinx.steps[27].kind, 'other');
+  assert.equal(sphinx.steps[27].isError, true);
+  assert.ok(extractFacts(sphinx, [27]).errors.some((e) => e.text.startsWith('Please always provide EXACTLY ONE action in triple backticks, found 2 actions.')));
+  // Claude Code 2.1 (wild dev split): `<tool_use_error>InputValidationError: [ {…, "message": "Too small: …"} ]</tool_use_error>`.
+  const omp = (await loadTrajectory(wild('JanDeDobbeleer__oh-my-posh/full.jsonl'))).runs[0];
+  const facts = extractFacts(omp, omp.steps.map((s) => s.index));
+  const errors = [...facts.errors, ...facts.moreErrors].map((e) => e.text);
+  assert.ok(errors.includes('InputValidationError: Read was called with input that could not be parsed as JSON.'), errors.join('\n'));
+  assert.ok(errors.includes('InputValidationError: Too small: expected array to have >=1 items'), errors.join('\n'));
+  // git: a rebase that stopped on conflicts, a push the remote refused.
+  assert.ok(errors.includes('CONFLICT (content): Merge conflict in src/segments/path.go'), errors.join('\n'));
+  const codex = (await loadTrajectory(wild('EntityProcess__agentv/codex-full.jsonl'))).runs[0];
+  const pushed = extractFacts(codex, codex.steps.map((s) => s.index));
+  assert.ok([...pushed.errors, ...pushed.moreErrors].some((e) => e.text === '! [remote rejected] main -> main (push declined due to repository rule violations)'));
+});
+
+test("a skill Codex sends as a user message is not the person's request, and its rules are not the person's constraints", async () => {
+  const run = (await loadTrajectory(wild('EntityProcess__agentv/codex-full.jsonl'))).runs[0];
+  assert.equal(run.steps[375].kind, 'environment');
+  assert.equal(run.steps[375].label, 'skill: coordinator');
+  const facts = extractFacts(run, run.steps.map((s) => s.index));
+  assert.ok(!facts.constraints.some((c) => /Never edit source files directly/.test(c.text)), facts.constraints.map((c) => c.text).join('\n'));
+});
+
+test('a constraint is a rule in the request: not a question without its mark, not code in a fence', () => {
+  assert.deepEqual(constraintsOf('so then should agentv evaluate using the transcript / session. also should agentv prepare send the import prompt.'), []);
+  assert.deepEqual(constraintsOf("shouldn't this be added to an existing commit?"), []);
+  assert.deepEqual(constraintsOf('review them for whether they align with agentv guidelines and we should work on them.'), []);
+  assert.deepEqual(constraintsOf('Should not touch the tests at all.'), ['Should not touch the tests at all.']);
+  assert.deepEqual(constraintsOf('```python\n"""Should be treated as immutable (if required, copy before changing)."""\n```\nYou must keep the public API stable.'), ['You must keep the public API stable.']);
+});
