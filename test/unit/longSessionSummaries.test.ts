@@ -153,3 +153,12 @@ test("a forge's or a tracker's tick for what it changed is a record, like a comm
   // A view of the same issue changed nothing.
   assert.equal(facts.commands.find((c) => c.command.startsWith('gh issue view 1'))?.recorded, undefined);
 });
+
+test("Copilot CLI's `<shellId: N completed with exit code 0>` footer is not what a command printed, and a line that says what failed keeps its reason", async () => {
+  const run = (await loadTrajectory(wild('EntityProcess__agentv/copilot-full.jsonl'))).runs[0];
+  const facts = extractFacts(run, run.steps.map((s) => s.index));
+  assert.ok(!facts.commands.some((c) => /<shellId: \d+ completed/.test(c.outcome)), facts.commands.map((c) => c.outcome).filter((o) => /shellId/.test(o)).join('\n'));
+  // `entire doctor` went through (exit 0) and printed why it could not fix the sessions.
+  const doctor = facts.commands.find((c) => c.step === 21);
+  assert.match(doctor?.outcome ?? '', /^exit 0 → failed to get action: session fix prompt failed: .*could not open TTY/);
+});

@@ -306,13 +306,15 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   // What a script or a test printed last says how it went ("344", "FAILED - …"); a read's or a
   // listing's last line says nothing, and a commit's or a push's record (read above) says more.
   const said = result && !record && !readsOnly && !/^(?:ls|find|grep|rg|cat|head|tail|sed -n|nl|tree|pwd|echo|mkdir|rm|cd)\b/.test(command.trim().replace(/^cd \S+ && /, '')) ? tellingOutputLine(result.text) : undefined;
-  const printed = said ? ` → ${bounded(said, 80)}` : '';
+  // A line that says something failed (`failed to get action: … could not open TTY`) keeps its reason.
+  const saidRoom = said && /\b(?:error|failed|fatal|cannot|could not|denied|not found|refused|rejected)\b/i.test(said) ? 160 : 80;
+  const printed = said ? ` → ${bounded(said, saidRoom)}` : '';
   if (!result) outcome = 'no result in the log';
   else if (exitCode !== undefined) outcome = `exit ${exitCode}${error && exitCode !== 0 ? `: ${error.text}` : record ? ` → ${bounded(record, 140)}` : printed}`;
   else if (error) outcome = `failed: ${error.text}`;
   else if (record) outcome = `→ ${bounded(record, 140)}`;
   // A script that records no exit status says how it went last (`Total broken: 34`); a write's last line is an echo.
-  else if (said && commandEffect(command) === 'run') outcome = `→ ${bounded(said, 80)}`;
+  else if (said && commandEffect(command) === 'run') outcome = `→ ${bounded(said, saidRoom)}`;
   else {
     const first = firstOutputLine(result.text);
     outcome = first ? `→ ${bounded(first, 80)}` : 'no output';

@@ -266,10 +266,10 @@ export function testRun(result: Step, exitCode: number | undefined): TestRun {
 }
 
 // Lines agents wrap around command output that say nothing about the command itself.
-// Copilot CLI's `<exited with exit code 0>` footer, Codex's `Exit code: 1` header and Kimi CLI's `<system>Command executed successfully.</system>`
+// Copilot CLI's `<exited with exit code 0>` and `<shellId: 24 completed with exit code 0>` footers, Codex's `Exit code: 1` header and Kimi CLI's `<system>Command executed successfully.</system>`
 // status line are the log's own wrapper (the exit status is read from them on its own); a status
 // line that says the command failed is kept.
-const BOILERPLATE = /^(?:Exit code:? -?\d+|<exited with exit code -?\d+>|<system>(?![^<]*\b(?:ERROR|[Ee]rror|[Ff]ailed|FAILED)\b)[^<]*<\/system>|\(Open file: .*\)|\(Current directory: .*\)|bash-\$.*|Chunk ID: .*|Wall time: .*|Process exited with code .*|Original token count: .*|Output:|<\/?(?:returncode|output)>.*|\[The command completed with exit code .*\]|\[Command finished .*\]|Your command ran successfully and did not produce any output\.?)$/;
+const BOILERPLATE = /^(?:Exit code:? -?\d+|<exited with exit code -?\d+>|<shellId: \d+ completed with exit code -?\d+>|<system>(?![^<]*\b(?:ERROR|[Ee]rror|[Ff]ailed|FAILED)\b)[^<]*<\/system>|\(Open file: .*\)|\(Current directory: .*\)|bash-\$.*|Chunk ID: .*|Wall time: .*|Process exited with code .*|Original token count: .*|Output:|<\/?(?:returncode|output)>.*|\[The command completed with exit code .*\]|\[Command finished .*\]|Your command ran successfully and did not produce any output\.?)$/;
 
 /** The meaningful lines of a result: cleaned (unless `clean` is false: it is already), blank and wrapper lines dropped. */
 function outputLines(text: string, clean = true): string[] {
