@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { findStrategy, runCompaction } from '../../src/core/compaction';
 import { extractFacts } from '../../src/core/compaction/facts/facts';
 import { errorOf } from '../../src/core/compaction/facts/outcomes';
+import { fillRoom } from '../../src/core/compaction/strategies/summaryBudget';
 import { extractEntities } from '../../src/core/report/entities';
 import { loadTrajectory } from '../../src/core/open';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
@@ -161,4 +162,18 @@ test("Copilot CLI's `<shellId: N completed with exit code 0>` footer is not what
   // `entire doctor` went through (exit 0) and printed why it could not fix the sessions.
   const doctor = facts.commands.find((c) => c.step === 21);
   assert.match(doctor?.outcome ?? '', /^exit 0 → failed to get action: session fix prompt failed: .*could not open TTY/);
+});
+
+test("a long range's summary fills the room it was given when its lists were cut short; a short range's keeps its default counts", async () => {
+  // Codex 0.140 (wild dev split): 1,172 steps, 323 shell calls; the summary had listed 15 × (budget / 8,000) commands and stopped at half its room.
+  const run = (await loadTrajectory(wild('EntityProcess__agentv/codex-full.jsonl'))).runs[0];
+  const r = await runCompaction(run, { strategy: findStrategy('langchain-summarization')!, range: '0:-2' }, { counter: charEstimateCounter });
+  const within = Number(/within ([\d,]+) characters/.exec(r.summarySize!)![1].replace(/,/g, ''));
+  assert.ok(r.summary!.length >= 0.6 * within && r.summary!.length <= within, `${r.summary!.length} of ${within}`);
+  // A range under the default size is not filled: its reduction is what it was.
+  const short = await runCompaction(run, { strategy: findStrategy('langchain-summarization')!, range: '0:40' }, { counter: charEstimateCounter });
+  assert.ok(short.summary!.length <= 8000);
+  let calls = 0;
+  assert.equal(fillRoom((counts) => { calls++; return 'x'.repeat(Math.min(counts / 10, 100)); }, 8000), 'x'.repeat(100));
+  assert.equal(calls, 1);
 });

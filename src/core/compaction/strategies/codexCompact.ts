@@ -13,7 +13,7 @@ import {
   failedEditLines, laterRequests, openTodoLines, pendingCallLines, readLinesUnderRoot, renderSections, taskLine, testLines, tidy, userRefLines, type Facts,
 } from '../extract';
 import { errorLinesKeepingLast, must, outcomeLines } from '../facts';
-import { charsBudget, countFor, editGists, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
+import { charsBudget, countFor, fillRoom, editGists, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import { requestText } from '../facts';
 import { contextTextOf } from '../text';
 import type { ForcedTrigger, OptionSpec, OutputStep, PolicyChoice, StepFate, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
@@ -86,13 +86,13 @@ function recentUserMessages(steps: readonly Step[], budget: number): { step: Ste
   return picked.reverse();
 }
 
-function extractiveHandoff(facts: Facts, budget: number): string {
+function extractiveHandoff(facts: Facts, budget: number, counts = budget): string {
   return renderSections([
     { heading: 'Goal:', inline: taskLine(facts) ?? '(no user request in the log)', lines: must(laterRequests(facts).map((r) => `then: ${r}`)) },
-    { heading: 'Progress and key decisions:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts)), ...testLines(facts), ...decisionLines(facts, countFor(4, budget), countFor(3, budget)), ...editGists(facts, budget)], empty: '(nothing done in these steps)' },
+    { heading: 'Progress and key decisions:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts)), ...testLines(facts), ...decisionLines(facts, countFor(4, counts), countFor(3, counts)), ...editGists(facts, budget)], empty: '(nothing done in these steps)' },
     { heading: 'Context, constraints and preferences:', lines: [...constraintLines(facts), ...errorLinesKeepingLast(facts), ...failedEditLines(facts), ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`)], empty: '(none stated)' },
     { heading: 'What remains:', lines: [...must(openTodoLines(facts)), ...pendingCallLines(facts)], empty: '(not stated in the log)' },
-    { heading: 'Data and references:', lines: [...userRefLines(facts), ...readLinesUnderRoot(facts, (f) => `read ${f}`), ...commandLines(facts, countFor(15, budget)), ...outcomeLines(facts)], empty: '(none)' },
+    { heading: 'Data and references:', lines: [...userRefLines(facts), ...readLinesUnderRoot(facts, (f) => `read ${f}`), ...commandLines(facts, countFor(15, counts)), ...outcomeLines(facts)], empty: '(none)' },
   ], { header: [EXTRACTIVE_NOTE], budget });
 }
 
@@ -112,7 +112,9 @@ async function run(trajectory: Run, range: StepRange, ctx: StrategyContext): Pro
     summaryBody = (await ctx.llm.complete({ messages })).text.trim();
     mode = 'llm';
   } else {
-    summaryBody = extractiveHandoff(extractFacts(trajectory, summarized.map((s) => s.index)), summaryMaxChars(o, rangeSteps) - HANDOFF_PREFIX.length - 1);
+    const facts = extractFacts(trajectory, summarized.map((s) => s.index));
+    const room = summaryMaxChars(o, rangeSteps) - HANDOFF_PREFIX.length - 1;
+    summaryBody = fillRoom((counts) => extractiveHandoff(facts, room, counts), room);
   }
   const summary = tidy(`${HANDOFF_PREFIX}\n${summaryBody || '(no summary available)'}`);
   const recent = recentUserMessages(rangeSteps, Number(o.user_message_budget));

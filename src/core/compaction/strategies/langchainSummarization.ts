@@ -13,7 +13,7 @@ import {
   lastAgentLine, laterRequests, openTodoLines, pendingCallLines, readLinesUnderRoot, renderSections, taskLine, testLines, tidy, userRefLines, type Facts,
 } from '../extract';
 import { errorLinesKeepingLast, must, outcomeLines } from '../facts';
-import { charsBudget, countFor, editGists, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
+import { charsBudget, countFor, fillRoom, editGists, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import { contextTextOf } from '../text';
 import type { ForcedTrigger, OptionSpec, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
 import { sessionSnippets } from './agentsSdk';
@@ -93,12 +93,12 @@ function trimForSummary(steps: readonly Step[], maxTokens: number, counter: Toke
   return { text: kept.join('\n'), unseen: steps.slice(0, firstSeen) };
 }
 
-function extractiveContext(facts: Facts, budget: number): string {
+function extractiveContext(facts: Facts, budget: number, counts = budget): string {
   return renderSections([
     { heading: 'Task:', inline: taskLine(facts) ?? '(no user request in the log)', lines: [...must(laterRequests(facts).map((r) => `then: ${r}`)), ...constraintLines(facts).map((c) => `constraint: ${c}`), ...userRefLines(facts).map((r) => `given: ${r}`)] },
-    { heading: 'Done:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts)), ...testLines(facts), ...commandLines(facts, countFor(15, budget)), ...editGists(facts, budget)], empty: '(nothing done in these messages)' },
+    { heading: 'Done:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts)), ...testLines(facts), ...commandLines(facts, countFor(15, counts)), ...editGists(facts, budget)], empty: '(nothing done in these messages)' },
     { heading: 'Failed:', lines: [...failedEditLines(facts), ...errorLinesKeepingLast(facts)], empty: '(nothing failed in these messages)' },
-    { heading: 'Found:', lines: [...decisionLines(facts, countFor(4, budget), countFor(3, budget)), ...outcomeLines(facts), ...readLinesUnderRoot(facts, (f) => `read ${f}`)], empty: '(nothing stated)' },
+    { heading: 'Found:', lines: [...decisionLines(facts, countFor(4, counts), countFor(3, counts)), ...outcomeLines(facts), ...readLinesUnderRoot(facts, (f) => `read ${f}`)], empty: '(nothing stated)' },
     { heading: 'Open:', lines: [...must(openTodoLines(facts)), ...pendingCallLines(facts), ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`)], empty: '(not stated)' },
     { heading: 'Last message:', inline: lastAgentLine(facts, 300) ?? '(none)', lines: [] },
   ], { header: [EXTRACTIVE_NOTE], budget });
@@ -118,7 +118,9 @@ async function run(trajectory: Run, range: StepRange, ctx: StrategyContext): Pro
     body = (await ctx.llm.complete({ messages })).text.trim();
     mode = 'llm';
   } else {
-    body = extractiveContext(extractFacts(trajectory, summarized.map((s) => s.index)), summaryMaxChars(ctx.options, rangeSteps(trajectory, range)) - SUMMARY_OPENING.length - 2);
+    const facts = extractFacts(trajectory, summarized.map((s) => s.index));
+    const room = summaryMaxChars(ctx.options, rangeSteps(trajectory, range)) - SUMMARY_OPENING.length - 2;
+    body = fillRoom((counts) => extractiveContext(facts, room, counts), room);
   }
   const summary = tidy(`${SUMMARY_OPENING}\n\n${body}`);
   const { steps, fates } = replaceRange(trajectory, range, [summaryStep(summary, summarized, 'user', 'langchain summarization')], { survives: (s) => s.kind === 'system' });

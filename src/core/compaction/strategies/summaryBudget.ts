@@ -31,6 +31,24 @@ export function countFor(count: number, budget: number): number {
 }
 
 /**
+ * A long range's summary fills the room it was given: `render(counts)` lists `countFor(n, counts)`
+ * lines of each kind and is cut to the budget by rank. When it comes out under 80% of `budget`,
+ * the lists may grow (two, four, eight times) while that adds anything. A range that keeps the
+ * default size keeps its counts, and its reduction.
+ */
+export function fillRoom(render: (counts: number) => string, budget: number): string {
+  let text = render(budget);
+  if (budget <= DEFAULT_SUMMARY_CHARS) return text;
+  for (const k of [2, 4, 8]) {
+    if (text.length >= 0.8 * budget) break;
+    const more = render(budget * k);
+    if (more.length <= text.length) break;
+    text = more;
+  }
+  return text;
+}
+
+/**
  * What the edits put into each file, on a summary whose budget grew with a long range: a short
  * range's summary keeps its room (and its reduction) for what every summary says.
  */
