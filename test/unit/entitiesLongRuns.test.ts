@@ -26,10 +26,13 @@ test('what `cat`, `head` or `sed -n` is given is a file read, extension or not; 
 test('two scripts that begin alike are two commands in the loss report, each with its whole text', async () => {
   // mini-swe-agent (wild dev split): `cat <<'EOF' > patch.py … python3 patch.py`, twice, with different bodies.
   const run = (await loadTrajectory(wild('gruckion__mini-swe-agent/sphinx-doc__sphinx-9229.traj.json'))).runs[0];
-  const patches = extractEntities(run, run.steps.map((s) => s.index)).filter((e) => e.kind === 'command' && e.text === "cat <<'EOF' > patch.py … python3 patch.py");
+  const patches = extractEntities(run, run.steps.map((s) => s.index)).filter((e) => e.kind === 'command' && e.text.startsWith("cat <<'EOF' > patch.py … python3 patch.py"));
   assert.equal(patches.length, 2);
   assert.notEqual(patches[0].whole, patches[1].whole);
   assert.ok(patches.every((p) => p.whole!.startsWith("cat <<'EOF' > patch.py ") && p.whole!.endsWith('python3 patch.py')));
+  // Shown apart: each row says where its script differs from the other.
+  assert.notEqual(patches[0].text, patches[1].text);
+  assert.match(patches[0].text, /^cat <<'EOF' > patch\.py … python3 patch\.py \(…\S.*…\)$/);
 });
 
 test("a harness's refusal of a reply is an error; a client's tool-use refusal is read inside its wrapper and its JSON", async () => {

@@ -64,7 +64,31 @@ export function extractEntities(trajectory: Run, indices: Iterable<number>): Ent
   for (const r of f.userRefs) note(r.kind, r.text, r.step);
   for (const c of f.constraints) note('constraint', c.text, c.step);
   if (f.plan) for (const item of f.plan.items) note('todo', item.text, f.plan.step, item.status);
-  return [...out.values()].sort((a, b) => a.firstStep - b.firstStep);
+  return tellApart([...out.values()]).sort((a, b) => a.firstStep - b.firstStep);
+}
+
+/**
+ * Commands shown alike (`cat <<'EOF' > patch.py … python3 patch.py`, twice, with other bodies) say
+ * where they differ, so the report never lists two rows a reader cannot tell apart.
+ */
+function tellApart(entities: Entity[]): Entity[] {
+  const byText = new Map<string, Entity[]>();
+  for (const e of entities) if (e.kind === 'command' && e.whole) byText.set(e.text, [...(byText.get(e.text) ?? []), e]);
+  for (const group of byText.values()) {
+    if (group.length < 2) continue;
+    for (const e of group) {
+      const others = group.filter((o) => o !== e).map((o) => o.whole!);
+      let at = 0;
+      for (const o of others) {
+        let i = 0;
+        while (i < e.whole!.length && i < o.length && e.whole![i] === o[i]) i++;
+        at = Math.max(at, i);
+      }
+      const from = e.whole!.lastIndexOf(' ', at) + 1;
+      e.text = `${e.text} (…${e.whole!.slice(from, from + 60).trim()}…)`;
+    }
+  }
+  return entities;
 }
 
 function normalize(s: string): string {
