@@ -6,7 +6,8 @@
 // under the first (TypeScript's `  Property 'x' does not exist …`). GitHub Actions marks its own
 // errors `##[error]` and, for a step that exited non-zero, says only "Process completed with exit
 // code 1." after the line that explains it. A failed build's second and third diagnostics are what
-// a debugger reads next; these are read only from results that failed.
+// a debugger reads next; they are read from results that failed, and `##[error]` marks from a CI
+// log a command fetched.
 
 import { firstLine } from './hygiene';
 
@@ -19,6 +20,7 @@ export interface Diagnostic {
 }
 
 const CHARS = 240;
+const HEAD_CHARS = 2_000_000;
 
 // The prefix `gh run view --log` puts on every line (job, step, timestamp), or a bare timestamp.
 // (Cleaned text has its tabs as spaces: the job's and step's names end where the timestamp starts.)
@@ -35,7 +37,8 @@ const SNIPPET = /^\s*(?:\d+\s*\||\|)|^\s*[~^]+\s*$/;
 
 /** The diagnostics a failed result printed, in order, each once. */
 export function* diagnosticsOf(text: string): Generator<Diagnostic> {
-  const lines = text.split('\n').map((l) => l.replace(CI_PREFIX, '').replace(/\s+$/, ''));
+  // The first few of them are wanted: a build log of hundreds of megabytes is read from its head.
+  const lines = (text.length > HEAD_CHARS ? text.slice(0, HEAD_CHARS) : text).split('\n').map((l) => l.replace(CI_PREFIX, '').replace(/\s+$/, ''));
   const seen = new Set<string>();
   let i = 0;
   const emit = (type: string, raw: string): Diagnostic | undefined => {

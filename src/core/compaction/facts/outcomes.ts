@@ -266,7 +266,8 @@ export function testRun(result: Step, exitCode: number | undefined): TestRun {
 }
 
 // Lines agents wrap around command output that say nothing about the command itself.
-// Copilot CLI's `<exited with exit code 0>` and `<shellId: 24 completed with exit code 0>` footers, Codex's `Exit code: 1` header and Kimi CLI's `<system>Command executed successfully.</system>`
+// Copilot CLI's `<exited with exit code 0>` and `<shellId: 24 completed with exit code 0>` footers,
+// Codex's `Exit code: 1` header and Kimi CLI's `<system>Command executed successfully.</system>`
 // status line are the log's own wrapper (the exit status is read from them on its own); a status
 // line that says the command failed is kept.
 const BOILERPLATE = /^(?:Exit code:? -?\d+|<exited with exit code -?\d+>|<shellId: \d+ completed with exit code -?\d+>|<system>(?![^<]*\b(?:ERROR|[Ee]rror|[Ff]ailed|FAILED)\b)[^<]*<\/system>|\(Open file: .*\)|\(Current directory: .*\)|bash-\$.*|Chunk ID: .*|Wall time: .*|Process exited with code .*|Original token count: .*|Output:|<\/?(?:returncode|output)>.*|\[The command completed with exit code .*\]|\[Command finished .*\]|Your command ran successfully and did not produce any output\.?)$/;
@@ -412,8 +413,10 @@ export function tellingOutputLine(text: string): string | undefined {
 
 /** `agent-engram-gsa.1: Phase 1: Remove Tool Dispatch (open)` for a JSON object with an id, a title or name, a status. */
 function jsonObjectGist(text: string): string | undefined {
+  // Only a short output that opens like JSON is read as a whole.
+  if (text.length > 50_000 || !/^[[{]/.test(firstOutputLine(text) ?? '')) return undefined;
   const body = [...eachOutputLine(text)].join('\n');
-  if (body.length > 50_000 || !/^[[{]/.test(body) || !/[\]}]$/.test(body)) return undefined;
+  if (!/[\]}]$/.test(body)) return undefined;
   let parsed: unknown;
   // A terminal that wrapped long lines broke the JSON's strings: its one-line fields still read.
   try { parsed = JSON.parse(body); } catch { parsed = Object.fromEntries([...body.slice(0, 4000).matchAll(/^\s*"(\w+)"\s*:\s*"([^"\n]*)",?$/gm)].map((m) => [m[1], m[2]])); }
