@@ -51,10 +51,7 @@ async function openFormatFile(ctx: Context, f: FormatFile): Promise<{ title: str
     await wb.runCommand('Agent Trace Lens: Open Trajectory…');
     await wb.answerFileDialog(file);
   } else {
-    await wb.showExplorer();
-    const folder = wb.explorerRow(DIR);
-    await folder.waitFor({ timeout: 15_000 });
-    if ((await folder.getAttribute('aria-expanded')) === 'false') await folder.click();
+    await wb.expandExplorerFolder(DIR);
     await wb.explorerContextMenu(f.name, 'Open as Trajectory');
   }
   await wb.traceRow(want.title);

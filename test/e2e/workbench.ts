@@ -50,6 +50,23 @@ export class Workbench {
     return name === undefined ? rows : this.page.locator(`.explorer-folders-view .monaco-list-row[aria-label=${JSON.stringify(name)}]`);
   }
 
+  /**
+   * Expands the Explorer folder `name`. A folder another scenario just created is inserted while
+   * the Explorer shows up, and a click on a row that moves lands on its neighbour: wait until the
+   * row stays put, click, and check it opened, as a person would look again.
+   */
+  async expandExplorerFolder(name: string): Promise<void> {
+    await this.showExplorer();
+    const folder = this.explorerRow(name);
+    await folder.waitFor({ timeout: 15_000 });
+    for (let attempt = 1; (await folder.getAttribute('aria-expanded')) !== 'true'; attempt++) {
+      if (attempt > 5) throw new Error(`the Explorer folder ${JSON.stringify(name)} did not open after ${attempt - 1} clicks`);
+      await this.settled(folder);
+      await folder.click();
+      await this.page.waitForTimeout(300);
+    }
+  }
+
   async showExplorer(): Promise<void> {
     if (!(await this.page.locator('.explorer-folders-view').isVisible())) await this.page.keyboard.press('Control+Shift+E');
     await this.page.locator('.explorer-folders-view').waitFor();
