@@ -5,7 +5,7 @@
 // harness (Terminus) shows the command after its prompt first: that echo goes too.
 
 import type { Step } from '../../model';
-import { classifyCall } from './calls';
+import { classifyCall, withoutHeredocBodies } from './calls';
 import { firstOutputLine } from './outcomes';
 
 const MIN_RESULTS = 5;
@@ -60,8 +60,7 @@ function findBanners(steps: readonly Step[], resultOf: ReadonlyMap<number, Step>
  * first stage (`pytest -x | tail -30` shows what pytest printed).
  */
 function sourceProgram(command: string): string | undefined {
-  const body = command.replace(/<<-?\s*['"]?(\w+)['"]?[^\n]*\n[\s\S]*?\n\1\b/g, (m) => m.split('\n')[0]);
-  const last = body.split(/&&|\|\||;|\n/).map((x) => x.trim()).filter(Boolean).pop();
+  const last = withoutHeredocBodies(command).split(/&&|\|\||;|\n/).map((x) => x.trim()).filter(Boolean).pop();
   return last?.split(/\|/)[0].trim().replace(/^(?:\w+=\S*\s+)+/, '').split(/\s+/)[0];
 }
 

@@ -219,13 +219,18 @@ const looksLikeReadFile = (t: string) => {
   return looksLikeFile(p) || (FILE_TOKEN.test(p) && /\p{L}/u.test(p) && (/\/[^/]*\p{L}/u.test(p) || /^\.[\w-]+$/.test(p) || /^[A-Z][A-Za-z]+$/.test(p)));
 };
 
+/** `command` with each heredoc's body (data, not commands) cut to the line that opens it, followed by `mark`. */
+export function withoutHeredocBodies(command: string, mark = ''): string {
+  return command.replace(/<<-?\s*['"]?(\w+)['"]?[^\n]*\n[\s\S]*?\n\1\b/g, (m) => `${m.split('\n')[0]}${mark}`);
+}
+
 /** Splits `cd x && sed -i … a.py; cat b.py | head` into its simple commands, quotes respected. */
 export function shellSegments(command: string): string[] {
   const segments: string[] = [];
   let current = '';
   let quote: string | null = null;
   // A heredoc body is data, not commands: cut it off before splitting.
-  const body = command.replace(/<<-?\s*['"]?(\w+)['"]?[^\n]*\n[\s\S]*?\n\1\b/g, (m) => m.split('\n')[0]);
+  const body = withoutHeredocBodies(command);
   for (let i = 0; i < body.length; i++) {
     const ch = body[i];
     if (quote) {

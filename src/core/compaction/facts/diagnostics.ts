@@ -9,7 +9,7 @@
 // a debugger reads next; they are read from results that failed, and `##[error]` marks from a CI
 // log a command fetched.
 
-import { firstLine } from './hygiene';
+import { cleanText, firstLine } from './hygiene';
 
 export interface Diagnostic {
   /** `warning`, `lint`, `TypeScript`, `CI`… */
@@ -87,8 +87,9 @@ export function* diagnosticsOf(text: string): Generator<Diagnostic> {
  * CI run failed on, even when the command that fetched the log went through.
  */
 export function ciErrorsOf(text: string, max = 2): Diagnostic[] {
+  // Asked of every command that went through: the raw text is looked at before it is cleaned.
   if (!text.includes('##[error]')) return [];
   const out: Diagnostic[] = [];
-  for (const d of diagnosticsOf(text)) if (d.type === 'CI' && out.push(d) === max) break;
+  for (const d of diagnosticsOf(cleanText(text))) if (d.type === 'CI' && out.push(d) === max) break;
   return out;
 }

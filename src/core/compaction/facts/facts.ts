@@ -2,10 +2,10 @@
 // fills its offline sections from these facts, and the loss report takes its entities from them.
 
 import type { Step, Run } from '../../model';
-import { addedLines, carriesPatch, classifyCall, commandEffect, shellSegments, type CallInfo, type CommandEffect, type EditAction } from './calls';
+import { addedLines, carriesPatch, classifyCall, commandEffect, shellSegments, withoutHeredocBodies, type CallInfo, type CommandEffect, type EditAction } from './calls';
 import { shellBanners, withoutBanners, withoutEcho } from './banners';
 import { ciErrorsOf } from './diagnostics';
-import { bounded, cleanText, paragraph, unique } from './hygiene';
+import { bounded, paragraph, unique } from './hygiene';
 import { editOutcome, errorOf, exitCodeOf, furtherErrorsOf, isTestCommand, firstOutputLine, pathListOf, readGist, recordLineOf, someOutputLine, tellingOutputLine, testRun, type ErrorFact, type Outcome } from './outcomes';
 import { decisionsOf, summaryOf, taskToolPlan, todosOf, type SummaryFact, type TodoItem } from './plans';
 import { answerText, ASK_TOOLS, constraintsOf, requestText, taskOf, userRefsOf, type UserRef } from './requests';
@@ -117,8 +117,7 @@ const COMMAND_CHARS = 120;
 /** One command as a summary names it: a single line, bounded at a word end. */
 function commandText(command: string, max = COMMAND_CHARS): string {
   // A heredoc's body is data: the command is its first line.
-  const withoutBodies = command.replace(/<<-?\s*['"]?(\w+)['"]?[^\n]*\n[\s\S]*?\n\1\b/g, (m) => `${m.split('\n')[0]} …`);
-  return bounded(withoutBodies, max);
+  return bounded(withoutHeredocBodies(command, ' …'), max);
 }
 
 /** Facts from the steps in `indices` (the task is always the whole run's first real request). */
@@ -301,7 +300,7 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   if (error) facts.errors.push(error);
   if (error && failed) facts.moreErrors.push(...furtherErrorsOf(result!, error));
   // A CI log the command fetched: the errors it marks are the run's, though the fetch went through.
-  else if (result && !failed) for (const e of ciErrorsOf(cleanText(result.text))) facts.moreErrors.push({ step: result.index, type: e.type, text: e.text });
+  else if (result && !failed) for (const e of ciErrorsOf(result.text)) facts.moreErrors.push({ step: result.index, type: e.type, text: e.text });
   let outcome: string;
   // What a script or a test printed last says how it went ("344", "FAILED - …"); a read's or a
   // listing's last line says nothing, and a commit's or a push's record (read above) says more.
