@@ -4,6 +4,8 @@ import { findStrategy, runCompaction, type CompactionResult } from '../../src/co
 import type { Run } from '../../src/core/model';
 import { StepBuilder } from '../../src/core/steps';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
+import { resolveOptions } from '../../src/core/compaction/runner';
+import { shareRoom } from '../../src/core/compaction/strategies/katalystTools';
 
 // Small traces written for these tests; every strategy runs offline (deterministic or extractive).
 
@@ -122,6 +124,24 @@ test('katalyst-tools: older actions grouped by tool in order of first use, last 
   assert.equal(r.fates.filter((f) => f === 'trimmed').length, 5);
   assert.equal(r.fates.filter((f) => f === 'summarized').length, 14);
   assert.equal(r.fates.filter((f) => f === 'dropped').length, 7, 'thoughts between summarized actions are not part of the trace');
+});
+
+test('katalyst-tools offline: a group that says all it has in less than its listing leaves the room to the groups with more to say', async () => {
+  // One file written with a long content (its listing is long, its digest one line) and twenty
+  // failing commands (their listing shows only the last three, their digest has twenty errors).
+  const items: Item[] = [['system', 'sys'], ['user', 'Build the app'],
+    ['call', 'write_file', JSON.stringify({ path: 'big.py', content: 'x = 1\n'.repeat(600) })], ['result', 'File written.']];
+  for (let i = 1; i <= 20; i++) items.push(['call', 'bash', JSON.stringify({ command: `make target${i}` })], ['result', `make: *** [target${i}] Error ${i}\nexit code: 2`]);
+  for (let i = 0; i < 5; i++) items.push(['call', 'bash', JSON.stringify({ command: `echo ${i}` })], ['result', `${i}`]);
+  const r = await run(trajectory(items), 'katalyst-tools');
+  const body = r.summary!.split('\n[END OF SUMMARY]')[0];
+  const budget = findStrategy('katalyst-tools')!.summaryBudget!(resolveOptions(findStrategy('katalyst-tools')!, {}), trajectory(items), r.range!);
+  assert.ok(body.length + '\n[END OF SUMMARY]'.length <= (budget as { chars: number }).chars, `${body.length} characters`);
+  assert.match(body, /write_file: created big\.py/);
+  // The early failures survive, not only the three the listing shows.
+  for (const i of [1, 5, 10]) assert.ok(body.includes(`target${i}`), `target${i} in:\n${body}`);
+  assert.deepEqual(shareRoom([10, 500, 30], [400, 100, 30]), [10, 490, 30], 'what one part leaves, another that needs it gets');
+  assert.deepEqual(shareRoom([1000, 1000], [300, 100]), [300, 100], 'no part gets more than the rooms hold together');
 });
 
 test('katalyst-tools: when grouping saves less than 10%, it falls back to plain truncation', async () => {

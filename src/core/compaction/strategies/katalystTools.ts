@@ -5,7 +5,7 @@
 import type { Step, Run } from '../../model';
 import { keep, summaryStep, withText } from '../assemble';
 import { bounded, describeCommand, describeFailedEdit, describeTest, extractFacts, failedEdits, filesChanged, filesRead, readGistOf, tidy, type Facts } from '../extract';
-import { fitItems, joinItems, type DigestItem } from '../facts';
+import { changeGistLines, fitItems, joinItems, type DigestItem } from '../facts';
 import { truncateEnd, toolInputStr } from '../text';
 import type { ForcedTrigger, IncrementalPolicy, OptionSpec, OutputStep, PolicyChoice, StepFate, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
 import { fromDefaults } from '../describeDefaults';
@@ -133,22 +133,53 @@ function incrementalPolicy(options: StrategyOptions): IncrementalPolicy {
 
 /**
  * Per tool, in order of first use: how many calls, the files they changed and read, how they
- * ended, the errors and tests they saw — in no more characters than the listing of that group's
- * last calls it stands for (the grouping done in code), so it costs what the listing costs.
+ * ended, the errors and tests they saw — in no more characters, all groups together, than the
+ * listing of the groups' last calls they stand for (the grouping done in code), so the whole
+ * costs what the listing costs. The model rewrites the listing as one text, so the room is shared:
+ * a group that says all it has in less (three file writes listed with their contents) leaves the
+ * rest to the groups with more to say (a hundred commands).
  */
 function groupDigest(trajectory: Run, actions: readonly Action[]): string {
   const groups = new Map<string, Action[]>();
   for (const a of actions) groups.set(a.call.tool!.name, [...(groups.get(a.call.tool!.name) ?? []), a]);
-  const lines: string[] = [];
-  for (const [name, calls] of groups) {
-    const budget = groupByTool(calls).length;
+  const parts = [...groups].map(([name, calls]) => {
     const head = calls.length === 1 ? `${name}:` : `${name} (${calls.length} calls):`;
     const facts = extractFacts(trajectory, calls.flatMap((a) => (a.result ? [a.call.index, a.result.index] : [a.call.index])));
-    const body = joinItems(fitItems(groupItems(facts, calls.length), Math.max(40, budget - head.length - 1)));
+    const items = groupItems(facts, calls.length);
+    return { head, calls, items, room: Math.max(MIN_GROUP_CHARS, groupByTool(calls).length - head.length - 1), need: joinItems(fitItems(items, Number.MAX_SAFE_INTEGER)).length };
+  });
+  const rooms = shareRoom(parts.map((p) => p.need), parts.map((p) => p.room));
+  const lines = parts.map((p, i) => {
+    const body = joinItems(fitItems(p.items, rooms[i]));
     // "no result recorded" only when no call of the group has one in the log.
-    lines.push(`${head} ${body || (calls.some((a) => a.result) ? 'returned nothing' : 'no result recorded')}`);
-  }
+    return `${p.head} ${body || (p.calls.some((a) => a.result) ? 'returned nothing' : 'no result recorded')}`;
+  });
   return tidy(lines.join('\n'));
+}
+
+const MIN_GROUP_CHARS = 40;
+
+/**
+ * The rooms' total shared out: a part that needs less than its room gets what it needs, and what
+ * it leaves goes to the parts that need more, in proportion to their own rooms.
+ */
+export function shareRoom(needs: readonly number[], rooms: readonly number[]): number[] {
+  const given = needs.map((need, i) => Math.min(need, rooms[i]));
+  let spare = rooms.reduce((a, b) => a + b, 0) - given.reduce((a, b) => a + b, 0);
+  for (let round = 0; round < needs.length && spare > 0; round++) {
+    const wanting = needs.map((need, i) => (given[i] < need ? i : -1)).filter((i) => i >= 0);
+    if (wanting.length === 0) break;
+    const weight = wanting.reduce((sum, i) => sum + rooms[i], 0);
+    let used = 0;
+    for (const i of wanting) {
+      const more = Math.min(needs[i] - given[i], Math.floor((spare * rooms[i]) / weight));
+      given[i] += more;
+      used += more;
+    }
+    spare -= used;
+    if (used === 0) break;
+  }
+  return given;
 }
 
 function groupItems(facts: Facts, calls: number): DigestItem[] {
@@ -203,6 +234,8 @@ function groupItems(facts: Facts, calls: number): DigestItem[] {
   const read = filesRead(facts);
   // Each file with what it showed first, so the group still says what was found in it.
   if (read.length) add(`read ${read.map((f) => { const gist = readGistOf(facts, f); return gist ? `${f} (${gist})` : f; }).join(', ')}`, 2);
+  // What the edits put in, the latest first: only where the group's room is left over once the rest is said.
+  for (const g of changeGistLines(facts)) add(g.text, 1.2);
   return items;
 }
 
