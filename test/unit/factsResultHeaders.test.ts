@@ -202,6 +202,21 @@ test("an agent's answer keeps the commands and paths it quoted in code, even pas
   assert.equal(messageLine('Done: ran `npm test`.', 120), 'Done: ran `npm test`.', 'spans already in the line are not said twice');
 });
 
+test("a long answer keeps its own outline past its room: its headings, and the identifiers it set in bold", () => {
+  // After a real Codex triage reply (wild/files/EntityProcess__agentv/codex-full.jsonl) and a spec-kit one.
+  const answer = [
+    'I reviewed the 25 newest open GitHub issues by creation date and checked Beads read-only. I did not create or mutate Beads.',
+    '', '**Already Covered**', '| GitHub issue | Bead coverage | Decision |', '|---|---|---|', '| #1392 Harbor boundary | `av-2o8` | Covered. |',
+    '', '**Missing Beads I Recommend Creating**', '| #1391 target hooks | Strong. | Create focused core/docs bead. |',
+    '', '### Do Not Create Beads Yet', '- Updated requirements with **FR-013** to codify the boundary; this is **really important** to us.',
+  ].join('\n');
+  const line = messageLine(answer, 120);
+  assert.match(line, /\(sections: Already Covered; Missing Beads I Recommend Creating; Do Not Create Beads Yet\)/, line);
+  assert.match(line, /`FR-013`/, 'a bold identifier is named');
+  assert.ok(!line.includes('really important'), 'bold emphasis is not a name');
+  assert.equal(messageLine('**Done.** All tests pass.', 120), '**Done.** All tests pass.', 'a short message says it all itself');
+});
+
 test("the person's task is cut at a word within its room, not at the first sentence end that fits", () => {
   // The task of a real OpenHands SDK run (dfinson/traceforge): its second sentence binds the work as much as the first.
   const task = 'Add a `GET /tickets/{ticket_id}` endpoint to this FastAPI app that returns the matching ticket, or HTTP 404 if no ticket has that id. The repository layer already exposes `TicketRepository.get_ticket`; add a `get_ticket` method to `TicketService` that delegates to it, then wire the route in `app/main.py`. Read the relevant files first, make the edits, and run the test suite to confirm everything passes. Keep changes minimal.';

@@ -237,21 +237,33 @@ function replyLines(facts: Facts, max = 300, count = 3): string[] {
 }
 
 /**
- * An agent's message in `max` characters, and the commands, paths and names it quoted in code
- * (`cargo doc --no-deps`) that fell past them: the concrete things a long answer recommends or
- * found are what the next step needs, and they sit anywhere in it.
+ * An agent's message in `max` characters, then what fell past them that the message itself marks
+ * as its outline or its key terms: its headings (`### Issue #3: …`, a line in bold) and the
+ * commands, paths and names it quoted in code or set in bold (`cargo doc --no-deps`, **FR-013**).
+ * A long answer's findings and recommendations sit anywhere in it; its own markup says where.
  */
 export function messageLine(text: string, max: number): string {
   const head = bounded(text, max);
+  const fresh = (x: string, list: string[]) => x.length >= 3 && !head.includes(x) && !list.includes(x);
+  const sections: string[] = [];
+  for (const m of text.matchAll(/^[ \t]{0,3}(?:#{1,6}[ \t]+(.{3,100}?)[ \t#]*|\*\*([^*\n]{3,100})\*\*:?[ \t]*)$/gm)) {
+    const heading = (m[1] ?? m[2]).replace(/\*\*/g, '').trim();
+    if (fresh(heading, sections)) sections.push(heading);
+    if (sections.length === 5) break;
+  }
+  // A quoted word (`clap`) names little; a command, a path or a dotted name says what to do or
+  // where. A term set in bold counts when it is an identifier (**FR-013**), not emphasis.
+  const quoted = [...text.matchAll(/`([^`\n]{3,80})`/g)].map((m) => m[1].trim()).filter((x) => /[\s/.:=-]/.test(x));
+  const bold = [...text.matchAll(/\*\*([^*\n]{3,60})\*\*/g)].map((m) => m[1].trim()).filter((x) => /[\d/.:=_#-]/.test(x) && !/\s\S+\s/.test(x));
   const spans: string[] = [];
-  for (const m of text.matchAll(/`([^`\n]{3,80})`/g)) {
-    const span = m[1].trim();
-    // A quoted word (`clap`) names little; a command, a path or a dotted name says what to do or where.
-    if (!/[\s/.:=-]/.test(span) || head.includes(span) || spans.includes(span)) continue;
+  for (const span of [...quoted, ...bold]) {
+    if (!fresh(span, spans) || sections.includes(span)) continue;
     spans.push(span);
     if (spans.length === 3) break;
   }
-  return spans.length ? `${head} (names ${spans.map((x) => `\`${x}\``).join(', ')})` : head;
+  const outline = sections.length ? ` (sections: ${sections.join('; ')})` : '';
+  const names = spans.length ? ` (names ${spans.map((x) => `\`${x}\``).join(', ')})` : '';
+  return `${head}${outline}${names}`;
 }
 
 export function lastAgentLine(facts: Facts, max = 400): string | undefined {
