@@ -34,6 +34,18 @@ test("Codex's result header is not the output: the error and what the test run p
   assert.ok(facts.commands.every((c) => !/Exit code: 1/.test(c.outcome)), JSON.stringify(facts.commands));
 });
 
+test("a verdict framed by rules is told without them: the room goes to what it says", () => {
+  // pytest's summary line, as a Claude Code session printed it (wild/files/MQFacultyOfArts__PromptGrimoireTool).
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Run the e2e tests.' });
+    call(b, 'shell_command', { command: 'uv run pytest tests/e2e/test_two_tab_sync.py -v 2>&1' },
+      'Exit code: 0\nWall time: 8 seconds\nOutput:\ncollected 21 items\n\n============================== 21 passed in 7.11s ==============================\n');
+  });
+  const facts = all(t);
+  assert.equal(facts.commands[0].outcome, 'exit 0 → 21 passed in 7.11s');
+  assert.match(facts.tests[0].outcome, /^21 passed in 7\.11s$/);
+});
+
 test("Kimi CLI's `<system>` status line is not the output: a command shows what it printed", () => {
   const t = trajectory((b) => {
     b.add({ kind: 'user', text: 'Fix the broken links.' });

@@ -281,9 +281,12 @@ function outputLines(text: string, clean = true): string[] {
  * The same lines one at a time, for callers that want the first, the last or any: a tool output
  * of 200 MB is not split into an array of millions of lines to read one of them.
  */
+const RULE_ENDS = /^([=_~*-])\1{2,}\s+(?=\S)|(?<=\S)\s+([=_~*-])\2{2,}$/g;
+
 function* eachOutputLine(text: string, clean = true): Generator<string> {
   for (const raw of eachLine(clean ? cleanText(text) : text)) {
-    const line = raw.trim();
+    // pytest's and many tools' rules around a verdict (`===== 2 failed in 1.2s =====`) say nothing.
+    const line = raw.trim().replace(RULE_ENDS, '');
     if (line === '' || BOILERPLATE.test(line)) continue;
     const parts = contentPartsText(line);
     if (parts === undefined) yield line;
