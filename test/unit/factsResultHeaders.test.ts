@@ -46,6 +46,42 @@ test("a verdict framed by rules is told without them: the room goes to what it s
   assert.match(facts.tests[0].outcome, /^21 passed in 7\.11s$/);
 });
 
+test("the shell's own complaint in a command that went through is told, and the command is still not an error", async () => {
+  // A Codex session's `gh issue comment --body "… \`av-44n\` …"`: zsh ran the backquoted ids as
+  // commands and the comment went up mangled, exit 0 (wild/files/EntityProcess__agentv/codex-full.jsonl).
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Update the issue with the new beads.' });
+    call(b, 'shell_command', { command: 'gh issue comment 1263 --repo EntityProcess/agentv --body "Tracking is now in Beads: `av-44n`, `av-44n.1`"' },
+      'Exit code: 0\nWall time: 1.2 seconds\nOutput:\nzsh:1: command not found: av-44n\nzsh:1: command not found: av-44n.1\nhttps://github.com/EntityProcess/agentv/issues/1263#issuecomment-1\n');
+    call(b, 'shell_command', { command: 'ls' }, 'Exit code: 0\nWall time: 0.1 seconds\nOutput:\nREADME.md\n');
+  });
+  const facts = all(t);
+  assert.match(facts.commands[0].outcome, /^exit 0 .*\(the shell said: zsh:1: command not found: av-44n \(and 1 more\)\)$/, facts.commands[0].outcome);
+  assert.equal(facts.commands[0].ok, true, 'exit 0 and no error flag: the command went through');
+  assert.deepEqual([...errorSteps(t.steps)], [], 'no step is an error');
+  assert.equal(facts.commands[1].shellSaid, undefined);
+  const r = await runCompaction(t, { strategy: findStrategy('langchain-summarization')!, range: '1:-1' }, { counter: charEstimateCounter });
+  assert.match(r.summary!, /command not found: av-44n/);
+});
+
+test("a forge's rule violation is told with the reason listed under it", () => {
+  // GitHub's push rules as a Codex session met them (wild/files/EntityProcess__agentv/codex-full.jsonl).
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Push the rewritten history.' });
+    call(b, 'exec_command', { cmd: 'git push --force-with-lease origin main' }, [
+      'Process exited with code 1', 'Output:',
+      'remote: error: GH013: Repository rule violations found for refs/heads/main.        ',
+      'remote: Review all repository rules at https://github.com/EntityProcess/agentv/rules?ref=refs%2Fheads%2Fmain        ',
+      'remote: ', 'remote: - Cannot force-push to this branch        ', 'remote: ',
+      'To https://github.com/EntityProcess/agentv.git', ' ! [remote rejected]   main -> main (push declined due to repository rule violations)',
+      "error: failed to push some refs to 'https://github.com/EntityProcess/agentv.git'",
+    ].join('\n'));
+  });
+  const facts = all(t);
+  assert.equal(facts.errors[0]?.text, 'remote: error: GH013: Repository rule violations found for refs/heads/main: Cannot force-push to this branch');
+  assert.equal(facts.commands[0].ok, false);
+});
+
 test("Kimi CLI's `<system>` status line is not the output: a command shows what it printed", () => {
   const t = trajectory((b) => {
     b.add({ kind: 'user', text: 'Fix the broken links.' });

@@ -6,7 +6,7 @@ import { addedLines, carriesPatch, classifyCall, commandEffect, shellSegments, w
 import { shellBanners, withoutBanners, withoutEcho } from './banners';
 import { ciErrorsOf } from './diagnostics';
 import { bounded, paragraph, unique } from './hygiene';
-import { editOutcome, errorOf, exitCodeOf, furtherErrorsOf, isTestCommand, firstOutputLine, pathListOf, readGist, recordLineOf, someOutputLine, tellingOutputLine, testRun, type ErrorFact, type Outcome } from './outcomes';
+import { editOutcome, errorOf, shellComplaintOf, exitCodeOf, furtherErrorsOf, isTestCommand, firstOutputLine, pathListOf, readGist, recordLineOf, someOutputLine, tellingOutputLine, testRun, type ErrorFact, type Outcome } from './outcomes';
 import { decisionsOf, summaryOf, taskToolPlan, todosOf, type SummaryFact, type TodoItem } from './plans';
 import { answerText, ASK_TOOLS, constraintsOf, requestText, taskOf, userRefsOf, type UserRef } from './requests';
 import { answersNo, verdictOf } from './verdict';
@@ -52,6 +52,8 @@ export interface CommandFact {
   effect: CommandEffect;
   /** The commit or push it recorded (`[main b05d732] Fix the parser`). */
   recorded?: string;
+  /** What the shell itself complained of while the command went through (`zsh:1: command not found: av-44n`): not a failure, but the command did not run as written. */
+  shellSaid?: string;
 }
 
 export interface TestFact {
@@ -318,8 +320,12 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
     const first = firstOutputLine(result.text);
     outcome = first ? `→ ${bounded(first, 80)}` : 'no output';
   }
+  // The shell's own complaint in a command that went through (a backquote in a message run as a
+  // command): the exit status stands, and the outcome says what the shell said.
+  const shellSaid = result && !failed && !readsOnly ? shellComplaintOf(result.text) : undefined;
+  if (shellSaid) outcome += ` (the shell said: ${shellSaid})`;
   const ok = !result ? undefined : failed || (exitCode === undefined && error) ? false : verdict?.failed === false || saysNo ? true : undefined;
-  facts.commands.push({ step: call.index, command: text, longCommand: commandText(command, 300), wholeCommand: paragraph(command).slice(0, 2000), ...(exitCode !== undefined ? { exitCode } : {}), outcome, ...(ok !== undefined ? { ok } : {}), effect: commandEffect(command), ...(record ? { recorded: record } : {}) });
+  facts.commands.push({ step: call.index, command: text, longCommand: commandText(command, 300), wholeCommand: paragraph(command).slice(0, 2000), ...(exitCode !== undefined ? { exitCode } : {}), outcome, ...(ok !== undefined ? { ok } : {}), effect: commandEffect(command), ...(record ? { recorded: record } : {}), ...(shellSaid ? { shellSaid } : {}) });
   if (result && isTestCommand(command)) {
     const run = testRun(result, exitCode);
     facts.tests.push({ step: call.index, command: text, outcome: run.outcome, failing: run.failing, passing: run.passing, ...(run.ok !== undefined ? { ok: run.ok } : {}) });

@@ -101,7 +101,7 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
       if (m && !/^\s/.test(after[i]) && !/^(?:File|During|The above)\b/.test(after[i])) return make(result.index, m[1], m[2]);
     }
   }
-  for (const e of lineErrors(result, text, failed)) return { step: e.step, type: e.type, text: e.text };
+  for (const e of lineErrors(result, text, failed)) return { step: e.step, type: e.type, text: withListedReason(e.text, text, e.line) };
   // "Sphinx version error:" and the like: a heading that names the error, the message on the next line.
   let previous: string | undefined;
   for (const line of eachLine(text)) {
@@ -127,6 +127,25 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
   const opening = firstOutputLine(text, false);
   if (opening && REFUSAL.test(opening) && !NUMBERED_OR_CODE.test(opening)) return { step: result.index, type: 'refusal', text: firstLine(opening, ERROR_CHARS) };
   return undefined;
+}
+
+/**
+ * An error followed by the list of its reasons (a forge's rule violation: `remote: error: GH013:
+ * Repository rule violations found …` then `remote: - Cannot force-push to this branch`) says its
+ * first reason after it: the error names a rule, the reason says which. Lines carrying the error
+ * line's own prefix (`remote:`) are read through, five at most.
+ */
+function withListedReason(error: string, text: string, at: number): string {
+  const lines = text.split('\n');
+  const prefix = /^(\S+:)\s/.exec(lines[at]?.trim() ?? '')?.[1];
+  for (const raw of lines.slice(at + 1, at + 6)) {
+    let line = raw.trim();
+    if (prefix && line.startsWith(prefix)) line = line.slice(prefix.length).trim();
+    else if (prefix && line !== '') break;
+    const bullet = /^[-*•]\s+(\S.{2,})$/.exec(line);
+    if (bullet) return firstLine(`${error.replace(/[.:]\s*$/, '')}: ${bullet[1].trim()}`, ERROR_CHARS);
+  }
+  return error;
 }
 
 /** Each line of `text` that reads as an error (an exception, a shell's or a build tool's error line), in order, with its line number. */
@@ -381,6 +400,22 @@ export function firstOutputLine(text: string, clean = true): string | undefined 
 export function someOutputLine(text: string, test: (line: string) => boolean): boolean {
   for (const line of eachOutputLine(text)) if (test(line)) return true;
   return false;
+}
+
+// The shell's own diagnostic, as bash, zsh, dash and sh print it: `zsh:1: command not found: x`,
+// `bash: line 3: x: command not found`, `/bin/sh: 1: x: not found`, `sh: 2: Syntax error: …`.
+const SHELL_COMPLAINT = /^(?:\/(?:usr\/)?bin\/)?(?:ba|z|da|k)?sh:(?:\s*line)?\s*\d+:\s*\S.*/;
+
+/** The shell's first complaint in `text`, with how many more it made (`… (×5)`), if any. */
+export function shellComplaintOf(text: string): string | undefined {
+  let first: string | undefined;
+  let more = 0;
+  for (const line of eachOutputLine(text)) {
+    if (!SHELL_COMPLAINT.test(line)) continue;
+    if (first === undefined) first = bounded(line, 120);
+    else more++;
+  }
+  return first && more ? `${first} (and ${more} more)` : first;
 }
 
 // A line where a script says how it went: `FAILURE: …`, `SUCCESS: …`, `Test passed`, `ERROR …`.

@@ -425,7 +425,7 @@ export function rankedCommandLines(facts: Facts, max = 40, brief = false): Ranke
   const seen = new Map<string, Ranked>();
   for (const c of facts.commands) {
     const text = brief && c.ok === false ? `${c.command} (${c.exitCode !== undefined ? `exit ${c.exitCode}` : 'failed'})` : describeCommand(c);
-    const rank = c.ok === false || c.recorded ? 3.5 : isTestCommand(c.command) ? 3.5 : / → /.test(c.outcome) ? 2.5 : isNotable(c) ? 2 : 1;
+    const rank = c.ok === false || c.recorded ? 3.5 : isTestCommand(c.command) ? 3.5 : c.shellSaid ? 3 : / → /.test(c.outcome) ? 2.5 : isNotable(c) ? 2 : 1;
     const prev = seen.get(text);
     seen.set(text, prev ? { text: prev.text.replace(/( ×\d+)?$/, (m) => ` ×${m ? Number(m.slice(2)) + 1 : 2}`), rank: prev.rank } : { text, rank });
   }

@@ -228,7 +228,7 @@ function groupItems(facts: Facts, calls: number): DigestItem[] {
     for (const c of facts.commands) {
       if (tests.has(c.step)) continue;
       const text = c.ok === false ? `${c.command} (${c.exitCode !== undefined ? `exit ${c.exitCode}` : 'failed'})` : describeCommand(c);
-      add(text, c.ok === false ? 3.5 : / → /.test(c.outcome) ? 3.2 : /(?:^|&&\s*|;\s*)(?:rm|mv|sed -i)\b|>\s*\S/.test(c.command) ? 3 : 1.5, c.step);
+      add(text, c.ok === false ? 3.5 : c.shellSaid ? 3.4 : / → /.test(c.outcome) ? 3.2 : /(?:^|&&\s*|;\s*)(?:rm|mv|sed -i)\b|>\s*\S/.test(c.command) ? 3 : 1.5, c.step);
     }
   }
   const read = filesRead(facts);
