@@ -141,8 +141,18 @@ test("the summarizing session's one-line goal keeps, beside the task's opening, 
   const run = (await loadTrajectory(wild('badlogic__pi-mono/before-compaction.jsonl'))).runs[0];
   const r = await runCompaction(run, { strategy: findStrategy('summarizing-session')!, range: '0:-2' }, { counter: charEstimateCounter });
   assert.match(r.summary!, /^• Goal: alright, read @packages\/coding-agent\/src\/main\.ts/m);
-  assert.match(r.summary!, /^ {2}- wants: .*i'm especially interested in code sharing between the different run modes \(print\/json, rpc, interactive\)\./m);
+  assert.match(r.summary!, /^ {2}- the task also says: .*i'm especially interested in code sharing between the different run modes \(print\/json, rpc, interactive\)\./m);
   // Still within the 400 tokens its source sets.
+  assert.ok(charEstimateCounter.count(r.summary!) <= 400, `${charEstimateCounter.count(r.summary!)} tokens`);
+});
+
+test("a task that pastes a terminal's panel keeps what the panel says went wrong and the person's closing words", async () => {
+  // Copilot CLI (wild dev split): "investigate why i get <a panel of 400 characters> and fix"; the
+  // first 250 characters are the panel's command line, the reason is past them.
+  const run = (await loadTrajectory(wild('EntityProcess__agentv/copilot-full.jsonl'))).runs[0];
+  const r = await runCompaction(run, { strategy: findStrategy('summarizing-session')!, range: '0:-2' }, { counter: charEstimateCounter });
+  assert.match(r.summary!, /^• Goal: investigate why i get Check hook recovered/m);
+  assert.match(r.summary!, /^ {2}- the task also says: Denied by preToolUse hook from "\.github\/hooks\/entire\.json" \(hook errored\) … and fix$/m);
   assert.ok(charEstimateCounter.count(r.summary!) <= 400, `${charEstimateCounter.count(r.summary!)} tokens`);
 });
 

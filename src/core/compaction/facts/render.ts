@@ -20,22 +20,39 @@ export function taskLine(facts: Facts, max = 1500): string | undefined {
 
 // A sentence in which the person says what they want (`I want you to…`, `I would like…`, `I'm especially interested in…`).
 const WANTS = /\bi(?:'d| would)? (?:want|like|need)\b|\bi'?m (?:\w+ )?(?:interested in|looking for)\b/i;
+// A line the person pasted that says what went wrong (`└ Denied by preToolUse hook …`).
+const FRAME = /^[┃│└├┌┐┘┤╭╮╰╯║]/;
+const FRAME_CHARS = /[┃│└├┌┐┘┤╭╮╰╯║]+/g;
+const WENT_WRONG = /\b(?:error|errored|failed|failure|denied|cannot|can't|could not|not found|refused|rejected|exception|panic)\b/i;
 
 /**
- * The sentences of a long task, past its first `after` characters, in which the person says what
- * they want, in order, within `max` characters: a summary that keeps only the task's opening
- * (a source's "the request in one sentence") keeps these beside it.
+ * The parts of a long task, past its first `after` characters, that say what the person wants,
+ * within `max` characters and in order: the sentences in which they say so in the first person,
+ * the lines they pasted from a terminal's panel that say what went wrong, and the closing words after such a paste (`… and fix`). A summary
+ * that keeps only the task's opening (a source's "the request in one sentence") keeps these beside
+ * it. Pasted output is split where a terminal drew a frame or padded with spaces.
  */
 export function taskWants(facts: Facts, after: number, max: number): string | undefined {
   if (!facts.task) return undefined;
-  const whole = bounded(facts.task.text, 100_000, false);
+  const raw = facts.task.text.slice(0, 100_000);
+  const whole = bounded(raw, 100_000, false);
   if (whole.length <= after) return undefined;
-  const rest = whole.slice(after);
+  // Where the opening ends in the raw text: its last few words, found again.
+  const tail = whole.slice(Math.max(0, after - 24), after).trim();
+  const from = tail ? raw.indexOf(tail.split(' ').slice(-2).join(' ')) : -1;
+  const rest = from >= 0 ? raw.slice(from + tail.split(' ').slice(-2).join(' ').length) : whole.slice(after);
+  // Each piece knows whether a terminal's frame drew it: what went wrong counts only in what the person pasted from a screen.
+  const pieces = rest.split(/(?=[┃│└├┌┐┘┤╭╮╰╯║])|\n+|[ \t]{3,}/).flatMap((p) => {
+    const framed = FRAME.test(p);
+    return (p.replace(FRAME_CHARS, ' ').match(/[\s\S]+?(?:[.!?]+(?=\s|$)|$)/g) ?? []).map((x) => ({ text: x.replace(/\s+/g, ' ').trim(), framed }));
+  }).filter((x) => x.text.length > 1);
+  // After a pasted panel, the person's closing words (`and fix`) are their instruction.
+  const pasted = pieces.some((p) => p.framed);
   const picked: string[] = [];
   let used = 0;
-  for (const sentence of rest.match(/[^.!?\n]+(?:[.!?]+(?=\s|$)|$)/g) ?? []) {
-    const x = sentence.trim();
-    if (!WANTS.test(x) || used + x.length > max) continue;
+  for (const [i, { text: x, framed }] of pieces.entries()) {
+    const closing = pasted && i === pieces.length - 1 && !framed && x.length <= 80;
+    if (!(WANTS.test(x) || (framed && WENT_WRONG.test(x)) || closing) || used + x.length > max) continue;
     picked.push(x);
     used += x.length + 5;
   }
