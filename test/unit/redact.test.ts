@@ -88,6 +88,8 @@ test('redact: ordinary code, hashes, UUIDs and prose are left exactly as they ar
     'git clone https://github.com/psf/requests.git && ssh git@github.com',
     'Update the remote URL to include the current token: `git remote set-url origin https://${GITHUB_TOKEN}@github.com/u/r.git`',
     'The task-orchestrator-service-handler-v2 failed; see https://user@example.com/docs',
+    // A wild-log path: an owner, a repository whose name runs words together, a session id.
+    'wild/files/MQFacultyOfArts__PromptGrimoireTool/8c497bed-b719-4cb2-9cc6-2d8a507f51e8.jsonl',
   ].join('\n');
   const r = redactSecrets(text);
   assert.equal(r.text, text);

@@ -140,6 +140,8 @@ const classOf = (c: string) => (c >= 'a' && c <= 'z' ? 1 : c >= 'A' && c <= 'Z' 
  * lower case and digits, the character class changing often (camelCase names change it rarely:
  * `cancellationTokenSource`), high entropy, and not hexadecimal (git SHAs, digests).
  */
+const WORDS_RUN_TOGETHER = /^(?:[A-Z]?[a-z]{2,})+$/;
+
 function looksRandom(s: string): boolean {
   if (s.length < 20 || /^[0-9a-fA-F]+$/.test(s)) return false;
   let upper = 0;
@@ -155,8 +157,9 @@ function looksRandom(s: string): boolean {
   }
   if (upper < 2 || lower < 2 || digit < 2) return false;
   if (changes / (s.length - 1) < 0.35) return false;
-  // A path of short words (`src/App2/Main3`) is not a key even when its letters mix.
-  if (s.includes('/') && s.split('/').every((part) => part.length < 16)) return false;
+  // A path of short words (`src/App2/Main3`) is not a key even when its letters mix, nor one whose
+  // long parts are words run together (`PromptGrimoireTool/8c497bed`: a repository and a session id).
+  if (s.includes('/') && s.split('/').every((part) => part.length < 16 || WORDS_RUN_TOGETHER.test(part))) return false;
   return entropy(s) >= Math.min(4.0, Math.log2(s.length) - 1);
 }
 
