@@ -144,6 +144,24 @@ test('katalyst-tools offline: a group that says all it has in less than its list
   assert.deepEqual(shareRoom([1000, 1000], [300, 100]), [300, 100], 'no part gets more than the rooms hold together');
 });
 
+test("katalyst-tools offline: a failed build's further errors are told where the group has room", async () => {
+  // gcc's errors as a Claude Code session's `make` printed them (wild/files/Durban-Designer__vsla).
+  const build = [
+    "/home/u/vsla/src/vsla_unified.c:79:5: error: unknown type name 'vsla_stats_t'",
+    "/home/u/vsla/include/vsla/vsla_unified.h:20:38: error: redefinition of typedef 'vsla_context_t'",
+    'make[2]: *** [CMakeFiles/vsla_static.dir/build.make:76: CMakeFiles/vsla_static.dir/src/vsla_unified.c.o] Error 1',
+    'exit code: 2',
+  ].join('\n');
+  const items: Item[] = [['system', 'sys'], ['user', 'Build the library'],
+    ['call', 'write_file', JSON.stringify({ path: 'src/vsla_unified.c', content: 'int x;\n'.repeat(200) })], ['result', 'File written.'],
+    ['call', 'bash', JSON.stringify({ command: 'cd build && make -j4' })], ['result', build]];
+  for (let i = 0; i < 12; i++) items.push(['call', 'bash', JSON.stringify({ command: `echo ${i}` })], ['result', `${i}`]);
+  const r = await run(trajectory(items), 'katalyst-tools');
+  const body = r.summary!.split('\n[END OF SUMMARY]')[0];
+  assert.match(body, /unknown type name 'vsla_stats_t'/);
+  assert.match(body, /redefinition of typedef 'vsla_context_t'/, body);
+});
+
 test('katalyst-tools: when grouping saves less than 10%, it falls back to plain truncation', async () => {
   // Summarizing one short action costs more (markers included) than it saves.
   const t = trajectory(actions(() => 'ok'));

@@ -207,6 +207,9 @@ function groupItems(facts: Facts, calls: number): DigestItem[] {
     seen.set(key, prev ? { text: sharedOpening(prev.text, e.text, key), n: prev.n + 1, step: prev.step } : { text: e.text, n: 1, step: e.step });
   }
   for (const { text, n, step } of seen.values()) add(`error ${text}${n > 1 ? ` ×${n}` : ''}`, 4 + Math.min(0.9, (n - 1) / 10), step);
+  // The other errors a failed call printed (a build's further errors), where there is room.
+  const firsts = new Set(facts.errors.map((e) => e.text));
+  for (const e of facts.moreErrors) if (!firsts.has(e.text)) add(`error ${e.text}`, 2, e.step);
   if (facts.plan) add(`tasks: ${facts.plan.items.map((t) => `${t.text} [${t.status}]`).join(', ')}`, 4.5);
   // Every call with a result says how it ended, whatever the tool: its verdict, then what it returned.
   // Reads return source code and are listed as files read; they count only when they failed.
@@ -221,14 +224,14 @@ function groupItems(facts: Facts, calls: number): DigestItem[] {
     if (o.failed) { if (!o.said || !errorTexts.has(o.said)) add(`failed${o.said ? `: ${o.said}` : ''}`, 4, o.step); }
     else if (o.said) add(`→ ${o.said}`, calls === 1 ? 3 : 2, o.step);
   }
-  // In a group, failures and telling output first, then what changed files.
+  // In a group, failures, commits and pushes (their hashes) and telling output first, then what changed files.
   // Errors are listed above and test runs said: a failure names its exit status only, a test is not told twice.
   const tests = new Set(facts.tests.map((t) => t.step));
   if (!lone) {
     for (const c of facts.commands) {
       if (tests.has(c.step)) continue;
       const text = c.ok === false ? `${c.command} (${c.exitCode !== undefined ? `exit ${c.exitCode}` : 'failed'})` : describeCommand(c);
-      add(text, c.ok === false ? 3.5 : c.shellSaid ? 3.4 : / → /.test(c.outcome) ? 3.2 : /(?:^|&&\s*|;\s*)(?:rm|mv|sed -i)\b|>\s*\S/.test(c.command) ? 3 : 1.5, c.step);
+      add(text, c.ok === false || c.recorded ? 3.5 : c.shellSaid ? 3.4 : / → /.test(c.outcome) ? 3.2 : /(?:^|&&\s*|;\s*)(?:rm|mv|sed -i)\b|>\s*\S/.test(c.command) ? 3 : 1.5, c.step);
     }
   }
   const read = filesRead(facts);
