@@ -61,6 +61,32 @@ test("a skill Codex sends as a user message is not the person's request, and its
   assert.ok(!facts.constraints.some((c) => /Never edit source files directly/.test(c.text)), facts.constraints.map((c) => c.text).join('\n'));
 });
 
+test("a constraint is read in a list item, after a clause, under a condition, and in the person's decisions", () => {
+  // A Codex slash-command prompt (wild/files/EdofEngland__code_butler) and a Claude Code session's
+  // answers (wild/files/Durban-Designer__vsla), both labelled blind in session 35.
+  const spec = [
+    'Purpose: run a single ButlerSpec file with strict guardrails; never replan or modify other files.',
+    '- If the file is missing or unreadable, respond with `Error: spec file not found or unreadable` and stop.',
+    '- Apply only the specified actions to the `target_file`.',
+    '- No speculative edits, no formatting sweeps, no new files, no code fences.',
+    '- Never rewrite the spec file.',
+  ].join('\n');
+  assert.deepEqual(constraintsOf(spec), [
+    'Purpose: run a single ButlerSpec file with strict guardrails; never replan or modify other files.',
+    'If the file is missing or unreadable, respond with `Error: spec file not found or unreadable` and stop.',
+    'Apply only the specified actions to the `target_file`.',
+    'No speculative edits, no formatting sweeps, no new files, no code fences.',
+    'Never rewrite the spec file.',
+  ]);
+  assert.deepEqual(constraintsOf('1. CPU and CUDA are mandatory, AMD is high priority. 2. I would much prefer MIT license alternatives where possible.'),
+    ['CPU and CUDA are mandatory, AMD is high priority.', 'I would much prefer MIT license alternatives where possible.']);
+  assert.deepEqual(constraintsOf('And lets go with the latest C release that works everywhere'), ['And lets go with the latest C release that works everywhere']);
+  // A description is not a rule: no errors found, a tentative thought, a condition without an instruction.
+  assert.deepEqual(constraintsOf('No errors were found in the log.'), []);
+  assert.deepEqual(constraintsOf('If the issue is only with the tests perhaps we need to simply remove a bunch of the old ones.'), []);
+  assert.deepEqual(constraintsOf('If you run it twice, the cache is warm.'), []);
+});
+
 test('a constraint is a rule in the request: not a question without its mark, not code in a fence', () => {
   assert.deepEqual(constraintsOf('so then should agentv evaluate using the transcript / session. also should agentv prepare send the import prompt.'), []);
   assert.deepEqual(constraintsOf("shouldn't this be added to an existing commit?"), []);

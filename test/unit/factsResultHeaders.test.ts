@@ -4,6 +4,7 @@ import { findStrategy, runCompaction } from '../../src/core/compaction';
 import { commandEffect } from '../../src/core/compaction/facts/calls';
 import { extractFacts } from '../../src/core/compaction/extract';
 import { bounded, filesChanged, filesRead, messageLine, taskLine } from '../../src/core/compaction/facts';
+import { errorOf } from '../../src/core/compaction/facts/outcomes';
 import { errorSteps } from '../../src/core/find';
 import type { Run } from '../../src/core/model';
 import type { StepBuilder } from '../../src/core/steps';
@@ -80,6 +81,14 @@ test("a forge's rule violation is told with the reason listed under it", () => {
   const facts = all(t);
   assert.equal(facts.errors[0]?.text, 'remote: error: GH013: Repository rule violations found for refs/heads/main: Cannot force-push to this branch');
   assert.equal(facts.commands[0].ok, false);
+});
+
+test("a failed call's message is its error even when it holds a word code uses", () => {
+  // Claude Code's TaskOutput on an agent id it no longer knew (wild/files/moredip__session-share), flagged is_error.
+  const result = { index: 28, turn: 1, kind: 'tool_result' as const, text: '<tool_use_error>No task found with ID: ac27727</tool_use_error>', isError: true };
+  assert.equal(errorOf(result, true)?.text, 'No task found with ID: ac27727');
+  // A line of code a failed call printed is still not its message.
+  assert.equal(errorOf({ ...result, text: '    return self.cache[key]' }, true), undefined);
 });
 
 test("Kimi CLI's `<system>` status line is not the output: a command shows what it printed", () => {

@@ -156,6 +156,28 @@ test("a task that pastes a terminal's panel keeps what the panel says went wrong
   assert.ok(charEstimateCounter.count(r.summary!) <= 400, `${charEstimateCounter.count(r.summary!)} tokens`);
 });
 
+test("a long request that pastes a document keeps the person's closing line, their instruction", async () => {
+  // Claude Code (wild dev split, labelled blind in session 35): a 10,000-character peer review
+  // pasted, then "lets talk through these points please and also I think we need to move to c11…".
+  const run = (await loadTrajectory(wild('Durban-Designer__vsla/2cba43de-c8d2-4a69-add8-9fae3ad93900.jsonl'))).runs[0];
+  for (const id of ['langchain-summarization', 'claude-code-compact', 'rolling-summary', 'hierarchical-summary', 'summarizing-session']) {
+    const r = await runCompaction(run, { strategy: findStrategy(id)!, range: '0:-2' }, { counter: charEstimateCounter });
+    assert.match(r.summary!, /move to c11 or whatever the latest c is/, `${id}:\n${r.summary}`);
+  }
+});
+
+test("a conversation's summary that has room says more of what the agent told the person, and a command is not cut to its interpreter", async () => {
+  // Claude Code (wild dev split, labelled blind in session 35): a 58-step chat with background
+  // sub-agents; its summary of the default size had said three replies in a third of its room.
+  const run = (await loadTrajectory(wild('moredip__session-share/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl'))).runs[0];
+  const r = await runCompaction(run, { strategy: findStrategy('langchain-summarization')!, range: '0:-2' }, { counter: charEstimateCounter });
+  const replies = r.summary!.match(/told the user: /g) ?? [];
+  assert.ok(replies.length >= 5, `${replies.length} replies:\n${r.summary}`);
+  assert.ok(r.reduction > 0.8, `reduction ${r.reduction}`);
+  // `python3 /Users/…/publish/scripts/publish_session.py <id>` was told as `python3 […]`.
+  assert.match(r.summary!, /python3 …\/scripts\/publish_session\.py 0ccf1a04-1b4c-43b6-8aa5-79e41db43a68/);
+});
+
 test("a forge's or a tracker's tick for what it changed is a record, like a commit's hash", async () => {
   const run = (await loadTrajectory(wild('MQFacultyOfArts__PromptGrimoireTool/8c497bed-b719-4cb2-9cc6-2d8a507f51e8.jsonl'))).runs[0];
   const facts = extractFacts(run, run.steps.map((s) => s.index));

@@ -119,8 +119,15 @@ const COMMAND_CHARS = 120;
 /** One command as a summary names it: a single line, bounded at a word end. */
 function commandText(command: string, max = COMMAND_CHARS): string {
   // A heredoc's body is data: the command is its first line.
-  return bounded(withoutHeredocBodies(command, ' …'), max);
+  const text = withoutHeredocBodies(command, ' …');
+  const line = bounded(text, max);
+  // A long absolute path that took the line's room (`python3 […]`) is told by its last two parts:
+  // `python3 …/scripts/publish_session.py <id>`.
+  if (line.length >= max * 0.4 || !line.endsWith('[…]')) return line;
+  return bounded(text.replace(LONG_PATH, (path) => `…/${path.split('/').slice(-2).join('/')}`), max);
 }
+
+const LONG_PATH = /(?<=^|[\s"'=])\/[^\s"'`;|&<>()]{48,}(?=$|[\s"'`;|&<>()])/g;
 
 /** Facts from the steps in `indices` (the task is always the whole run's first real request). */
 export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts {

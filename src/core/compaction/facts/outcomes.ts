@@ -80,6 +80,8 @@ export interface ErrorFact {
 const NO_ERROR = /^(?:[\w ]{0,20}\s)?(?:error|errors|stderr|exception)s?\s*[:=]\s*(?:\(none\)|none|null|nil|n\/a|\(empty\)|empty|0|false|-|\[\]|\{\})\.?\s*$/i;
 
 const EXCEPTION_LINE = /^(?:E\s+)?((?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Warning))(?::\s*(\S.*))?$/;
+// A sentence, not code, though it holds a word code uses ("No task found with ID: ac27727").
+const PROSE = /^[A-Z][a-z]+(?:\s+[a-z][\w'’-]*){2,}(?![^{}();=]*[{}();=])/;
 const CODE_LIKE = /^\s*(?:\d+[:\t|]|\d+\s{2,}|\d+→)|(?:^|\s)(?:raise|except|import|from|def|class|return|print|assert|if|elif|else|with|for|while|try)\b|[=(){}[\];]\s*$|^\s*["'#/*<]/;
 
 /** An error a tool reported, from its output only. Reads (`cat`, editors' views) are skipped by the caller. */
@@ -115,7 +117,7 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
     const telling = meaningful.findIndex((l) => /\b(?:error|failed|failure|fatal|cannot|denied|not found|invalid|not recognized|not permitted|rejected|unexpected)\b/i.test(l));
     const at = telling >= 0 ? telling : 0;
     const first = /^\w+:$/.test(meaningful[at] ?? '') && meaningful[at + 1] ? `${meaningful[at]} ${meaningful[at + 1]}` : meaningful[at];
-    const usable = first && (/^(?:ERROR|Error|error|FAILED|Failed|fatal)\b/.test(first) || !CODE_LIKE.test(first));
+    const usable = first && (/^(?:ERROR|Error|error|FAILED|Failed|fatal)\b/.test(first) || !CODE_LIKE.test(first) || PROSE.test(first));
     if (usable && telling >= 0) return { step: result.index, type: 'failure', text: firstLine(first, ERROR_CHARS) };
     // A linter's or a compiler's finding, its message beside its location (credo, dialyzer, ruff),
     // says more than a first line that does not say it failed.

@@ -14,8 +14,34 @@ export const EXTRACTIVE_NOTE = '[Extractive summary: assembled from the trajecto
 /** The task, whole sentences, bounded. */
 // The person's words are cut at a word, never at the first sentence end that fits: in "Add the
 // endpoint. Then run the test suite." the sentence after is as binding as the first.
+// A long first request is often the person's words around something pasted (a review, a log):
+// its closing line, when it is short, is their instruction (`lets talk through these points …
+// move to c11`), and a task line that keeps only the opening keeps only the paste.
 export function taskLine(facts: Facts, max = 1500): string | undefined {
-  return facts.task ? bounded(facts.task.text, max, false) : undefined;
+  if (!facts.task) return undefined;
+  return taskWithClosing(facts.task.text, max);
+}
+
+/** `text` in `max` characters: its opening, and its closing line when that is someone's words and the opening is cut. */
+export function taskWithClosing(text: string, max: number): string {
+  const opening = bounded(text, max, false);
+  const closing = closingLine(text);
+  if (!opening.endsWith('[…]') || !closing || closing.length > max / 2 || opening.includes(closing)) return opening;
+  return `${bounded(text, max - closing.length - 1, false)} ${closing}`;
+}
+
+/** The task's opening only, bounded (a source's "the request in one sentence"). */
+export function taskOpening(facts: Facts, max: number): string | undefined {
+  if (!facts.task) return undefined;
+  return bounded(facts.task.text, max, false);
+}
+
+/** The last line of a long text when it reads as someone's words (letters, not a table, a rule or code), else undefined. */
+function closingLine(text: string): string | undefined {
+  const lines = text.trimEnd().split('\n');
+  const last = lines[lines.length - 1].replace(/\s+/g, ' ').trim();
+  if (lines.length < 3 || last.length < 4 || !/\p{L}{2,}/u.test(last) || /^(?:[|#>`*_-]|\d+[.)]\s|<\/?\w)/.test(last)) return undefined;
+  return last;
 }
 
 // A sentence in which the person says what they want (`I want you to…`, `I would like…`, `I'm especially interested in…`).
@@ -46,12 +72,15 @@ export function taskWants(facts: Facts, after: number, max: number): string | un
     const framed = FRAME.test(p);
     return (p.replace(FRAME_CHARS, ' ').match(/[\s\S]+?(?:[.!?]+(?=\s|$)|$)/g) ?? []).map((x) => ({ text: x.replace(/\s+/g, ' ').trim(), framed }));
   }).filter((x) => x.text.length > 1);
-  // After a pasted panel, the person's closing words (`and fix`) are their instruction.
+  // After a pasted panel, the person's closing words (`and fix`) are their instruction; so is the
+  // closing line of any long request (a review pasted, then `lets talk through these points …`).
   const pasted = pieces.some((p) => p.framed);
+  // Only a request far longer than its opening: a short one's last sentence is more of the same.
+  const closingWords = whole.length > 4 * after ? closingLine(raw) : undefined;
   const picked: string[] = [];
   let used = 0;
   for (const [i, { text: x, framed }] of pieces.entries()) {
-    const closing = pasted && i === pieces.length - 1 && !framed && x.length <= 80;
+    const closing = (pasted && i === pieces.length - 1 && !framed && x.length <= 80) || (closingWords !== undefined && closingWords.includes(x));
     if (!(WANTS.test(x) || (framed && WENT_WRONG.test(x)) || closing) || used + x.length > max) continue;
     picked.push(x);
     used += x.length + 5;

@@ -102,6 +102,15 @@ const CONSTRAINT = new RegExp([
   String.raw`\bonly (?:change|modify|edit|touch|use|fix|add|remove|run|return|accept|allow)\b|^only\b`,
   // What the person does not want binds the work too: "I don't want to fly before 11 AM", "ensure that…".
   String.raw`\b(?:i|we) (?:do not|don't|dont) want\b|\bensure (?:that|there|no|the)\b`,
+  // A rule after a clause: "…strict guardrails; never replan", "…, and do not emit a diff".
+  String.raw`(?:[;:]|,? and)\s+(?:do not|don't|never|always|avoid)\b`,
+  // A condition and what to do then: "If the file is missing, respond with … and stop".
+  String.raw`^if\b[^.]{3,120},\s+(?:respond|reply|return|stop|abort|fail|skip|ask|report|emit|still emit|do not|don't|never)\b`,
+  // "Apply only the specified actions", "No speculative edits, no new files".
+  String.raw`\b(?:apply|change|modify|edit|touch|use|fix|add|remove|run|return|make|do) only\b|^no\b[^.]{1,60},\s*no\b`,
+  // The person's decisions and preferences: "X and Y are mandatory", "I would much prefer MIT
+  // licences", "lets go with the latest C release".
+  String.raw`\b(?:is|are) (?:mandatory|required)\b|\bi(?:'d| would)? (?:much |really |strongly )?prefer\b|\blet'?s (?:go with|use|stick with|keep)\b`,
 ].join('|'), 'i');
 // "how they should work", "which should be": a question or a fragment, not a rule.
 // Questions, asked or reported: "how should…", "whether … we should…", "should agentv evaluate …?",
@@ -117,7 +126,8 @@ export function constraintsOf(text: string): string[] {
     // A fenced block is code or output (a docstring's "should be treated as immutable"), not a rule for the agent.
     if (/^\s*(?:```|~~~)/.test(line)) { fenced = !fenced; continue; }
     if (fenced || /^\s*(?:[>|]|\d+[:|]|\s{4})/.test(line)) continue; // quoted output, tables, code
-    for (const sentence of line.split(/(?<=[.!?])\s+/)) {
+    // A list item's marker is not part of its rule (`- Never rewrite the spec file.`).
+    for (const sentence of line.replace(/^\s*(?:[-*•+]|\d+[.)])\s+/, '').split(/(?<=[.!?])\s+/)) {
       const s = sentence.trim();
       if (s.length >= 12 && s.length <= 300 && s.split(/\s+/).length >= 4 && CONSTRAINT.test(s) && !NOT_A_RULE.test(s) && /[a-z]/.test(s) && !/[{}();=]\s*$/.test(s)) out.push(s);
     }

@@ -8,7 +8,7 @@ import { replaceRange, summaryStep, syntheticStep } from '../assemble';
 import {
   changeLines, constraintLines, describeTools, doneTodoLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts,
   failedEditLines, failingTestIds, installLines, lastAgentLine, laterRequests, openTodoLines, pendingCallLines, readLinesUnderRoot,
-  rankedCommandLines, rankedErrorLines, renderSections, taskLine, taskWants, testLines, userRefLines, withinTokens, type Facts,
+  rankedCommandLines, rankedErrorLines, renderSections, taskOpening, taskWants, testLines, userRefLines, withinTokens, type Facts,
 } from '../extract';
 import { outcomeLines } from '../facts';
 import { charEstimateCounter, type TokenCounter } from '../../tokens';
@@ -147,7 +147,7 @@ export function sessionSnippets(steps: readonly Step[], trim: number): string {
  */
 function extractiveSessionSummary(facts: Facts, maxTokens: number, count: (text: string) => number): string {
   const r = (lines: string[], rank: number) => lines.map((text) => ({ text, rank }));
-  const goal = taskLine(facts, 250);
+  const goal = taskOpening(facts, 250);
   const wants = taskWants(facts, 250, 250);
   // A constraint the goal line already quotes is not said twice.
   const constraints = constraintLines(facts).filter((c) => !goal?.includes(c.replace(/[.!]$/, '')));

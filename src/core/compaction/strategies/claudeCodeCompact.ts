@@ -177,7 +177,7 @@ async function run(trajectory: Run, range: StepRange, ctx: StrategyContext): Pro
     const share = rangeShareChars(summarized, trajectory.steps, maxChars);
     const facts = extractFacts(trajectory, summarized.map((s) => s.index));
     const steps = trajectory.steps.filter((s) => inRange(s));
-    body = fillRoom((counts) => extractiveNineSections(trajectory, facts, steps, room, share - wrapper, counts), room);
+    body = fillRoom((counts) => extractiveNineSections(trajectory, facts, steps, room, share - wrapper, counts), room, rangeSteps(trajectory, range));
     const over = overShareWarning(body.length + wrapper, share, maxChars);
     if (over) warnings.push(over);
   }

@@ -114,7 +114,7 @@ async function run(trajectory: Run, range: StepRange, ctx: StrategyContext): Pro
   } else {
     const facts = extractFacts(trajectory, summarized.map((s) => s.index));
     const room = summaryMaxChars(o, rangeSteps) - HANDOFF_PREFIX.length - 1;
-    summaryBody = fillRoom((counts) => extractiveHandoff(facts, room, counts), room);
+    summaryBody = fillRoom((counts) => extractiveHandoff(facts, room, counts), room, rangeSteps);
   }
   const summary = tidy(`${HANDOFF_PREFIX}\n${summaryBody || '(no summary available)'}`);
   const recent = recentUserMessages(rangeSteps, Number(o.user_message_budget));

@@ -7,8 +7,8 @@
 import type { ChatMessage } from '../../llm/provider';
 import type { Step, Run } from '../../model';
 import { replaceRange, summaryStep } from '../assemble';
-import { bounded, EXTRACTIVE_NOTE, extractFacts, tidy } from '../extract';
-import { taskOf } from '../facts';
+import { EXTRACTIVE_NOTE, extractFacts, tidy } from '../extract';
+import { taskOf, taskWithClosing } from '../facts';
 import { charsBudget, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import { digestItems, fitItems, joinItems, type DigestItem } from '../facts';
 import { truncateMiddle } from '../text';
@@ -78,7 +78,7 @@ const TASK_CHARS = 600;
  */
 function taskHead(trajectory: Run): string {
   const task = taskOf(trajectory.steps);
-  return task ? `Task: ${bounded(task.text, TASK_CHARS)}` : '';
+  return task ? `Task: ${taskWithClosing(task.text, TASK_CHARS)}` : '';
 }
 
 function spanOf(steps: readonly Step[]): string {

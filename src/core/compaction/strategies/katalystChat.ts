@@ -104,7 +104,7 @@ async function run(trajectory: Run, range: StepRange, ctx: StrategyContext): Pro
     // The summary's wrappers count against its size.
     const facts = extractFacts(trajectory, summarized.map((s) => s.index));
     const room = summaryMaxChars(ctx.options, rangeSteps(trajectory, range)) - CHAT_SUMMARY_START.length - CHAT_SUMMARY_END.length - 2;
-    text = fillRoom((counts) => extractiveSummary(facts, room, counts), room);
+    text = fillRoom((counts) => extractiveSummary(facts, room, counts), room, rangeSteps(trajectory, range));
   }
   const summary = `${CHAT_SUMMARY_START}\n${text}\n${CHAT_SUMMARY_END}`;
   const { steps, fates } = replaceRange(trajectory, range, [summaryStep(summary, summarized, 'assistant', 'katalyst chat history')], {

@@ -120,7 +120,7 @@ async function run(trajectory: Run, range: StepRange, ctx: StrategyContext): Pro
   } else {
     const facts = extractFacts(trajectory, summarized.map((s) => s.index));
     const room = summaryMaxChars(ctx.options, rangeSteps(trajectory, range)) - SUMMARY_OPENING.length - 2;
-    body = fillRoom((counts) => extractiveContext(facts, room, counts), room);
+    body = fillRoom((counts) => extractiveContext(facts, room, counts), room, rangeSteps(trajectory, range));
   }
   const summary = tidy(`${SUMMARY_OPENING}\n\n${body}`);
   const { steps, fates } = replaceRange(trajectory, range, [summaryStep(summary, summarized, 'user', 'langchain summarization')], { survives: (s) => s.kind === 'system' });

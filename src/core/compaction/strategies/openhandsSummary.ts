@@ -119,7 +119,7 @@ async function runOpenHandsSummary(trajectory: Run, range: StepRange, ctx: Strat
   } else {
     const facts = extractFacts(trajectory, f.removed.map((s) => s.index));
     const room = summaryMaxChars(ctx.options, rangeSteps(trajectory, range));
-    summary = fillRoom((counts) => extractiveOpenHandsSummary(facts, room, counts), room);
+    summary = fillRoom((counts) => extractiveOpenHandsSummary(facts, room, counts), room, rangeSteps(trajectory, range));
   }
   const { steps, fates } = replaceRange(trajectory, range, [summaryStep(summary, f.removed, 'user')], { survives: openHandsSurvivor(trajectory) });
   return { mode, steps, fates, summary, prompt, warnings: [] };

@@ -31,22 +31,27 @@ export function countFor(count: number, budget: number): number {
 }
 
 /**
- * A long range's summary fills the room it was given: `render(counts)` lists `countFor(n, counts)`
- * lines of each kind and is cut to the budget by rank. When it comes out under 80% of `budget`,
- * the lists may grow (two, four, eight times) while that adds anything. A range that keeps the
- * default size keeps its counts, and its reduction.
+ * A summary fills the room it was given: `render(counts)` lists `countFor(n, counts)` lines of each
+ * kind and is cut to the budget by rank. When it comes out under 80% of its room, the lists may
+ * grow (two, four, eight times) while that adds anything. A long range's room is its budget; a
+ * range of the default size grows only within a fifth of what it replaces (GROWN_SHARE), so its
+ * reduction stays well past the 60% a summary aims for: a 40-step conversation whose summary said
+ * three of its replies in a quarter of its room says the others too.
  */
-export function fillRoom(render: (counts: number) => string, budget: number): string {
+export function fillRoom(render: (counts: number) => string, budget: number, replaced: readonly Pick<Step, 'kind' | 'text' | 'tool'>[] = []): string {
   let text = render(budget);
-  if (budget <= DEFAULT_SUMMARY_CHARS) return text;
+  const room = budget > DEFAULT_SUMMARY_CHARS ? budget : Math.min(budget, Math.floor(GROWN_SHARE * charsOf(replaced)));
   for (const k of [2, 4, 8]) {
-    if (text.length >= 0.8 * budget) break;
+    if (text.length >= 0.8 * room) break;
     const more = render(budget * k);
-    if (more.length <= text.length) break;
+    if (more.length <= text.length || (budget <= DEFAULT_SUMMARY_CHARS && more.length > room)) break;
     text = more;
   }
   return text;
 }
+
+/** The share of what it replaces a default-sized summary may grow to when its lists were cut short. */
+const GROWN_SHARE = 0.2;
 
 /**
  * What the edits put into each file, on a summary whose budget grew with a long range: a short
