@@ -166,6 +166,19 @@ test("a long request that pastes a document keeps the person's closing line, the
   }
 });
 
+test("the answer an agent showed before a to-do update is part of the reply that ends its turn; another agent's text is not", async () => {
+  // Claude Code (wild dev split): "## Recommendation: C17 …" (a text block beside a TodoWrite call),
+  // the update, then "**C17** gives you the modern features…" ends the turn.
+  const vsla = (await loadTrajectory(wild('Durban-Designer__vsla/2cba43de-c8d2-4a69-add8-9fae3ad93900.jsonl'))).runs[0];
+  const facts = extractFacts(vsla, vsla.steps.map((s) => s.index));
+  const reply = facts.replies.find((r) => r.step === 18);
+  assert.ok(reply && /Recommendation: C17/.test(reply.text) && /gives you the modern features/.test(reply.text), reply?.text);
+  // A background sub-agent's message logged between the calls and their results is not the main agent's answer.
+  const chat = (await loadTrajectory(wild('moredip__session-share/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl'))).runs[0];
+  const chatFacts = extractFacts(chat, chat.steps.map((s) => s.index));
+  assert.match(chatFacts.replies.find((r) => r.step === 14)?.text ?? '', /^All three curry poem agents are researching/);
+});
+
 test("a conversation's summary that has room says more of what the agent told the person, and a command is not cut to its interpreter", async () => {
   // Claude Code (wild dev split, labelled blind in session 35): a 58-step chat with background
   // sub-agents; its summary of the default size had said three replies in a third of its room.

@@ -163,7 +163,7 @@ export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts 
     const summary = summaryOf(step);
     if (summary) { facts.summaries.push(summary); continue; }
     if (step.kind === 'user') readRequest(facts, step);
-    else if (step.kind === 'assistant' || step.kind === 'thought') readAgentText(facts, step, endsTurn(steps, i));
+    else if (step.kind === 'assistant' || step.kind === 'thought') readAgentText(facts, step, endsTurn(steps, i) ? answerBefore(steps, i) : undefined);
     else if (step.kind === 'tool_call' && step.tool) readCall(facts, step, withoutBanners(resultOf.get(i), banners), answered);
     // An error the log records without the call it answers (a malformed call the tool refused), or
     // of the run itself (an API's 400, an aborted request): a debugger checks both.
@@ -200,14 +200,31 @@ function endsTurn(steps: readonly Step[], i: number): boolean {
   return j < steps.length && (steps[j].kind === 'user' || steps[j].kind === 'environment' || steps[j].kind === 'system');
 }
 
-function readAgentText(facts: Facts, step: Step, endsItsTurn = false): void {
+/**
+ * What the agent showed the person just before the message at `i` that ends its turn, when only
+ * its thinking and plan updates came between (Claude Code: the answer, a to-do update, then "C17
+ * gives you…"): the reply is both. '' when there is none.
+ */
+function answerBefore(steps: readonly Step[], i: number): string {
+  for (let j = i - 1; j >= 0; j--) {
+    const s = steps[j];
+    if (s.kind === 'thought' && s.label !== 'text') continue;
+    const call = s.kind === 'tool_result' && s.answers !== undefined ? steps[s.answers] : s.kind === 'tool_call' ? s : undefined;
+    if (call?.kind === 'tool_call' && classifyCall(call).kind === 'todo') continue;
+    return (s.kind === 'assistant' || (s.kind === 'thought' && s.label === 'text')) ? s.text.trim() : '';
+  }
+  return '';
+}
+
+/** An agent's text; `before` (a string, maybe empty) when it ends its turn: what it showed just before it. */
+function readAgentText(facts: Facts, step: Step, before?: string): void {
   const text = step.text.trim();
   if (!text) return;
   // What the agent last said to the reader: never its raw thinking, nor a JSON payload it emitted.
   const said = step.kind === 'assistant' ? text.replace(/<(think|thinking)>[\s\S]*?(?:<\/\1>|$)/g, '').trim() : '';
   if (said && !looksLikeJson(said)) {
     facts.lastAgentMessage = { step: step.index, text: said };
-    if (endsItsTurn) facts.replies.push({ step: step.index, text: said });
+    if (before !== undefined) facts.replies.push({ step: step.index, text: before && !looksLikeJson(before) ? `${before}\n\n${said}` : said });
   }
   for (const d of decisionsOf(text)) facts.decisions.push({ step: step.index, text: d });
 }
