@@ -179,6 +179,16 @@ test("the answer an agent showed before a to-do update is part of the reply that
   assert.match(chatFacts.replies.find((r) => r.step === 14)?.text ?? '', /^All three curry poem agents are researching/);
 });
 
+test("a slash command the person typed and the agent acted on is a request; a link a command printed is kept whole", async () => {
+  const chat = (await loadTrajectory(wild('moredip__session-share/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl'))).runs[0];
+  const facts = extractFacts(chat, chat.steps.map((s) => s.index));
+  assert.deepEqual(facts.requests.filter((r) => r.text.startsWith('/')).map((r) => [r.step, r.text]), [[24, '/publish-session'], [46, '/publish-session']]);
+  assert.match(facts.commands.find((c) => c.step === 52)?.outcome ?? '', /→ Session published \(5 subagent transcript\(s\) included\): https:\/\/gist\.github\.com\/moredip\/ddfbe6ef17883b0bd33680fdf5d714af$/);
+  // `/plugin`, `/exit`: the client's own commands, which the agent did not act on, are not requests.
+  const vsla = (await loadTrajectory(wild('Durban-Designer__vsla/2cba43de-c8d2-4a69-add8-9fae3ad93900.jsonl'))).runs[0];
+  assert.ok(!extractFacts(vsla, vsla.steps.map((s) => s.index)).requests.some((r) => r.text.startsWith('/exit')));
+});
+
 test("a conversation's summary that has room says more of what the agent told the person, and a command is not cut to its interpreter", async () => {
   // Claude Code (wild dev split, labelled blind in session 35): a 58-step chat with background
   // sub-agents; its summary of the default size had said three replies in a third of its room.

@@ -163,6 +163,8 @@ export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts 
     const summary = summaryOf(step);
     if (summary) { facts.summaries.push(summary); continue; }
     if (step.kind === 'user') readRequest(facts, step);
+    // A slash command the person typed (`/publish-session`) that the agent then acted on is their request.
+    else if (step.kind === 'environment' && /^\/[\w:.-]+/.test(step.label ?? '') && agentActsNext(steps, i)) readRequest(facts, step, step.label);
     else if (step.kind === 'assistant' || step.kind === 'thought') readAgentText(facts, step, endsTurn(steps, i) ? answerBefore(steps, i) : undefined);
     else if (step.kind === 'tool_call' && step.tool) readCall(facts, step, withoutBanners(resultOf.get(i), banners), answered);
     // An error the log records without the call it answers (a malformed call the tool refused), or
@@ -198,6 +200,16 @@ function endsTurn(steps: readonly Step[], i: number): boolean {
   let j = i + 1;
   while (j < steps.length && steps[j].kind === 'thought') j++;
   return j < steps.length && (steps[j].kind === 'user' || steps[j].kind === 'environment' || steps[j].kind === 'system');
+}
+
+/**
+ * Whether the agent acts right after step `i`, past the harness's text (a command's expanded
+ * prompt): a local command's own output (`/plugin`, then `(no content)`) comes first otherwise.
+ */
+function agentActsNext(steps: readonly Step[], i: number): boolean {
+  let j = i + 1;
+  while (j < steps.length && steps[j].kind === 'system') j++;
+  return j < steps.length && (steps[j].kind === 'assistant' || steps[j].kind === 'thought' || steps[j].kind === 'tool_call');
 }
 
 /**
@@ -332,7 +344,9 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   // listing's last line says nothing, and a commit's or a push's record (read above) says more.
   const said = result && !record && !readsOnly && !/^(?:ls|find|grep|rg|cat|head|tail|sed -n|nl|tree|pwd|echo|mkdir|rm|cd)\b/.test(command.trim().replace(/^cd \S+ && /, '')) ? tellingOutputLine(result.text) : undefined;
   // A line that says something failed (`failed to get action: … could not open TTY`) keeps its reason.
-  const saidRoom = said && /\b(?:error|failed|fatal|cannot|could not|denied|not found|refused|rejected)\b/i.test(said) ? 160 : 80;
+  // A line that carries a link (a gist, a pull request) keeps it whole: it is what the person opens next.
+  const link = said ? /https?:\/\/\S+/.exec(said) : null;
+  const saidRoom = link && link.index + link[0].length <= 240 ? link.index + link[0].length : said && /\b(?:error|failed|fatal|cannot|could not|denied|not found|refused|rejected)\b/i.test(said) ? 160 : 80;
   const printed = said ? ` → ${bounded(said, saidRoom)}` : '';
   if (!result) outcome = 'no result in the log';
   else if (exitCode !== undefined) outcome = `exit ${exitCode}${error && exitCode !== 0 ? `: ${error.text}` : record ? ` → ${bounded(record, 140)}` : printed}`;
