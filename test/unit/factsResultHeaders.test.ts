@@ -91,6 +91,20 @@ test("a failed call's message is its error even when it holds a word code uses",
   assert.equal(errorOf({ ...result, text: '    return self.cache[key]' }, true), undefined);
 });
 
+test("a diff a command printed is told by its file, its first hunk, its counts and its first added line", () => {
+  // `git diff` in a Codex rollout (wild/files/EdofEngland__code_butler), after a docstring was added.
+  const diff = ['Exit code: 0', 'Wall time: 0.1 seconds', 'Output:',
+    'diff --git a/ai_clean/analyzers/advanced.py b/ai_clean/analyzers/advanced.py', 'index 1ba1796..e73b710 100644',
+    '--- a/ai_clean/analyzers/advanced.py', '+++ b/ai_clean/analyzers/advanced.py', '@@ -50,6 +50,8 @@ def collect_advanced_cleanup_ideas(',
+    '     runner: CodexPromptRunner,', ' ) -> list[Finding]:', '+    """Generate Codex-backed cleanup suggestions anchored to prior findings.', '+    """',
+    '     advanced_config = config.analyzers.advanced'].join('\n');
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Execute the spec.' });
+    call(b, 'shell_command', { command: 'git diff -- ai_clean/analyzers/advanced.py' }, diff);
+  });
+  assert.equal(all(t).commands[0].outcome, 'exit 0 → ai_clean/analyzers/advanced.py: @@ -50,6 +50,8 @@, +2 −0: Generate Codex-backed cleanup suggestions anchored to prior findings.');
+});
+
 test("Kimi CLI's `<system>` status line is not the output: a command shows what it printed", () => {
   const t = trajectory((b) => {
     b.add({ kind: 'user', text: 'Fix the broken links.' });

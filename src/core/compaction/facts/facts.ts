@@ -346,7 +346,7 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   // A line that says something failed (`failed to get action: … could not open TTY`) keeps its reason.
   // A line that carries a link (a gist, a pull request) keeps it whole: it is what the person opens next.
   const link = said ? /https?:\/\/\S+/.exec(said) : null;
-  const saidRoom = link && link.index + link[0].length <= 240 ? link.index + link[0].length : said && /\b(?:error|failed|fatal|cannot|could not|denied|not found|refused|rejected)\b/i.test(said) ? 160 : 80;
+  const saidRoom = said && /: @@ -\d/.test(said) ? 220 : link && link.index + link[0].length <= 240 ? link.index + link[0].length : said && /\b(?:error|failed|fatal|cannot|could not|denied|not found|refused|rejected)\b/i.test(said) ? 160 : 80;
   const printed = said ? ` → ${bounded(said, saidRoom)}` : '';
   if (!result) outcome = 'no result in the log';
   else if (exitCode !== undefined) outcome = `exit ${exitCode}${error && exitCode !== 0 ? `: ${error.text}` : record ? ` → ${bounded(record, 140)}` : printed}`;

@@ -448,7 +448,31 @@ export function tellingOutputLine(text: string): string | undefined {
     if (/[\p{L}\p{N}]/u.test(line)) last = line;
     if (VERDICT_LINE.test(line) && !NO_ERROR.test(line)) verdict = line;
   }
-  return verdict ?? jsonObjectGist(text) ?? last;
+  return verdict ?? diffGist(text) ?? jsonObjectGist(text) ?? last;
+}
+
+/**
+ * A unified diff a command printed (`git diff`, `diff -u`), told by what it changes: its files, its
+ * first hunk's header, how many lines it adds and removes, and its first added line with words
+ * (`ai_clean/analyzers/advanced.py: @@ -50,6 +50,16 @@, +10 −0: Generate Codex-backed …`).
+ */
+export function diffGist(text: string): string | undefined {
+  if (text.length > 2_000_000 || !/^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/m.test(text) || !/^\+\+\+ \S/m.test(text)) return undefined;
+  const files: string[] = [];
+  let hunk: string | undefined;
+  let added = 0;
+  let removed = 0;
+  let first: string | undefined;
+  for (const line of text.split('\n')) {
+    const file = /^\+\+\+ (?:b\/)?(\S+)/.exec(line);
+    if (file) { if (file[1] !== '/dev/null' && !files.includes(file[1])) files.push(file[1]); continue; }
+    if (line.startsWith('---')) continue;
+    if (line.startsWith('@@')) { hunk ??= /^@@ [^@]+ @@/.exec(line)?.[0]; continue; }
+    if (line.startsWith('+')) { added++; if (!first && /\p{L}{3}/u.test(line)) first = line.slice(1).trim().replace(/^[^\p{L}\p{N}]+/u, ''); } else if (line.startsWith('-')) removed++;
+  }
+  if (!hunk) return undefined;
+  const where = files.length > 2 ? `${files.slice(0, 2).join(', ')} and ${files.length - 2} more` : files.join(', ');
+  return `${where}: ${hunk}, +${added} −${removed}${first ? `: ${bounded(first, 90)}` : ''}`;
 }
 
 /** `agent-engram-gsa.1: Phase 1: Remove Tool Dispatch (open)` for a JSON object with an id, a title or name, a status. */
