@@ -456,7 +456,7 @@ export function tellingOutputLine(text: string): string | undefined {
  * first hunk's header, how many lines it adds and removes, and its first added line with words
  * (`ai_clean/analyzers/advanced.py: @@ -50,6 +50,16 @@, +10 −0: Generate Codex-backed …`).
  */
-export function diffGist(text: string): string | undefined {
+function diffGist(text: string): string | undefined {
   if (text.length > 2_000_000 || !/^@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@/m.test(text) || !/^\+\+\+ \S/m.test(text)) return undefined;
   const files: string[] = [];
   let hunk: string | undefined;
