@@ -105,6 +105,18 @@ test("a diff a command printed is told by its file, its first hunk, its counts a
   assert.equal(all(t).commands[0].outcome, 'exit 0 → ai_clean/analyzers/advanced.py: @@ -50,6 +50,8 @@, +2 −0: Generate Codex-backed cleanup suggestions anchored to prior findings.');
 });
 
+test("a search for files says the few paths it found", () => {
+  // The spec a Codex rollout had to find (wild/files/EdofEngland__code_butler).
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Execute a ButlerSpec.' });
+    call(b, 'shell_command', { command: "find . -name '*.butler.yaml'" }, 'Exit code: 0\nWall time: 0.2 seconds\nOutput:\n./.ai-clean/specs/doc-missing_docstring-9f07755b-docstring-spec.butler.yaml\n');
+    call(b, 'shell_command', { command: 'ls src' }, 'Exit code: 0\nWall time: 0.1 seconds\nOutput:\na.py\nb.py\nc.py\nd.py\n');
+  });
+  const [find, ls] = all(t).commands;
+  assert.equal(find.outcome, 'exit 0 → ./.ai-clean/specs/doc-missing_docstring-9f07755b-docstring-spec.butler.yaml');
+  assert.equal(ls.outcome, 'exit 0 → a.py, b.py, c.py and 1 more');
+});
+
 test("Kimi CLI's `<system>` status line is not the output: a command shows what it printed", () => {
   const t = trajectory((b) => {
     b.add({ kind: 'user', text: 'Fix the broken links.' });

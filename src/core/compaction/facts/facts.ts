@@ -342,7 +342,10 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   let outcome: string;
   // What a script or a test printed last says how it went ("344", "FAILED - …"); a read's or a
   // listing's last line says nothing, and a commit's or a push's record (read above) says more.
-  const said = result && !record && !readsOnly && !/^(?:ls|find|grep|rg|cat|head|tail|sed -n|nl|tree|pwd|echo|mkdir|rm|cd)\b/.test(command.trim().replace(/^cd \S+ && /, '')) ? tellingOutputLine(result.text) : undefined;
+  const bare = command.trim().replace(/^cd \S+ && /, '');
+  // A search for files says what it found when that is a few paths (`find . -name '*.butler.yaml'`).
+  const found = result && /^(?:find|fd|rg --files|rg -l|grep -\w*l\w*|ls)\b/.test(bare) ? pathListOf(result.text, 3, true, 1) : undefined;
+  const said = found ?? (result && !record && !readsOnly && !/^(?:ls|find|grep|rg|cat|head|tail|sed -n|nl|tree|pwd|echo|mkdir|rm|cd)\b/.test(bare) ? tellingOutputLine(result.text) : undefined);
   // A line that says something failed (`failed to get action: … could not open TTY`) keeps its reason.
   // A line that carries a link (a gist, a pull request) keeps it whole: it is what the person opens next.
   const link = said ? /https?:\/\/\S+/.exec(said) : null;

@@ -370,8 +370,8 @@ const ENTRY_NAME = /^[\w.@+-]+\/?$/;
 // A line that is a path and nothing else: `src/lib.rs`, `/home/u/a/b.ex`, `./x/`.
 const PATH_LINE = /^(?:[~.]{0,2}\/)?[\w.@+-]+(?:\/[\w.@+-]*)+$|^[\w@+-][\w.@+-]*\.[A-Za-z]\w{0,7}$/;
 
-/** The paths a search or listing returned, when every line it printed is one (at most `max`, then how many more). */
-export function pathListOf(text: string, max = 8, clean = true): string | undefined {
+/** The paths a search or listing returned, when every line it printed is one and there are at least `least` (at most `max`, then how many more). */
+export function pathListOf(text: string, max = 8, clean = true, least = 2): string | undefined {
   const paths: string[] = [];
   let more = 0;
   for (const line of eachOutputLine(text, clean)) {
@@ -379,7 +379,7 @@ export function pathListOf(text: string, max = 8, clean = true): string | undefi
     if (paths.length < max) paths.push(line);
     else more++;
   }
-  return paths.length > 1 ? `${paths.join(', ')}${more ? ` and ${more} more` : ''}` : undefined;
+  return paths.length >= least ? `${paths.join(', ')}${more ? ` and ${more} more` : ''}` : undefined;
 }
 
 /** `text.split('\n')` one line at a time: a huge output is not split into an array of millions of lines. */
