@@ -117,6 +117,19 @@ test("a search for files says the few paths it found", () => {
   assert.equal(ls.outcome, 'exit 0 → a.py, b.py, c.py and 1 more');
 });
 
+test("a result that opens with a bare status says the id it names on a later line", () => {
+  // Claude Code's Task tool launching a background agent (wild/files/moredip__session-share).
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Spawn sub-agents to write poems.' });
+    call(b, 'Task', { description: 'Poem about Thai green curry', prompt: 'Write a poem.' },
+      'Async agent launched successfully.\nagentId: afbbf75 (internal ID - do not mention to user. Use to resume later if needed.)\nThe agent is working in the background.');
+    call(b, 'Task', { description: 'Poem', prompt: 'Write.' }, 'Done.\nThe poem is in the file.');
+  });
+  const [launched, done] = all(t).outcomes;
+  assert.equal(launched.said, 'Async agent launched successfully. agentId: afbbf75');
+  assert.equal(done.said, 'Done.');
+});
+
 test("Kimi CLI's `<system>` status line is not the output: a command shows what it printed", () => {
   const t = trajectory((b) => {
     b.add({ kind: 'user', text: 'Fix the broken links.' });

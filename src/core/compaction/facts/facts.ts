@@ -289,9 +289,20 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
     const answer = ASK_TOOLS.test(name) ? answerText(result) : undefined;
     // A search or listing that returned paths is told by the paths, not the first of them.
     const paths = !err && !answer && info.kind !== 'read' && info.kind !== 'edit' ? pathListOf(result.text) : undefined;
-    const first = err ?? (answer ? `answered: ${answer}` : paths ?? firstOutputLine(result.text));
+    const first = err ?? (answer ? `answered: ${answer}` : paths ?? withIdLine(firstOutputLine(result.text), result.text));
     facts.outcomes.push({ step: call.index, tool: name, kind: info.kind, ...(verdict?.failed !== undefined ? { failed: verdict.failed } : {}), ...(first ? { said: bounded(first, paths ? 200 : 100) } : {}) });
   }
+}
+
+/**
+ * A result that opens with a bare status (`Async agent launched successfully.`) and names what it
+ * made on a later line (`agentId: afbbf75 (internal ID …)`) says both: the id is what later calls
+ * and the person refer to.
+ */
+function withIdLine(first: string | undefined, text: string): string | undefined {
+  if (!first || /\d/.test(first) || text.length > 20_000) return first;
+  const id = /^\s*(\w*(?:[Ii]d|ID|[Kk]ey|[Uu]rl|URL|[Nn]umber))\s*[:=]\s*([\w./:#-]*\d[\w./:#-]*)/m.exec(text.slice(0, 2000));
+  return id ? `${first} ${id[1]}: ${id[2]}` : first;
 }
 
 /**
