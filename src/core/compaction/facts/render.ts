@@ -64,9 +64,10 @@ export function taskWants(facts: Facts, after: number, max: number): string | un
   const whole = bounded(raw, 100_000, false);
   if (whole.length <= after) return undefined;
   // Where the opening ends in the raw text: its last few words, found again.
-  const tail = whole.slice(Math.max(0, after - 24), after).trim();
-  const from = tail ? raw.indexOf(tail.split(' ').slice(-2).join(' ')) : -1;
-  const rest = from >= 0 ? raw.slice(from + tail.split(' ').slice(-2).join(' ').length) : whole.slice(after);
+  // The raw text only has more spaces, so the opening ends no earlier there than in `whole`.
+  const needle = whole.slice(Math.max(0, after - 24), after).trim().split(' ').slice(-2).join(' ');
+  const from = needle ? raw.indexOf(needle, Math.max(0, after - 24)) : -1;
+  const rest = from >= 0 ? raw.slice(from + needle.length) : whole.slice(after);
   // Each piece knows whether a terminal's frame drew it: what went wrong counts only in what the person pasted from a screen.
   const pieces = rest.split(/(?=[┃│└├┌┐┘┤╭╮╰╯║])|\n+|[ \t]{3,}/).flatMap((p) => {
     const framed = FRAME.test(p);
