@@ -47,8 +47,11 @@ function closingLine(text: string): string | undefined {
 // A sentence in which the person says what they want (`I want you to…`, `I would like…`, `I'm especially interested in…`).
 const WANTS = /\bi(?:'d| would)? (?:want|like|need)\b|\bi'?m (?:\w+ )?(?:interested in|looking for)\b/i;
 // A line the person pasted that says what went wrong (`└ Denied by preToolUse hook …`).
-const FRAME = /^[┃│└├┌┐┘┤╭╮╰╯║]/;
-const FRAME_CHARS = /[┃│└├┌┐┘┤╭╮╰╯║]+/g;
+// The box-drawing characters a terminal UI frames a panel with: one set, three uses.
+const FRAME_SET = '┃│└├┌┐┘┤╭╮╰╯║';
+const FRAME = new RegExp(`^[${FRAME_SET}]`);
+const FRAME_CHARS = new RegExp(`[${FRAME_SET}]+`, 'g');
+const PIECE_BREAK = new RegExp(`(?=[${FRAME_SET}])|\\n+|[ \\t]{3,}`);
 const WENT_WRONG = /\b(?:error|errored|failed|failure|denied|cannot|can't|could not|not found|refused|rejected|exception|panic)\b/i;
 
 /**
@@ -69,7 +72,7 @@ export function taskWants(facts: Facts, after: number, max: number): string | un
   const from = needle ? raw.indexOf(needle, Math.max(0, after - 24)) : -1;
   const rest = from >= 0 ? raw.slice(from + needle.length) : whole.slice(after);
   // Each piece knows whether a terminal's frame drew it: what went wrong counts only in what the person pasted from a screen.
-  const pieces = rest.split(/(?=[┃│└├┌┐┘┤╭╮╰╯║])|\n+|[ \t]{3,}/).flatMap((p) => {
+  const pieces = rest.split(PIECE_BREAK).flatMap((p) => {
     const framed = FRAME.test(p);
     return (p.replace(FRAME_CHARS, ' ').match(/[\s\S]+?(?:[.!?]+(?=\s|$)|$)/g) ?? []).map((x) => ({ text: x.replace(/\s+/g, ' ').trim(), framed }));
   }).filter((x) => x.text.length > 1);
