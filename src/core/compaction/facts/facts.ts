@@ -118,8 +118,9 @@ const COMMAND_CHARS = 120;
 
 /** One command as a summary names it: a single line, bounded at a word end. */
 function commandText(command: string, max = COMMAND_CHARS): string {
-  // A heredoc's body is data: the command is its first line.
-  const text = withoutHeredocBodies(command, ' …');
+  // A heredoc's body is data: the command is its first line. The folder it runs in is told by its
+  // last two parts, so the line's room goes to what ran there.
+  const text = shortWorkdir(withoutHeredocBodies(command, ' …'));
   const line = bounded(text, max);
   // A long absolute path that took the line's room (`python3 […]`) is told by its last two parts:
   // `python3 …/scripts/publish_session.py <id>`.
@@ -128,6 +129,27 @@ function commandText(command: string, max = COMMAND_CHARS): string {
 }
 
 const LONG_PATH = /(?<=^|[\s"'=])\/[^\s"'`;|&<>()]{48,}(?=$|[\s"'`;|&<>()])/g;
+
+// `cd /Users/u/worktrees/feature/x && sed -n …`: an agent that runs every command in a worktree
+// repeats its absolute path each time. A leading change into an absolute folder (quoted or not).
+const LEADING_CD = /^\s*cd\s+(?:"((?:\/|~|[A-Za-z]:[\\/])[^"]*)"|'((?:\/|~|[A-Za-z]:[\\/])[^']*)'|((?:\/|~|[A-Za-z]:[\\/])[^\s;&|]*))\s*(?:&&|;)\s*/;
+
+/** A leading `cd` into a long absolute folder told by its last two parts: `cd …/feature/phase8-integration-tests && git push`. */
+function shortWorkdir(command: string): string {
+  const m = LEADING_CD.exec(command);
+  const dir = m && (m[1] ?? m[2] ?? m[3]).replace(/[\\/]+$/, '');
+  if (!m || !dir || dir.length <= 24 || !command.slice(m[0].length).trim()) return command;
+  return `cd …/${dir.split(/[\\/]/).slice(-2).join('/')} && ${command.slice(m[0].length)}`;
+}
+
+/**
+ * The command without a leading `cd` into an absolute folder (the run's working directory, a
+ * worktree): what the loss report lists and looks for, so that rows differ where the commands do.
+ */
+export function withoutWorkdir(command: string): string {
+  const m = /^\s*cd\s+(?:…\/[^\s;&|]+|(?:\/|~|[A-Za-z]:[\\/])[^\s;&|]*|"(?:\/|~|[A-Za-z]:)[^"]*"|'(?:\/|~|[A-Za-z]:)[^']*')\s*(?:&&|;)\s*/.exec(command);
+  return m && command.slice(m[0].length).trim() ? command.slice(m[0].length) : command;
+}
 
 /** Facts from the steps in `indices` (the task is always the whole run's first real request). */
 export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts {

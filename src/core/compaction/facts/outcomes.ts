@@ -277,13 +277,25 @@ export function testRun(result: Step, exitCode: number | undefined): TestRun {
   for (const m of text.matchAll(/^test (\S+) \.\.\. FAILED$/gm)) failing.add(m[1]);
   const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
   const summary = [...lines].reverse().find((l) => /\b\d+ (?:passed|failed|errors?|skipped|deselected|tests?)\b/i.test(l) || /^no tests ran\b/.test(l) || /^(?:OK|FAILED)\b/.test(l) || /^test result: /.test(l) || /^Tests?:\s+\d/.test(l));
-  let outcome = summary ? firstLine(summary.replace(/^=+\s*|\s*=+$/g, ''), 160) : exitCode === undefined ? 'outcome not shown' : `exit ${exitCode}`;
+  let outcome = summary ? firstLine(summary.replace(/^=+\s*|\s*=+$/g, ''), 160) : goPackages(lines) ?? (exitCode === undefined ? 'outcome not shown' : `exit ${exitCode}`);
   let ok: boolean | undefined;
-  if (failing.size > 0 || /\b[1-9]\d* (?:failed|errors?|failures?)\b|^FAILED|test result: FAILED/i.test(outcome)) ok = false;
-  else if (/\bpassed\b|^OK\b|test result: ok|\b0 failures\b/i.test(outcome)) ok = true;
+  if (failing.size > 0 || /\b[1-9]\d* (?:failed|errors?|failures?)\b|^FAILED|test result: FAILED|packages? failed\b/i.test(outcome)) ok = false;
+  else if (/\bpassed\b|^OK\b|test result: ok|\b0 failures\b|packages? ok$/i.test(outcome)) ok = true;
   else if (exitCode !== undefined) ok = exitCode === 0;
-  if (!summary && ok === false && failing.size) outcome = `${failing.size} failed`;
+  if (!summary && ok === false && failing.size && !/packages? failed/.test(outcome)) outcome = `${failing.size} failed`;
   return { outcome, failing: [...failing], passing: [...passing], ok };
+}
+
+/**
+ * `go test ./...` prints no tally: a line per package, `ok  pkg 0.6s` or `FAIL pkg 0.2s`. Told as
+ * `12 packages ok` or `1 of 12 packages failed: github.com/u/x/cmd`.
+ */
+function goPackages(lines: readonly string[]): string | undefined {
+  const ok = lines.filter((l) => /^ok\s+\S+\s+(?:\d+(?:\.\d+)?s|\(cached\))/.test(l)).length;
+  const failed = lines.map((l) => /^FAIL\s+(\S+)\s+(?:\d+(?:\.\d+)?s|\[build failed\]|\[setup failed\])/.exec(l)?.[1]).filter((p): p is string => p !== undefined);
+  if (!ok && !failed.length) return undefined;
+  const all = ok + failed.length;
+  return failed.length ? `${failed.length} of ${all} packages failed: ${failed.slice(0, 3).join(', ')}` : `${ok} package${ok === 1 ? '' : 's'} ok`;
 }
 
 // Lines agents wrap around command output that say nothing about the command itself.

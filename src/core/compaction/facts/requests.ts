@@ -129,7 +129,9 @@ export function constraintsOf(text: string): string[] {
     // A list item's marker is not part of its rule (`- Never rewrite the spec file.`).
     for (const sentence of line.replace(/^\s*(?:[-*•+]|\d+[.)])\s+/, '').split(/(?<=[.!?])\s+/)) {
       const s = sentence.trim();
-      if (s.length >= 12 && s.length <= 300 && s.split(/\s+/).length >= 4 && CONSTRAINT.test(s) && !NOT_A_RULE.test(s) && /[a-z]/.test(s) && !/[{}();=]\s*$/.test(s)) out.push(s);
+      // Three words make a rule when they make a sentence ("Keep changes minimal.").
+      const words = s.split(/\s+/).length;
+      if (s.length >= 12 && s.length <= 300 && (words >= 4 || (words === 3 && /^[A-Z].*[.!]$/.test(s))) && CONSTRAINT.test(s) && !NOT_A_RULE.test(s) && /[a-z]/.test(s) && !/[{}();=]\s*$/.test(s)) out.push(s);
     }
   }
   return out;

@@ -1,0 +1,68 @@
+import { strict as assert } from 'node:assert';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { findStrategy, runCompaction } from '../../src/core/compaction';
+import { extractFacts } from '../../src/core/compaction/facts/facts';
+import { constraintsOf } from '../../src/core/compaction/facts/requests';
+import { loadTrajectory } from '../../src/core/open';
+import { extractEntities } from '../../src/core/report/entities';
+import { charEstimateCounter } from '../../src/core/tokens/counter';
+import { addCall, builtRun } from '../helpers/builtRuns';
+import { REPO_ROOT } from '../helpers/paths';
+
+// What four runs labelled blind in session 36 showed at their first measurement (issue 22): an
+// agent that runs every command in a worktree (`cd /Users/…/phase8-integration-tests && …`), Go's
+// test output, and a three-word rule.
+
+const wild = (rel: string) => path.join(REPO_ROOT, 'wild', 'files', rel);
+const WORKTREE = 'randlee__claude-history/agents/agent-aae161c.jsonl';
+
+test('a command run in a long absolute folder is told by what ran there: the folder by its last two parts', async () => {
+  const run = (await loadTrajectory(wild(WORKTREE))).runs[0];
+  const summary = (await runCompaction(run, { strategy: findStrategy('langchain-summarization')!, range: '0:-2' }, { counter: charEstimateCounter })).summary ?? '';
+  // Before, the folder took the line's room: `cd /Users/randlee/…/phase8-integration-tests && sed -n '180,200p' […]`.
+  assert.match(summary, /cd …\/feature\/phase8-integration-tests && sed -n '180,200p' src\/internal\/export\/export_testhelpers_test\.go \(exit 1: sed: /);
+  assert.match(summary, /cd …\/phase8-integration-tests\/src && golangci-lint run \.\/\.\.\. \(→ 0 issues\.\)/);
+  assert.ok(!summary.includes('cd /Users/randlee/Documents/github/claude-history-worktrees/feature/phase8-integration-tests &&'));
+});
+
+test('the loss report lists each worktree command by what it ran, and the whole command stays with it', async () => {
+  const run = (await loadTrajectory(wild(WORKTREE))).runs[0];
+  const commands = extractEntities(run, run.steps.map((s) => s.index)).filter((e) => e.kind === 'command');
+  const texts = commands.map((c) => c.text);
+  for (const t of ['git push', 'git status', 'golangci-lint run ./...', "sed -n '180,200p' src/internal/export/export_testhelpers_test.go"]) assert.ok(texts.includes(t), `${t} in ${JSON.stringify(texts)}`);
+  // Rows a reader can tell apart: none begins with the worktree's path any more.
+  assert.ok(texts.every((t) => !t.startsWith('cd /Users/')), JSON.stringify(texts));
+  const push = commands.find((c) => c.text === 'git push')!;
+  assert.equal(push.whole, 'cd /Users/randlee/Documents/github/claude-history-worktrees/feature/phase8-integration-tests && git push');
+  // The same command in two folders is two rows, told apart by the folder.
+  const runs = (cmd: string) => extractEntities(builtRun((b) => {
+    addCall(b, 'Bash', { command: `cd /home/u/projects/alpha/service && ${cmd}` }, 'ok');
+    addCall(b, 'Bash', { command: `cd /home/u/projects/beta/service && ${cmd}` }, 'ok');
+  }, 'claude-code'), [0, 1, 2, 3]).filter((e) => e.kind === 'command');
+  const both = runs('make test');
+  assert.equal(both.length, 2);
+  assert.notEqual(both[0].text, both[1].text);
+  // A short relative folder is part of the command (`cd myapp && python hoge.py`).
+  const relative = extractEntities(builtRun((b) => { addCall(b, 'Bash', { command: 'cd myapp && python hoge.py' }, 'hi'); }, 'claude-code'), [0, 1]);
+  assert.equal(relative.find((e) => e.kind === 'command')?.text, 'cd myapp && python hoge.py');
+});
+
+test("`go test ./...` is told by its packages: all ok, or which failed", () => {
+  const t = builtRun((b) => {
+    addCall(b, 'Bash', { command: 'cd src && go test ./...' }, 'ok  \tgithub.com/u/h/cmd\t0.412s\n?   \tgithub.com/u/h/internal/x\t[no test files]\nok  \tgithub.com/u/h/test_integration\t0.635s\n');
+    addCall(b, 'Bash', { command: 'go test ./...' }, '--- FAIL: TestExport (0.00s)\n    export_test.go:12: bad\nFAIL\nFAIL\tgithub.com/u/h/cmd\t0.210s\nok  \tgithub.com/u/h/internal/y\t(cached)\nFAIL\n');
+  }, 'claude-code');
+  const tests = extractFacts(t, t.steps.map((s) => s.index)).tests;
+  assert.equal(tests[0].outcome, '2 packages ok');
+  assert.equal(tests[0].ok, true);
+  assert.equal(tests[1].outcome, '1 of 2 packages failed: github.com/u/h/cmd');
+  assert.equal(tests[1].ok, false);
+  assert.deepEqual(tests[1].failing, ['TestExport']);
+});
+
+test('a three-word sentence is a rule when it binds the work', () => {
+  // The task of two wild-log runs (dfinson/traceforge): "… Keep changes minimal."
+  assert.deepEqual(constraintsOf('Add a `GET /tickets/{ticket_id}` endpoint to this FastAPI app.\n\nKeep changes minimal.'), ['Keep changes minimal.']);
+  assert.deepEqual(constraintsOf('should be minimal'), []);
+});
