@@ -66,3 +66,12 @@ test('a three-word sentence is a rule when it binds the work', () => {
   assert.deepEqual(constraintsOf('Add a `GET /tickets/{ticket_id}` endpoint to this FastAPI app.\n\nKeep changes minimal.'), ['Keep changes minimal.']);
   assert.deepEqual(constraintsOf('should be minimal'), []);
 });
+
+test('a command cut short says what the agent said it does, from the call itself', async () => {
+  const run = (await loadTrajectory(wild(WORKTREE))).runs[0];
+  const commands = extractFacts(run, run.steps.map((s) => s.index)).commands.map((c) => c.command);
+  // Claude Code's Bash `description` beside a perl one-liner that no line can show whole.
+  assert.ok(commands.some((c) => /^cd …\/feature\/phase8-integration-tests && perl -i -0777 -pe .*\[…\] \("Replace if\/else with switch using perl"\)$/.test(c)), JSON.stringify(commands));
+  // A command shown whole needs no description ("Check git status" is not repeated).
+  assert.ok(commands.includes('cd …/feature/phase8-integration-tests && git status'), JSON.stringify(commands));
+});

@@ -8,10 +8,13 @@ import { describeChange, describeCommand, describeFailedEdit, describeTest, desc
 
 export interface DigestItem {
   text: string;
-  /** 5 the task, requests and changes; 4 failures and tests; 3 plans and failing commands; 2 decisions; 1 the rest. */
+  /** 5 the task, requests and changes; 4 failures and tests; 3 plans and failing commands; 2 decisions; 1 the rest; FILL_PRIORITY what only fills room. */
   priority: number;
   step: number;
 }
+
+/** The priority of items that only fill room a digest has left (what results showed of the person's terms). */
+export const FILL_PRIORITY = 0.5;
 
 export function digestItems(facts: Facts): DigestItem[] {
   const items: DigestItem[] = [];
@@ -35,6 +38,9 @@ export function digestItems(facts: Facts): DigestItem[] {
   // What the agent told the person at the end of a turn: its findings and answers, which the person acted on.
   for (const r of facts.replies.slice(-3)) add(`told the user: ${messageLine(r.text, 300)}`, 2, r.step);
   if (facts.lastAgentMessage && !facts.replies.some((r) => r.step === facts.lastAgentMessage!.step)) add(`agent last said: ${messageLine(facts.lastAgentMessage.text, 300)}`, 3, facts.lastAgentMessage.step);
+  // What results showed that names the person's terms: the first to go when a digest is over its room.
+  for (const b of facts.bearing) add(`${b.source} shows: ${b.lines.join(' · ')}`, FILL_PRIORITY, b.step);
+  for (const n of facts.notes) if (n.step !== facts.lastAgentMessage?.step) add(`agent: ${n.text}`, FILL_PRIORITY, n.step);
   for (const f of filesRead(facts)) {
     const gist = readGistOf(facts, f);
     add(`read ${f}${gist ? `: ${gist}` : ''}`, 1, facts.reads.find((r) => r.text === f)?.step ?? 0);

@@ -11,6 +11,8 @@ import { decisionsOf, summaryOf, taskToolPlan, todosOf, type SummaryFact, type T
 import { answerText, ASK_TOOLS, constraintsOf, requestText, taskOf, userRefsOf, type UserRef } from './requests';
 import { answersNo, verdictOf } from './verdict';
 import { nameTable } from '../../names';
+import { argsObject, contextTextOf } from '../text';
+import { bearingLinesOf, requestTerms } from './bearing';
 
 export type { TodoItem };
 
@@ -76,6 +78,14 @@ interface CallOutcome {
   said?: string;
 }
 
+/** Lines a result showed that name the person's own terms (a file's `def get_ticket(ticket_id)`). */
+interface BearingFact {
+  step: number;
+  /** Where they were shown: the file read, the command, or the tool. */
+  source: string;
+  lines: string[];
+}
+
 interface PlanFact {
   step: number;
   tool: string;
@@ -109,8 +119,13 @@ export interface Facts {
   lastAgentMessage?: TextFact;
   /** What the agent told the person at the end of each of its turns among the steps read (the last message aside). */
   replies: TextFact[];
+  /** What the agent stated (not what it meant to do) in the messages it wrote between its calls. */
+  notes: TextFact[];
+  bearing: BearingFact[];
   toolCounts: Record<string, number>;
   stepCount: number;
+  /** Characters of the steps read, as the model sees them: what a summary of them replaces. */
+  replacedChars: number;
   /** First and last index read, for "steps a–b". */
   span?: [number, number];
 }
@@ -159,7 +174,8 @@ export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts 
   const facts: Facts = {
     task: task ? { step: task.step, text: task.text } : undefined,
     requests: [], constraints: [], userRefs: [], edits: [], commands: [], tests: [], errors: [], moreErrors: [], reads: [], decisions: [],
-    summaries: [], outcomes: [], pendingCalls: [], replies: [], toolCounts: nameTable<number>(), stepCount: chosen.length,
+    summaries: [], outcomes: [], pendingCalls: [], replies: [], notes: [], bearing: [], toolCounts: nameTable<number>(), stepCount: chosen.length,
+    replacedChars: chosen.reduce((n, i) => n + contextTextOf(steps[i]).length, 0),
     span: chosen.length ? [chosen[0], chosen[chosen.length - 1]] : undefined,
   };
   const resultOf = new Map<number, Step>();
@@ -261,6 +277,28 @@ function readAgentText(facts: Facts, step: Step, before?: string): void {
     if (before !== undefined) facts.replies.push({ step: step.index, text: before && !looksLikeJson(before) ? `${before}\n\n${said}` : said });
   }
   for (const d of decisionsOf(text)) facts.decisions.push({ step: step.index, text: d });
+  // A message the person saw between calls (not raw thinking) that states what the agent found.
+  if (before === undefined && (step.kind === 'assistant' || step.label === 'text')) {
+    const note = statementsOf(step.kind === 'assistant' ? said : text);
+    if (note) facts.notes.push({ step: step.index, text: note });
+  }
+}
+
+// What the agent means to do next ("Let me check…", "Now I'll run…"): not what it found.
+const INTENTION = /^(?:(?:now|next|first|then|so|ok(?:ay)?|great|perfect|good|alright|excellent)[,!.:]?\s+)*(?:let me|let's|let us|i'll|i will|i'm going to|i am going to|i need to|i should|i want to|we need to|we'll|we will)\b/i;
+
+/** The opening statements of an agent's message, up to about 200 characters; '' when it only says what it means to do. */
+function statementsOf(text: string): string {
+  const out: string[] = [];
+  let length = 0;
+  for (const sentence of paragraph(text.slice(0, 2000)).split(/(?<=[.!?。])\s+/)) {
+    const s = sentence.trim();
+    if (s.length < 15 || INTENTION.test(s) || /[:：]$/.test(s) && s.length < 40) continue;
+    out.push(s);
+    length += s.length;
+    if (length >= 120 || out.length === 2) break;
+  }
+  return out.length ? bounded(out.join(' '), 220) : '';
 }
 
 function looksLikeJson(text: string): boolean {
@@ -313,7 +351,25 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
     const paths = !err && !answer && info.kind !== 'read' && info.kind !== 'edit' ? pathListOf(result.text) : undefined;
     const first = err ?? (answer ? `answered: ${answer}` : paths ?? withIdLine(firstOutputLine(result.text), result.text));
     facts.outcomes.push({ step: call.index, tool: name, kind: info.kind, ...(verdict?.failed !== undefined ? { failed: verdict.failed } : {}), ...(first ? { said: bounded(first, paths ? 200 : 100) } : {}) });
+    // What it showed that names the person's terms, when it went through: a failure says its error.
+    if (!err && !answer && verdict?.failed !== true && failedEdit === undefined && !info.edits.length && info.kind !== 'todo' && info.kind !== 'finish') {
+      const lines = bearingLinesOf(result.text, termsOf(facts), [first ?? '', gist ?? '', ...(info.command ? [info.command] : [])]);
+      const source = info.reads.length === 1 ? info.reads[0] : info.command !== undefined ? commandText(info.command) : name;
+      if (lines.length) facts.bearing.push({ step: call.index, source, lines });
+    }
   }
+}
+
+const termsCache = new WeakMap<Facts, { n: number; terms: string[] }>();
+
+/** The terms of the task and the requests read so far. */
+function termsOf(facts: Facts): string[] {
+  const n = facts.requests.length;
+  const cached = termsCache.get(facts);
+  if (cached && cached.n === n) return cached.terms;
+  const terms = requestTerms([facts.task?.text ?? '', ...facts.requests.map((r) => r.text)]);
+  termsCache.set(facts, { n, terms });
+  return terms;
 }
 
 /**
@@ -361,7 +417,11 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   const command = info.command!;
   // A commit or a push is told by what it recorded (`[main b05d732] …`): its long message is cut short so the hash stays.
   const record = result ? recordLineOf(result.text) : undefined;
-  const text = commandText(command, record ? 60 : COMMAND_CHARS);
+  // What the agent said the command does (Claude Code's Bash `description`) names a command cut
+  // short (a perl one-liner, a script): "Replace if/else with switch using perl".
+  const purpose = purposeOf(call);
+  const cut = commandText(command, record ? 60 : COMMAND_CHARS);
+  const text = purpose && !record && /\[…\]$/.test(cut) ? `${commandText(command, 80)} ("${purpose}")` : cut;
   const exitCode = result ? exitCodeOf(result) : undefined;
   const saysNo = answersNo(command, exitCode);
   const failed = verdict?.failed === true && verdict.by !== 'text';
@@ -404,6 +464,12 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
     const run = testRun(result, exitCode);
     facts.tests.push({ step: call.index, command: text, outcome: run.outcome, failing: run.failing, passing: run.passing, ...(run.ok !== undefined ? { ok: run.ok } : {}) });
   }
+}
+
+/** The one-line description a call gives of itself, when its arguments hold one. */
+function purposeOf(call: Step): string | undefined {
+  const d = argsObject(call)?.description;
+  return typeof d === 'string' && d.trim().length >= 8 && d.length <= 160 && !d.includes('\n') ? d.trim() : undefined;
 }
 
 // ---- views the strategies share ------------------------------------------------------------

@@ -3,7 +3,7 @@ export * from './facts';
 export * from './render';
 export { bounded,  firstLine, paragraph, tidy } from './hygiene';
 export { classifyCall } from './calls';
-export { digestItems, fitItems, joinItems, type DigestItem } from './digest';
+export { digestItems, FILL_PRIORITY, fitItems, joinItems, type DigestItem } from './digest';
 export { exitCodeOf, firstOutputLine } from './outcomes';
 export { requestText, taskOf } from './requests';
 export { stepFailed } from './verdict';

@@ -316,7 +316,7 @@ function outputLines(text: string, clean = true): string[] {
  */
 const RULE_ENDS = /^([=_~*-])\1{2,}\s+(?=\S)|(?<=\S)\s+([=_~*-])\2{2,}$/g;
 
-function* eachOutputLine(text: string, clean = true): Generator<string> {
+export function* eachOutputLine(text: string, clean = true): Generator<string> {
   for (const raw of eachLine(clean ? cleanText(text) : text)) {
     // pytest's and many tools' rules around a verdict (`===== 2 failed in 1.2s =====`) say nothing.
     const line = raw.trim().replace(RULE_ENDS, '');
@@ -345,7 +345,7 @@ function contentPartsText(line: string): string | undefined {
 }
 
 // A line's number as editors and `cat -n` print it: `     1→`, `  12\t`, `3. ` (Copilot CLI's view), `4 | `.
-const LINE_NUMBER = /^\d+(?:→|\t|\.\s|\s*\|\s?|:\s)/;
+export const LINE_NUMBER = /^\d+(?:→|\t|\.\s|\s*\|\s?|:\s)/;
 // Lines that open many files and say nothing of this one: no letter or digit (`---`, `{`), a
 // shebang, a strictness pragma, an import.
 export const OPENING_NOISE = /^(?:[^\p{L}\p{N}]*$|#!|['"]use strict['"]|(?:import|from\s+\S+\s+import|use|require|#include|using)\b)/u;

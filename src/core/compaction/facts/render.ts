@@ -344,6 +344,30 @@ export function earlierSummaryText(facts: Facts, max = 6000): string[] {
 export interface Ranked {
   text: string;
   rank: number;
+  /**
+   * Characters the whole summary may take while this line is in it: a line that only fills room
+   * left over (FILL_SHARE of what the summary replaces) never makes a short range's summary long.
+   */
+  within?: number;
+}
+
+/** The share of the replaced characters a summary may grow to with lines that only fill room. */
+export const FILL_SHARE = 0.25;
+
+/**
+ * Lines that only fill room: what results showed that names the person's terms (`app/service.py
+ * shows: def get_ticket(self, ticket_id: int)`) and what the agent stated between its calls,
+ * ranked below every other line and kept only within FILL_SHARE of what the summary replaces; the
+ * result lines that name more terms stay longest. At most `max`.
+ */
+export function bearingLines(facts: Facts, max = 40): Ranked[] {
+  const within = Math.floor(FILL_SHARE * facts.replacedChars);
+  // What the agent stated between its calls ("The sed command duplicated content."), the last message and its replies aside.
+  const said = new Set([facts.lastAgentMessage?.step, ...facts.replies.map((r) => r.step)]);
+  const notes = facts.notes.filter((n) => !said.has(n.step)).map((n) => ({ step: n.step, text: `agent: ${n.text}`, rank: 0.55 }));
+  const shown = facts.bearing.map((b) => ({ step: b.step, text: `${b.source} shows: ${b.lines.join(' · ')}`, rank: 0.5 + Math.min(0.4, b.lines.length * 0.1) }));
+  const seen = new Set<string>();
+  return [...notes, ...shown].sort((a, b) => a.step - b.step).filter((l) => !seen.has(l.text) && seen.add(l.text)).slice(-max).map(({ text, rank }) => ({ text, rank, within }));
 }
 
 /** The rank of what every summary keeps: the task and later requests, the plan, files changed, the last error. */
@@ -393,7 +417,9 @@ const textOf = (l: Line) => (typeof l === 'string' ? l : l.text);
 export function renderSections(sections: Section[], opts: RenderOptions = {}): string {
   const bullet = opts.bullet ?? '  - ';
   const header = opts.header ?? [];
-  const shared = opts.share !== undefined && opts.share < (opts.budget ?? Infinity) ? cutLines(sections, opts.share, bullet, header, MUST_KEEP) : sections;
+  const cut = opts.share !== undefined && opts.share < (opts.budget ?? Infinity) ? cutLines(sections, opts.share, bullet, header, MUST_KEEP) : sections;
+  const shared = cut.map((s) => ({ ...s, lines: [...s.lines] }));
+  withinTheirRoom(shared, bullet, header);
   const fitted = opts.budget ? fit(shared, opts.budget, bullet, header) : shared.map(withCutNote);
   return tidy(compose(fitted, bullet, opts.header ?? []));
 }
@@ -429,10 +455,23 @@ function cutLines(sections: Section[], target: number, bullet: string, header: s
       });
     }
     if (!victim) break;
-    victim.s.lines.splice(victim.i, 1);
-    victim.s.cut++;
+    const [gone] = victim.s.lines.splice(victim.i, 1);
+    // A line that only filled room is not missed: no "(n more not shown)" for it.
+    if (typeof gone === 'string' || gone.within === undefined) victim.s.cut++;
   }
   return work;
+}
+
+/** Lines that only fill room (`within`) go, the lowest-ranked first, while the whole is over the room they allow. */
+function withinTheirRoom(sections: Section[], bullet: string, header: string[]): void {
+  const fillers = () => sections.flatMap((s) => s.lines.filter((l): l is Ranked => typeof l !== 'string' && l.within !== undefined).map((l) => ({ s, l })));
+  let all = fillers();
+  if (!all.length) return;
+  while (all.length && compose(sections, bullet, header).length > Math.min(...all.map((f) => f.l.within!))) {
+    const victim = all.reduce((a, b) => (b.l.rank < a.l.rank ? b : a));
+    victim.s.lines.splice(victim.s.lines.indexOf(victim.l), 1);
+    all = all.filter((f) => f !== victim);
+  }
 }
 
 function fit(sections: Section[], budget: number, bullet: string, header: string[]): Section[] {

@@ -13,7 +13,7 @@ import {
   changeLines, constraintLines, decisionLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts, failedEditLines,
   doneTodoLines, filesChanged, lastAgentLine, openTodoLines, paragraph, readLinesUnderRoot, renderSections, taskLine, testLines, tidy, type Facts,
 } from '../extract';
-import { errorLinesKeepingLast, must, outcomeLines, rankedCommandLines } from '../facts';
+import { bearingLines, errorLinesKeepingLast, must, outcomeLines, rankedCommandLines } from '../facts';
 import { charsBudget, countFor, fillRoom, editGists, overShareWarning, rangeShareChars, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import { classifyCall } from '../facts';
 import { requestText } from '../facts';
@@ -83,7 +83,7 @@ function isMicrocompactionRange(trajectory: Run, range: StepRange, o: StrategyOp
 }
 
 /** The nine sections, filled from the trajectory; every user message kept word for word. */
-function extractiveNineSections(trajectory: Run, facts: Facts, steps: readonly Step[], budget = summaryMaxChars({}), share?: number, counts = budget): string {
+function extractiveNineSections(trajectory: Run, facts: Facts, steps: readonly Step[], budget = summaryMaxChars({}), share?: number, counts = budget, fill = false): string {
   // Every user message, and the answers the person gave to the agent's questions.
   const userMessages = [...steps.map((s) => requestText(s)).filter((t): t is string => !!t), ...facts.requests.filter((r) => r.text.startsWith('answered: ')).map((r) => r.text)].map(paragraph);
   const changed = filesChanged(facts);
@@ -95,9 +95,9 @@ function extractiveNineSections(trajectory: Run, facts: Facts, steps: readonly S
   const body = renderSections([
     { heading: '1. Primary Request and Intent:', inline: intent ?? '(no user request in the log)', lines: constraintLines(facts).map((c) => `constraint: ${c}`) },
     { heading: '2. Key Technical Concepts:', lines: decisionLines(facts, countFor(5, counts), countFor(3, counts)), empty: '(none stated in these steps)' },
-    { heading: '3. Files and Code Sections:', lines: [...changed.map((c) => `${c.file} (${c.action}${c.times > 1 ? `, ${c.times} edits` : ''})`), ...readLinesUnderRoot(facts, (f) => `${f} (read)`), ...editGists(facts, budget)], empty: '(no file touched in these steps)' },
+    { heading: '3. Files and Code Sections:', lines: [...changed.map((c) => `${c.file} (${c.action}${c.times > 1 ? `, ${c.times} edits` : ''})`), ...readLinesUnderRoot(facts, (f) => `${f} (read)`), ...editGists(facts, budget, fill)], empty: '(no file touched in these steps)' },
     { heading: '4. Errors and fixes:', lines: [...errorLinesKeepingLast(facts), ...failedEditLines(facts), ...testLines(facts)], empty: '(no error in these steps)' },
-    { heading: '5. Problem Solving:', lines: [...must(changeLines(facts)), ...rankedCommandLines(facts, countFor(20, counts)), ...outcomeLines(facts)], empty: '(no command or change in these steps)' },
+    { heading: '5. Problem Solving:', lines: [...must(changeLines(facts)), ...rankedCommandLines(facts, countFor(20, counts)), ...outcomeLines(facts), ...(fill ? bearingLines(facts) : [])], empty: '(no command or change in these steps)' },
     { heading: '6. All user messages:', lines: must(userMessages), empty: '(none in these steps)' },
     { heading: '7. Pending Tasks:', lines: [...must(openTodoLines(facts)), ...must(doneTodoLines(facts)), ...earlierSummaryText(facts).map((p) => `from an earlier summary ${p}`)], empty: '(none stated in these steps)' },
     { heading: '8. Current Work:', inline: lastAgentLine(facts, short ? 200 : 600) ?? '(no agent message in these steps)', lines: [] },
@@ -177,7 +177,7 @@ async function run(trajectory: Run, range: StepRange, ctx: StrategyContext): Pro
     const share = rangeShareChars(summarized, trajectory.steps, maxChars);
     const facts = extractFacts(trajectory, summarized.map((s) => s.index));
     const steps = trajectory.steps.filter((s) => inRange(s));
-    body = fillRoom((counts) => extractiveNineSections(trajectory, facts, steps, room, share - wrapper, counts), room, rangeSteps(trajectory, range));
+    body = fillRoom((counts, fill) => extractiveNineSections(trajectory, facts, steps, room, share - wrapper, counts, fill), room, rangeSteps(trajectory, range), true);
     const over = overShareWarning(body.length + wrapper, share, maxChars);
     if (over) warnings.push(over);
   }

@@ -12,7 +12,7 @@ import {
   changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts,
   failedEditLines, laterRequests, openTodoLines, pendingCallLines, readLinesUnderRoot, renderSections, taskLine, testLines, tidy, userRefLines, type Facts,
 } from '../extract';
-import { errorLinesKeepingLast, must, outcomeLines } from '../facts';
+import { bearingLines, errorLinesKeepingLast, must, outcomeLines } from '../facts';
 import { charsBudget, countFor, fillRoom, editGists, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import { requestText } from '../facts';
 import { contextTextOf } from '../text';
@@ -86,13 +86,13 @@ function recentUserMessages(steps: readonly Step[], budget: number): { step: Ste
   return picked.reverse();
 }
 
-function extractiveHandoff(facts: Facts, budget: number, counts = budget): string {
+function extractiveHandoff(facts: Facts, budget: number, counts = budget, fill = false): string {
   return renderSections([
     { heading: 'Goal:', inline: taskLine(facts) ?? '(no user request in the log)', lines: must(laterRequests(facts).map((r) => `then: ${r}`)) },
-    { heading: 'Progress and key decisions:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts)), ...testLines(facts), ...decisionLines(facts, countFor(4, counts), countFor(3, counts)), ...editGists(facts, budget)], empty: '(nothing done in these steps)' },
+    { heading: 'Progress and key decisions:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts)), ...testLines(facts), ...decisionLines(facts, countFor(4, counts), countFor(3, counts)), ...editGists(facts, budget, fill)], empty: '(nothing done in these steps)' },
     { heading: 'Context, constraints and preferences:', lines: [...constraintLines(facts), ...errorLinesKeepingLast(facts), ...failedEditLines(facts), ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`)], empty: '(none stated)' },
     { heading: 'What remains:', lines: [...must(openTodoLines(facts)), ...pendingCallLines(facts)], empty: '(not stated in the log)' },
-    { heading: 'Data and references:', lines: [...userRefLines(facts), ...readLinesUnderRoot(facts, (f) => `read ${f}`), ...commandLines(facts, countFor(15, counts)), ...outcomeLines(facts)], empty: '(none)' },
+    { heading: 'Data and references:', lines: [...userRefLines(facts), ...readLinesUnderRoot(facts, (f) => `read ${f}`), ...commandLines(facts, countFor(15, counts)), ...outcomeLines(facts), ...(fill ? bearingLines(facts) : [])], empty: '(none)' },
   ], { header: [EXTRACTIVE_NOTE], budget });
 }
 
@@ -114,7 +114,7 @@ async function run(trajectory: Run, range: StepRange, ctx: StrategyContext): Pro
   } else {
     const facts = extractFacts(trajectory, summarized.map((s) => s.index));
     const room = summaryMaxChars(o, rangeSteps) - HANDOFF_PREFIX.length - 1;
-    summaryBody = fillRoom((counts) => extractiveHandoff(facts, room, counts), room, rangeSteps);
+    summaryBody = fillRoom((counts, fill) => extractiveHandoff(facts, room, counts, fill), room, rangeSteps, true);
   }
   const summary = tidy(`${HANDOFF_PREFIX}\n${summaryBody || '(no summary available)'}`);
   const recent = recentUserMessages(rangeSteps, Number(o.user_message_budget));

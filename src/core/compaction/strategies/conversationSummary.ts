@@ -10,7 +10,7 @@ import { replaceRange, summaryStep } from '../assemble';
 import { EXTRACTIVE_NOTE, extractFacts, tidy } from '../extract';
 import { taskOf, taskWithClosing } from '../facts';
 import { charsBudget, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
-import { digestItems, fitItems, joinItems, type DigestItem } from '../facts';
+import { digestItems, FILL_PRIORITY, fitItems, joinItems, type DigestItem } from '../facts';
 import { truncateMiddle } from '../text';
 import type { ForcedTrigger, LlmCaller, OptionSpec, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
 
@@ -85,9 +85,12 @@ function spanOf(steps: readonly Step[]): string {
   return `Steps ${steps[0].index}–${steps[steps.length - 1].index}:`;
 }
 
+/** Items told for what they say, not only to fill room (FILL_PRIORITY). */
+const told = (i: DigestItem) => i.priority > FILL_PRIORITY;
+
 /** A chunk's digest, built from the trajectory itself, within what the model's answer would take. */
-function extractiveDigest(trajectory: Run, steps: readonly Step[]): string {
-  const items = fitItems(chunkItems(trajectory, steps), CHUNK_DIGEST_CHARS);
+function extractiveDigest(trajectory: Run, steps: readonly Step[], fill = true): string {
+  const items = fitItems(chunkItems(trajectory, steps).filter((i) => fill || told(i)), CHUNK_DIGEST_CHARS);
   return `${spanOf(steps)} ${items.length ? joinItems(items) : 'nothing but messages without facts.'}`;
 }
 
@@ -141,6 +144,9 @@ async function runRolling(trajectory: Run, range: StepRange, ctx: StrategyContex
     // and the least telling and oldest go first.
     const head = [EXTRACTIVE_NOTE, taskHead(trajectory)].filter(Boolean).join('\n\n');
     const room = summaryMaxChars(ctx.options, rangeSteps(trajectory, range)) - head.length - 40;
+    // Whether the chunks' digests fit is decided without what only fills room; it stays only where it fits too.
+    const plain = chunks.map((c) => extractiveDigest(trajectory, c, false)).join('\n\n');
+    if (running.length > room && plain.length <= room) running = plain;
     if (running.length > room) {
       const span = spanOf(summarized);
       running = `${span} ${joinItems(fitItems(chunks.flatMap((c) => fitItems(chunkItems(trajectory, c), CHUNK_DIGEST_CHARS)), Math.max(100, room - span.length - 1)))}`;
@@ -252,13 +258,14 @@ function levelsOffline(trajectory: Run, chunks: Step[][], ctx: StrategyContext):
   for (const chunk of chunks) {
     // Each chunk in what the model's answer would take, as with a model.
     const items = fitItems(chunkItems(trajectory, chunk), CHUNK_DIGEST_CHARS);
-    if (joinItems(level1).length > l1Max) {
+    // Items that only fill room (FILL_PRIORITY) stay in the recent level: they neither hasten a move nor go up.
+    if (joinItems(level1.filter(told)).length > l1Max) {
       if (joinItems(level2).length > l2Max) {
         level3 = fitItems([...level3, ...level2], l2Max);
         level2 = [];
       }
       // Merged, each fact once; the size is checked at the next move, as the guide does with level 1.
-      level2 = fitItems([...level2, ...level1], Number.MAX_SAFE_INTEGER);
+      level2 = fitItems([...level2, ...level1.filter(told)], Number.MAX_SAFE_INTEGER);
       level1 = items;
       span1 = [...chunk];
     } else {

@@ -8,7 +8,7 @@ import {
   failedEditLines, filesChanged, gitLines, installLines, lastAgentLine, laterRequests, openTodoLines, pendingCallLines, readLines, readLinesUnderRoot,
   renderSections, taskLine, testLines, type Facts, type Section,
 } from '../extract';
-import { errorLinesKeepingLast, must, outcomeLines } from '../facts';
+import { bearingLines, errorLinesKeepingLast, must, outcomeLines } from '../facts';
 import { charsBudget, countFor, fillRoom, editGists, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import type { ForcedTrigger, OptionSpec, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
 import { fromDefaults } from '../describeDefaults';
@@ -76,14 +76,14 @@ ${conversation}
 Reply with the summary only, with no comments before or after it.`;
 }
 
-function extractiveSummary(facts: Facts, budget: number, counts = budget): string {
+function extractiveSummary(facts: Facts, budget: number, counts = budget, fill = false): string {
   const changed = filesChanged(facts);
   const dirs = [...new Set([...changed.map((c) => c.file), ...readLines(facts)].map((f) => (f.includes('/') ? f.slice(0, f.lastIndexOf('/')) : '.')))];
   const sections: Section[] = [
     { heading: '1. Original request:', inline: taskLine(facts) ?? '(none in the log)', lines: [...must(laterRequests(facts).map((r) => `then: ${r}`)), ...constraintLines(facts).map((c) => `constraint: ${c}`)], priority: 5 },
     { heading: '2. Project structure (folders touched):', lines: dirs, empty: '(no file touched in these steps)', priority: 1 },
-    { heading: '3. Completed tasks:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts)), ...editGists(facts, budget)], empty: '(nothing finished in these steps)', priority: 4 },
-    { heading: '4. Current project state:', lines: [...testLines(facts), ...errorLinesKeepingLast(facts), ...commandLines(facts, countFor(15, counts)), ...outcomeLines(facts), ...readLinesUnderRoot(facts, (f) => `read ${f}`)], empty: '(no command or test in these steps)', priority: 2 },
+    { heading: '3. Completed tasks:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts)), ...editGists(facts, budget, fill)], empty: '(nothing finished in these steps)', priority: 4 },
+    { heading: '4. Current project state:', lines: [...testLines(facts), ...errorLinesKeepingLast(facts), ...commandLines(facts, countFor(15, counts)), ...outcomeLines(facts), ...(fill ? bearingLines(facts) : []), ...readLinesUnderRoot(facts, (f) => `read ${f}`)], empty: '(no command or test in these steps)', priority: 2 },
     { heading: '5. Not yet done:', lines: [...must(openTodoLines(facts)), ...failedEditLines(facts), ...pendingCallLines(facts)], empty: '(not stated in these steps)', priority: 4 },
     { heading: '6. Technical setup:', lines: [...installLines(facts), ...gitLines(facts)], empty: '(no setup change in these steps)', priority: 1 },
     { heading: '7. Next task context:', inline: lastAgentLine(facts, 300) ?? '(none)', lines: [...decisionLines(facts, countFor(3, counts), countFor(3, counts)), ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`)], priority: 3 },
@@ -104,7 +104,7 @@ async function run(trajectory: Run, range: StepRange, ctx: StrategyContext): Pro
     // The summary's wrappers count against its size.
     const facts = extractFacts(trajectory, summarized.map((s) => s.index));
     const room = summaryMaxChars(ctx.options, rangeSteps(trajectory, range)) - CHAT_SUMMARY_START.length - CHAT_SUMMARY_END.length - 2;
-    text = fillRoom((counts) => extractiveSummary(facts, room, counts), room, rangeSteps(trajectory, range));
+    text = fillRoom((counts, fill) => extractiveSummary(facts, room, counts, fill), room, rangeSteps(trajectory, range), true);
   }
   const summary = `${CHAT_SUMMARY_START}\n${text}\n${CHAT_SUMMARY_END}`;
   const { steps, fates } = replaceRange(trajectory, range, [summaryStep(summary, summarized, 'assistant', 'katalyst chat history')], {

@@ -12,7 +12,7 @@ import {
   changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts, failedEditLines,
   lastAgentLine, laterRequests, openTodoLines, pendingCallLines, readLinesUnderRoot, renderSections, taskLine, testLines, tidy, userRefLines, type Facts,
 } from '../extract';
-import { errorLinesKeepingLast, must, outcomeLines } from '../facts';
+import { bearingLines, errorLinesKeepingLast, must, outcomeLines } from '../facts';
 import { charsBudget, countFor, fillRoom, editGists, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import { contextTextOf } from '../text';
 import type { ForcedTrigger, OptionSpec, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
@@ -93,12 +93,12 @@ function trimForSummary(steps: readonly Step[], maxTokens: number, counter: Toke
   return { text: kept.join('\n'), unseen: steps.slice(0, firstSeen) };
 }
 
-function extractiveContext(facts: Facts, budget: number, counts = budget): string {
+function extractiveContext(facts: Facts, budget: number, counts = budget, fill = false): string {
   return renderSections([
     { heading: 'Task:', inline: taskLine(facts) ?? '(no user request in the log)', lines: [...must(laterRequests(facts).map((r) => `then: ${r}`)), ...constraintLines(facts).map((c) => `constraint: ${c}`), ...userRefLines(facts).map((r) => `given: ${r}`)] },
-    { heading: 'Done:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts)), ...testLines(facts), ...commandLines(facts, countFor(15, counts)), ...editGists(facts, budget)], empty: '(nothing done in these messages)' },
+    { heading: 'Done:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts)), ...testLines(facts), ...commandLines(facts, countFor(15, counts)), ...editGists(facts, budget, fill)], empty: '(nothing done in these messages)' },
     { heading: 'Failed:', lines: [...failedEditLines(facts), ...errorLinesKeepingLast(facts)], empty: '(nothing failed in these messages)' },
-    { heading: 'Found:', lines: [...decisionLines(facts, countFor(4, counts), countFor(3, counts)), ...outcomeLines(facts), ...readLinesUnderRoot(facts, (f) => `read ${f}`)], empty: '(nothing stated)' },
+    { heading: 'Found:', lines: [...decisionLines(facts, countFor(4, counts), countFor(3, counts)), ...outcomeLines(facts), ...(fill ? bearingLines(facts) : []), ...readLinesUnderRoot(facts, (f) => `read ${f}`)], empty: '(nothing stated)' },
     { heading: 'Open:', lines: [...must(openTodoLines(facts)), ...pendingCallLines(facts), ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`)], empty: '(not stated)' },
     { heading: 'Last message:', inline: lastAgentLine(facts, 300) ?? '(none)', lines: [] },
   ], { header: [EXTRACTIVE_NOTE], budget });
@@ -120,7 +120,7 @@ async function run(trajectory: Run, range: StepRange, ctx: StrategyContext): Pro
   } else {
     const facts = extractFacts(trajectory, summarized.map((s) => s.index));
     const room = summaryMaxChars(ctx.options, rangeSteps(trajectory, range)) - SUMMARY_OPENING.length - 2;
-    body = fillRoom((counts) => extractiveContext(facts, room, counts), room, rangeSteps(trajectory, range));
+    body = fillRoom((counts, fill) => extractiveContext(facts, room, counts, fill), room, rangeSteps(trajectory, range), true);
   }
   const summary = tidy(`${SUMMARY_OPENING}\n\n${body}`);
   const { steps, fates } = replaceRange(trajectory, range, [summaryStep(summary, summarized, 'user', 'langchain summarization')], { survives: (s) => s.kind === 'system' });

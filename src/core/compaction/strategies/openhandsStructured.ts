@@ -10,7 +10,7 @@ import {
   failedEditLines, failingTestIds, filesChanged, installLines, lastAgentLine, laterRequests, openTodoLines, pendingCallLines, planLines,
   bounded, readLinesUnderRoot, taskLine, testLines, tidy, type Facts,
 } from '../extract';
-import { errorLinesKeepingLast, MUST_KEEP, outcomeLines } from '../facts';
+import { bearingLines, errorLinesKeepingLast, MUST_KEEP, outcomeLines, type Ranked } from '../facts';
 import type { StepRange, Strategy, StrategyContext, StrategyOutput } from '../types';
 import { eventBlocks, forgottenEvents, OPENHANDS_OPTIONS, openHandsPolicy, openHandsSurvivor } from './openhandsCommon';
 import { charsBudget, countFor, DEFAULT_SUMMARY_CHARS, overShareWarning, rangeShareChars, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
@@ -20,7 +20,7 @@ import { charsBudget, countFor, DEFAULT_SUMMARY_CHARS, overShareWarning, rangeSh
  * goes first (then the oldest of its field); an item of rank 9 (the task, later requests, files
  * changed, the plan, the last error) goes last.
  */
-function fitFields(fields: Record<string, { text: string; rank: number }[]>, joiners: Record<string, string>, budget: number, share = budget): Record<string, string> {
+function fitFields(fields: Record<string, Ranked[]>, joiners: Record<string, string>, budget: number, share = budget): Record<string, string> {
   let cut = 0;
   const renderStateSummary = (values: Record<string, unknown>) => renderState(values, share < budget);
   let within = budget;
@@ -29,6 +29,12 @@ function fitFields(fields: Record<string, { text: string; rank: number }[]>, joi
     if (cut) out.other_relevant_context = `${out.other_relevant_context ?? ''}\n(${cut} more items not shown, to keep the summary within ${within} characters)`.trim();
     return out;
   };
+  // Items that only fill room (`within`) go first, the lowest-ranked first, while the whole is over the room they allow.
+  const fillers = () => Object.entries(fields).flatMap(([k, items]) => items.filter((i) => i.within !== undefined).map((i) => ({ k, i })));
+  for (let f = fillers(); f.length && renderStateSummary(render()).length > Math.min(...f.map((x) => x.i.within!)); f = fillers()) {
+    const v = f.reduce((a, b) => (b.i.rank < a.i.rank ? b : a));
+    fields[v.k].splice(fields[v.k].indexOf(v.i), 1);
+  }
   const lowest = (below: number) => {
     let victim: { k: string; i: number; rank: number } | undefined;
     for (const [k, items] of Object.entries(fields)) items.forEach((it, i) => { if (it.rank < below && (!victim || it.rank < victim.rank)) victim = { k, i, rank: it.rank }; });
@@ -157,7 +163,7 @@ function extractiveStateSummary(facts: Facts, budget = DEFAULT_SUMMARY_CHARS, sh
   const task = taskLine(facts, 1200);
   const r = (lines: string[], rank: number) => lines.map((text) => ({ text, rank }));
   const fixed = (text: string) => [{ text, rank: 10 }];
-  const fields: Record<string, { text: string; rank: number }[]> = {
+  const fields: Record<string, Ranked[]> = {
     user_context: [...fixed(task ?? '(no user request in the log)'), ...r(laterRequests(facts).map((q) => `Later request: ${q}`), 9), ...r(constraintLines(facts).map((c) => `Constraint: ${c}`), 5)],
     completed_tasks: changed.length + doneTodoLines(facts).length ? [...r(changed, 9), ...r(doneTodoLines(facts), 9), ...r(commandLines(facts, countFor(12, budget), ['change', 'run']).filter((c) => !/\(exit [1-9]|failed/.test(c)), 3)] : fixed(`(nothing finished in these ${facts.stepCount} steps)`),
     pending_tasks: openTodoLines(facts).length + failedEditLines(facts).length + pendingCallLines(facts).length ? [...r(openTodoLines(facts), 9), ...r(failedEditLines(facts), 4), ...r(pendingCallLines(facts), 3)] : fixed('(not stated in these steps)'),
@@ -181,6 +187,7 @@ function extractiveStateSummary(facts: Facts, budget = DEFAULT_SUMMARY_CHARS, sh
       ...fixed(EXTRACTIVE_NOTE),
       ...(facts.plan ? [{ text: `Task list: ${planLines(facts).join('; ')}`, rank: 9 }] : []),
       ...(readLinesUnderRoot(facts).length ? r([`Files read: ${readLinesUnderRoot(facts).join('; ')}`], 1) : []),
+      ...bearingLines(facts),
       ...r(earlierSummaryText(facts).map((p) => `Earlier summary ${p}`), 8),
     ],
   };

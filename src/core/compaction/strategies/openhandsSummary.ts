@@ -8,7 +8,7 @@ import {
   failedEditLines, filesChanged, gitLines, installLines, lastAgentLine, laterRequests, openTodoLines, pendingCallLines, readLinesUnderRoot, renderSections,
   taskLine, taskTrackingLines, testLines, userRefLines, type Facts, type Section,
 } from '../extract';
-import { errorLinesKeepingLast, must, outcomeLines } from '../facts';
+import { bearingLines, errorLinesKeepingLast, must, outcomeLines } from '../facts';
 import { charsBudget, countFor, fillRoom, editGists, DEFAULT_SUMMARY_CHARS, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import type { StepRange, Strategy, StrategyContext, StrategyOutput } from '../types';
 import { eventBlocks, forgottenEvents, OPENHANDS_OPTIONS, openHandsPolicy, openHandsSurvivor } from './openhandsCommon';
@@ -68,7 +68,7 @@ function openHandsPrompt(trajectory: Run, range: StepRange, maxEventLength: numb
 }
 
 /** The OpenHands sections, filled from the trajectory itself. */
-function extractiveOpenHandsSummary(facts: Facts, budget = DEFAULT_SUMMARY_CHARS, counts = budget): string {
+function extractiveOpenHandsSummary(facts: Facts, budget = DEFAULT_SUMMARY_CHARS, counts = budget, fill = false): string {
   const task = taskLine(facts);
   const later = laterRequests(facts).map((r) => `later request: ${r}`);
   const constraints = constraintLines(facts).map((c) => `constraint: ${c}`);
@@ -79,11 +79,11 @@ function extractiveOpenHandsSummary(facts: Facts, budget = DEFAULT_SUMMARY_CHARS
     { heading: 'COMPLETED:', lines: [...must(changeLines(facts)), ...doneTodoLines(facts).map((t) => `task ${t}`)], empty: `(nothing finished in these ${facts.stepCount} steps)`, priority: 4 },
     { heading: 'PENDING:', lines: [...openTodoLines(facts), ...failedEditLines(facts), ...pendingCallLines(facts)], empty: '(not stated in these steps)', priority: 4 },
     // What the commands that did not change anything showed: the state the agent relies on.
-    { heading: 'CURRENT_STATE:', inline: lastAgentLine(facts) ?? '(no agent message in these steps)', lines: [...decisionLines(facts, countFor(4, counts), countFor(3, counts)), ...commandLines(facts, countFor(15, counts), ['read', 'run']).map((c) => `checked: ${c}`), ...outcomeLines(facts)], priority: 2 },
+    { heading: 'CURRENT_STATE:', inline: lastAgentLine(facts) ?? '(no agent message in these steps)', lines: [...decisionLines(facts, countFor(4, counts), countFor(3, counts)), ...commandLines(facts, countFor(15, counts), ['read', 'run']).map((c) => `checked: ${c}`), ...outcomeLines(facts), ...(fill ? bearingLines(facts) : [])], priority: 2 },
     { heading: 'CODE_STATE:', lines: [...filesChanged(facts).map((c) => `${c.file} (${c.action})`), ...readLinesUnderRoot(facts, (f) => `${f} (read)`)], empty: '(no file touched in these steps)', priority: 1 },
     { heading: 'TESTS:', lines: [...testLines(facts), ...errorLinesKeepingLast(facts)], empty: '(no test or error in these steps)', priority: 3 },
     // Only what changed files, the repository or the environment; reads and searches are not changes.
-    { heading: 'CHANGES:', lines: [...changeLines(facts), ...failedEditLines(facts), ...commandLines(facts, countFor(25, counts), ['change']), ...editGists(facts, budget)], empty: '(no change in these steps)', priority: 2 },
+    { heading: 'CHANGES:', lines: [...changeLines(facts), ...failedEditLines(facts), ...commandLines(facts, countFor(25, counts), ['change']), ...editGists(facts, budget, fill)], empty: '(no change in these steps)', priority: 2 },
     { heading: 'DEPS:', lines: installLines(facts), empty: '(no dependency change in these steps)', priority: 1 },
     { heading: 'VERSION_CONTROL_STATUS:', lines: gitLines(facts), empty: '(no version control in these steps)', priority: 1 },
   ];
@@ -119,7 +119,7 @@ async function runOpenHandsSummary(trajectory: Run, range: StepRange, ctx: Strat
   } else {
     const facts = extractFacts(trajectory, f.removed.map((s) => s.index));
     const room = summaryMaxChars(ctx.options, rangeSteps(trajectory, range));
-    summary = fillRoom((counts) => extractiveOpenHandsSummary(facts, room, counts), room, rangeSteps(trajectory, range));
+    summary = fillRoom((counts, fill) => extractiveOpenHandsSummary(facts, room, counts, fill), room, rangeSteps(trajectory, range), true);
   }
   const { steps, fates } = replaceRange(trajectory, range, [summaryStep(summary, f.removed, 'user')], { survives: openHandsSurvivor(trajectory) });
   return { mode, steps, fates, summary, prompt, warnings: [] };

@@ -2,7 +2,7 @@
 // size takes `summary_max_chars`; what does not fit is ranked (facts/render.ts), never cut at the end.
 
 import type { Run, Step } from '../../model';
-import { changeGistLines, type Facts, type Ranked } from '../facts';
+import { changeGistLines, FILL_SHARE, type Facts, type Ranked } from '../facts';
 import { contextTextOf } from '../text';
 import type { OptionSpec, StepRange, Strategy, StrategyOptions } from '../types';
 
@@ -38,27 +38,33 @@ export function countFor(count: number, budget: number): number {
  * reduction stays well past the 60% a summary aims for: a 40-step conversation whose summary said
  * three of its replies in a quarter of its room says the others too.
  */
-export function fillRoom(render: (counts: number) => string, budget: number, replaced: readonly Pick<Step, 'kind' | 'text' | 'tool'>[] = []): string {
-  let text = render(budget);
+export function fillRoom(render: (counts: number, fill: boolean) => string, budget: number, replaced: readonly Pick<Step, 'kind' | 'text' | 'tool'>[] = [], fills = false): string {
+  let counts = budget;
+  let text = render(counts, false);
   const room = budget > DEFAULT_SUMMARY_CHARS ? budget : Math.min(budget, Math.floor(GROWN_SHARE * charsOf(replaced)));
   for (const k of [2, 4, 8]) {
     if (text.length >= 0.8 * room) break;
-    const more = render(budget * k);
+    const more = render(budget * k, false);
     if (more.length <= text.length || (budget <= DEFAULT_SUMMARY_CHARS && more.length > room)) break;
     text = more;
+    counts = budget * k;
   }
-  return text;
+  // The lines that only fill room (render.ts, `within`) come last, into what the lists left.
+  return fills ? render(counts, true) : text;
 }
 
 /** The share of what it replaces a default-sized summary may grow to when its lists were cut short. */
 const GROWN_SHARE = 0.2;
 
 /**
- * What the edits put into each file, on a summary whose budget grew with a long range: a short
- * range's summary keeps its room (and its reduction) for what every summary says.
+ * What the edits put into each file: on a summary whose budget grew with a long range, ranked with
+ * the rest; on a short range's, only in the room left over (`fill`, within FILL_SHARE of what it
+ * replaces), so that its room and its reduction stay with what every summary says.
  */
-export function editGists(facts: Facts, budget: number): Ranked[] {
-  return budget > DEFAULT_SUMMARY_CHARS ? changeGistLines(facts) : [];
+export function editGists(facts: Facts, budget: number, fill = false): Ranked[] {
+  if (budget > DEFAULT_SUMMARY_CHARS) return changeGistLines(facts);
+  const within = Math.floor(FILL_SHARE * facts.replacedChars);
+  return fill ? changeGistLines(facts).map((g) => ({ ...g, within })) : [];
 }
 
 /** The options that size a summary written without a model. */
