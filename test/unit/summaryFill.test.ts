@@ -36,6 +36,10 @@ test('the lines a result shows that name the most terms, in file order; not a li
   assert.deepEqual(bearingLinesOf(file, ['ticket_id', 'get_ticket'], ['return self._repository.get_ticket(ticket_id)']), ['def get_ticket(self, ticket_id: int) -> Ticket | None:', 'def archive_ticket(self, ticket_id: int) -> Ticket | None:']);
   assert.deepEqual(bearingLinesOf('-rwxrwxrwx 1 1000 1000 2215 Jun 28 11:54 main.py\n-rw-r--r-- 1 u u 10 Jun 28 service.py', ['main.py']), []);
   assert.deepEqual(bearingLinesOf(file, []), []);
+  // What the run's own edits wrote counts too, at half: two such identifiers make a line that bears on the run.
+  const main = '@app.patch("/tickets/{ticket_id}/archive")\n    raise HTTPException(status_code=status.HTTP_404_NOT_FOUND, detail="Ticket not found")\nfrom fastapi import FastAPI';
+  assert.deepEqual(bearingLinesOf(main, [], [], 2, ['HTTP_404_NOT_FOUND', 'HTTPException']), ['raise HTTPException(status_code=status.HTTP_404_NOT_FOUND, detail="Ticket not found")']);
+  assert.deepEqual(bearingLinesOf(main, [], [], 2, ['HTTPException']), []);
 });
 
 test('a summary with room left says what the files the run read show of the request: the route and the method it asked for', async () => {

@@ -41,11 +41,12 @@ const LISTING_ENTRY = /^[-dlcbps][-rwxsStT]{9}[@+.]?\s/;
 const DEFINITION = /^(?:export\s+)?(?:async\s+)?(?:def|class|function|func|fn|pub|const|let|var|type|interface|struct|enum|module|defmodule|@\w)/;
 
 /**
- * At most `max` lines of `output` that name the most of `terms`, in the order they stand: not a
- * line already said (`said`), not a line of hundreds of characters (data), each once.
+ * At most `max` lines of `output` that name the most of `terms` (and of `written`, the terms the
+ * run's own edits wrote), in the order they stand: not a line already said (`said`), not a line of
+ * hundreds of characters (data), each once.
  */
-export function bearingLinesOf(output: string, terms: readonly string[], said: readonly string[] = [], max = 2): string[] {
-  if (!terms.length || !output) return [];
+export function bearingLinesOf(output: string, terms: readonly string[], said: readonly string[] = [], max = 2, written: readonly string[] = []): string[] {
+  if (!(terms.length || written.length) || !output) return [];
   const scored: { line: string; score: number; at: number }[] = [];
   const seen = new Set<string>();
   let at = 0;
@@ -57,10 +58,12 @@ export function bearingLinesOf(output: string, terms: readonly string[], said: r
     const line = raw.replace(LINE_NUMBER, '').trim();
     // A listing's entry (`-rw-r--r-- 1 u u 2215 Jun 28 main.py`) names a file, not what is in it.
     if (line.length < 8 || line.length > 240 || LISTING_ENTRY.test(line) || seen.has(line) || said.some((s) => s !== '' && (s.includes(line) || line.includes(s)))) continue;
+    // A term of the request counts whole; one the run's own edits wrote, half, and two are needed.
     const named = terms.filter((t) => line.includes(t)).length;
-    if (!named) continue;
+    const reused = written.filter((t) => line.includes(t) && !terms.includes(t)).length;
+    if (!named && reused < 2) continue;
     seen.add(line);
-    scored.push({ line, score: named + (DEFINITION.test(line) ? 0.5 : 0), at });
+    scored.push({ line, score: named + reused / 2 + (DEFINITION.test(line) ? 0.5 : 0), at });
   }
   return scored.sort((a, b) => b.score - a.score || a.at - b.at).slice(0, max).sort((a, b) => a.at - b.at).map((s) => bounded(s.line, 160));
 }

@@ -196,6 +196,7 @@ export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts 
   };
 
   const banners = shellBanners(steps, resultOf);
+  writtenTerms.set(facts, termsWritten(steps, chosen));
   for (const i of chosen) {
     const step = steps[i];
     const summary = summaryOf(step);
@@ -353,7 +354,7 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
     facts.outcomes.push({ step: call.index, tool: name, kind: info.kind, ...(verdict?.failed !== undefined ? { failed: verdict.failed } : {}), ...(first ? { said: bounded(first, paths ? 200 : 100) } : {}) });
     // What it showed that names the person's terms, when it went through: a failure says its error.
     if (!err && !answer && verdict?.failed !== true && failedEdit === undefined && !info.edits.length && info.kind !== 'todo' && info.kind !== 'finish') {
-      const lines = bearingLinesOf(result.text, termsOf(facts), [first ?? '', gist ?? '', ...(info.command ? [info.command] : [])]);
+      const lines = bearingLinesOf(result.text, termsOf(facts), [first ?? '', gist ?? '', ...(info.command ? [info.command] : [])], 2, writtenTerms.get(facts));
       const source = info.reads.length === 1 ? info.reads[0] : info.command !== undefined ? commandText(info.command) : name;
       if (lines.length) facts.bearing.push({ step: call.index, source, lines });
     }
@@ -361,6 +362,20 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
 }
 
 const termsCache = new WeakMap<Facts, { n: number; terms: string[] }>();
+const writtenTerms = new WeakMap<Facts, string[]>();
+
+/** The identifiers the edits among `chosen` wrote: a line a result showed that names two of them is what the run reused. */
+function termsWritten(steps: readonly Step[], chosen: readonly number[]): string[] {
+  const lines: string[] = [];
+  for (const i of chosen) {
+    const s = steps[i];
+    if (s.kind !== 'tool_call' || !s.tool) continue;
+    const info = classifyCall(s);
+    if (info.edits.length) lines.push(...addedLines(info.args, info.command).slice(0, 200));
+    if (lines.length > 2000) break;
+  }
+  return requestTerms([lines.join('\n')]);
+}
 
 /** The terms of the task and the requests read so far. */
 function termsOf(facts: Facts): string[] {
