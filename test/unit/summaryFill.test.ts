@@ -7,7 +7,10 @@ import { extractFacts } from '../../src/core/compaction/facts/facts';
 import { FILL_SHARE, renderSections } from '../../src/core/compaction/facts/render';
 import { loadTrajectory } from '../../src/core/open';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
+import { builtRun } from '../helpers/builtRuns';
 import { REPO_ROOT } from '../helpers/paths';
+
+const builtRunOf = (reply: string) => builtRun((b) => { b.add({ kind: 'assistant', text: reply }); });
 
 // Lines that only fill the room a summary has left (issue 22): what results showed that names the
 // person's own terms, and what the agent stated between its calls. They never push out a line
@@ -58,6 +61,19 @@ test("what the agent stated between its calls is a note; what it meant to do is 
   assert.ok(notes.every((n) => !/\bLet me\b/.test(n)), JSON.stringify(notes));
 });
 
+test("how a long message ended is kept when there is room: the status after a poem, not a sign-off", async () => {
+  // Claude Code (moredip/session-share): each poem arrives in a long message that ends with where the work stands.
+  const run = (await loadTrajectory(wild('moredip__session-share/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl'))).runs[0];
+  const closings = extractFacts(run, run.steps.map((s) => s.index)).notes.filter((n) => n.closing).map((n) => n.text);
+  assert.ok(closings.includes('Still waiting on green and yellow curry poems.'), JSON.stringify(closings));
+  const summary = (await runCompaction(run, { strategy: findStrategy('langchain-summarization')!, range: '0:-2' }, { counter: charEstimateCounter })).summary ?? '';
+  assert.match(summary, /agent ended: Still waiting on green and yellow curry poems\./);
+  // A sign-off says nothing of the run: the statement before it is how the message ended.
+  const findings = Array.from({ length: 30 }, (_, i) => `Finding number ${i} holds.`).join(' ');
+  const signOff = extractFacts(builtRunOf(`${findings}\n\nFeel free to ask for a pull request.`), [0]).notes;
+  assert.deepEqual(signOff.filter((n) => n.closing).map((n) => n.text), ['Finding number 29 holds.']);
+});
+
 test('lines that only fill room go first, within their share, and are not counted as lines not shown', () => {
   const told = { heading: 'Done:', lines: ['edited app/main.py', 'pytest -q (→ 10 passed)'] };
   const filler = (n: number, within: number) => Array.from({ length: n }, (_, i) => ({ text: `app/x${i}.py shows: def get_ticket(ticket_id)`, rank: 0.6, within }));
@@ -79,7 +95,7 @@ test('on every labelled run, a summary that grew with them stays within FILL_SHA
     const replaced = extractFacts(run, run.steps.slice(0, -2).map((s) => s.index)).replacedChars;
     for (const id of ['openhands-summary', 'langchain-summarization', 'claude-code-compact', 'codex-compact', 'katalyst-chat', 'openhands-structured']) {
       const summary = (await runCompaction(run, { strategy: findStrategy(id)!, range: '0:-2' }, { counter: charEstimateCounter })).summary ?? '';
-      if (!/ shows: |^\s*- agent: /m.test(summary)) continue;
+      if (!/ shows: |^\s*- agent(?: ended)?: /m.test(summary)) continue;
       // The share holds the sections; the strategy's own wrapper (its heading, the extractive note) comes on top.
       assert.ok(summary.length <= FILL_SHARE * replaced + 600, `${id} on ${rel}: ${summary.length} of ${replaced}`);
     }

@@ -40,7 +40,7 @@ export function digestItems(facts: Facts): DigestItem[] {
   if (facts.lastAgentMessage && !facts.replies.some((r) => r.step === facts.lastAgentMessage!.step)) add(`agent last said: ${messageLine(facts.lastAgentMessage.text, 300)}`, 3, facts.lastAgentMessage.step);
   // What results showed that names the person's terms: the first to go when a digest is over its room.
   for (const b of facts.bearing) add(`${b.source} shows: ${b.lines.join(' · ')}`, FILL_PRIORITY, b.step);
-  for (const n of facts.notes) if (n.step !== facts.lastAgentMessage?.step) add(`agent: ${n.text}`, FILL_PRIORITY, n.step);
+  for (const n of facts.notes) if (n.closing || n.step !== facts.lastAgentMessage?.step) add(`agent${n.closing ? ' ended' : ''}: ${n.text}`, FILL_PRIORITY, n.step);
   for (const f of filesRead(facts)) {
     const gist = readGistOf(facts, f);
     add(`read ${f}${gist ? `: ${gist}` : ''}`, 1, facts.reads.find((r) => r.text === f)?.step ?? 0);

@@ -119,8 +119,11 @@ export interface Facts {
   lastAgentMessage?: TextFact;
   /** What the agent told the person at the end of each of its turns among the steps read (the last message aside). */
   replies: TextFact[];
-  /** What the agent stated (not what it meant to do) in the messages it wrote between its calls. */
-  notes: TextFact[];
+  /**
+   * What the agent stated (not what it meant to do) in the messages it wrote between its calls, and
+   * how any long message of its ended (`closing`: "Still waiting on the green curry poem.").
+   */
+  notes: (TextFact & { closing?: true })[];
   bearing: BearingFact[];
   toolCounts: Record<string, number>;
   stepCount: number;
@@ -279,10 +282,30 @@ function readAgentText(facts: Facts, step: Step, before?: string): void {
   }
   for (const d of decisionsOf(text)) facts.decisions.push({ step: step.index, text: d });
   // A message the person saw between calls (not raw thinking) that states what the agent found.
-  if (before === undefined && (step.kind === 'assistant' || step.label === 'text')) {
-    const note = statementsOf(step.kind === 'assistant' ? said : text);
+  if ((step.kind === 'assistant' || step.label === 'text') && !looksLikeJson(step.kind === 'assistant' ? said : text)) {
+    const shown = step.kind === 'assistant' ? said : text;
+    const note = before === undefined ? statementsOf(shown) : '';
     if (note) facts.notes.push({ step: step.index, text: note });
+    // A long message's last statement is past any line's room: how it ended (a status after a poem).
+    const closing = shown.length > 400 ? closingStatementOf(shown) : undefined;
+    if (closing && !note.includes(closing)) facts.notes.push({ step: step.index, text: closing, closing: true });
   }
+}
+
+// How a message signs off without saying anything of the run: "Let me know if…", "Feel free to…".
+const SIGN_OFF = /^(?:let me know|feel free|if you (?:have|need|want|'d like)|happy to|hope this helps|would you like|shall i|do you want)\b/i;
+
+/** The last sentence of a message that states something, when it is not in its opening 300 characters. */
+function closingStatementOf(text: string): string | undefined {
+  // Lines first (a rule `---` or a heading ends what came before it), then sentences; markup goes.
+  const sentences = text.slice(-1500).split(/\n+/).flatMap((line) => paragraph(line).replace(/^(?:[-=*_~]{3,}|[#>]+|[-*+]|\d+[.)])\s*/, '').split(/(?<=[.!?。])\s+/))
+    .map((x) => x.trim()).filter((x) => /[\p{L}\p{N}]/u.test(x));
+  for (let i = sentences.length - 1; i >= Math.max(0, sentences.length - 3); i--) {
+    const s = sentences[i];
+    if (s.length < 15 || s.length > 240 || INTENTION.test(s) || SIGN_OFF.test(s) || /\?$/.test(s) || /^[|`]/.test(s)) continue;
+    return paragraph(text.slice(0, 300)).includes(s) ? undefined : s;
+  }
+  return undefined;
 }
 
 // What the agent means to do next ("Let me check…", "Now I'll run…"): not what it found.

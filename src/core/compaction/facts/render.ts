@@ -364,7 +364,7 @@ export function bearingLines(facts: Facts, max = 40): Ranked[] {
   const within = Math.floor(FILL_SHARE * facts.replacedChars);
   // What the agent stated between its calls ("The sed command duplicated content."), the last message and its replies aside.
   const said = new Set([facts.lastAgentMessage?.step, ...facts.replies.map((r) => r.step)]);
-  const notes = facts.notes.filter((n) => !said.has(n.step)).map((n) => ({ step: n.step, text: `agent: ${n.text}`, rank: 0.55 }));
+  const notes = facts.notes.filter((n) => n.closing || !said.has(n.step)).map((n) => ({ step: n.step, text: `agent${n.closing ? ' ended' : ''}: ${n.text}`, rank: 0.55 }));
   const shown = facts.bearing.map((b) => ({ step: b.step, text: `${b.source} shows: ${b.lines.join(' · ')}`, rank: 0.5 + Math.min(0.4, b.lines.length * 0.1) }));
   const seen = new Set<string>();
   return [...notes, ...shown].sort((a, b) => a.step - b.step).filter((l) => !seen.has(l.text) && seen.add(l.text)).slice(-max).map(({ text, rank }) => ({ text, rank, within }));
