@@ -667,4 +667,51 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
       await wb.closeAllEditors();
     },
   },
+  {
+    // Issue 22: a short real OpenHands run (wild dev split). Its summary has room left, and fills it
+    // with what the files the agent read show of the request: the route and the method it asked for.
+    name: 'summary-fills-room',
+    async run(ctx) {
+      const { wb, repo, workspace, settings, shot } = ctx;
+      await wb.closeAllEditors();
+      const file = path.join(workspace, 'short', 'traceforge-get-endpoint.jsonl');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.copyFileSync(path.join(repo, 'wild', 'files', 'dfinson__traceforge', 'openhands', 'demo_issue_tracker_get_endpoint.jsonl'), file);
+      const title = expectedFor(repo, file).title;
+      await wb.runCommand('Agent Trace Lens: Open Trajectory…');
+      await wb.answerFileDialog(file);
+      await (await wb.traceRow(title)).click();
+      await wb.runCommand('Agent Trace Lens: Compact Trajectory…');
+      const quickTitle = wb.page.locator('.quick-input-widget .quick-input-title');
+      await quickTitle.waitFor({ timeout: 15_000 });
+      if ((await quickTitle.innerText()).trim() === 'Compact which trajectory?') await wb.pickQuickItem(title, title);
+      await wb.pickQuickItem('OpenHands LLM summarizing condenser', 'openhands-summary');
+      await wb.pickQuickItem('Run');
+      await wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'which steps?' }).waitFor({ timeout: 30_000 });
+      await wb.page.locator('.quick-input-widget input').fill('0-21');
+      await wb.page.keyboard.press('Enter');
+      const report = new ReportView(wb.page);
+      await report.tab(title).waitFor({ timeout: 60_000 });
+      await waitForStrategy(report, 'OpenHands LLM summarizing condenser');
+      const want = expectedCompaction(repo, file, { strategy: 'openhands-summary', range: [0, 21], model: compactionModel(repo, settings) });
+      await assertHeadlineMatches(report, want);
+      await report.openTab('range');
+      const summary = await report.frame().locator('#summary-text').innerText();
+      assert.equal(summary.trim(), want.summary!.trim(), 'the panel shows another summary than `compact --json`');
+      assert.match(summary, /app\/main\.py shows: @app\.get\("\/tickets\/\{ticket_id\}", response_model=Ticket\)/, 'the room left is not filled with what the files read show of the request');
+      await report.frame().locator('#summary-text').evaluate((el: HTMLElement) => {
+        const side = el.closest('section') as HTMLElement;
+        const node = el.firstChild as Text;
+        const at = node.data.indexOf('app/main.py shows:');
+        const range = document.createRange();
+        range.setStart(node, at);
+        range.setEnd(node, at + 1);
+        side.scrollTop += range.getBoundingClientRect().top - side.getBoundingClientRect().top - side.clientHeight / 2;
+      });
+      await report.frame().locator('#panel-range').scrollIntoViewIfNeeded();
+      await wb.parkMouse();
+      await shot('summary-fills-room');
+      await wb.closeAllEditors();
+    },
+  },
 ];

@@ -8,7 +8,10 @@ import { isWebviewMessage } from '../../src/core/report/protocol';
 import { buildReport } from '../../src/core/report/viewModel';
 
 import { charEstimateCounter } from '../../src/core/tokens/counter';
-import { corpus } from '../helpers/paths';
+import { corpus, REPO_ROOT } from '../helpers/paths';
+import * as path from 'node:path';
+
+const wildFile = (rel: string) => path.join(REPO_ROOT, 'wild', 'files', rel);
 
 const counter = charEstimateCounter;
 
@@ -86,4 +89,16 @@ test('view model: "Show prompt" applies to strategies that build a prompt, even 
   assert.match(a.prompt!.map((m) => m.content).join('\n'), /USER_CONTEXT/);
   assert.equal(vm.results[1].hasPrompt, false, 'observation masking never prompts a model');
   assert.equal(buildReport([a], t, { counter }).actions.prompt, false, 'the standalone HTML has no editor to open it in');
+});
+
+test("the forgotten range shows a step as a terminal would: no colour codes or bracketed-paste switches", async () => {
+  // OpenHands' terminal output (wild/files/dfinson__traceforge): `ESC[?2004l` opens every observation.
+  const t = (await loadTrajectory(wildFile('dfinson__traceforge/openhands/demo_issue_tracker_get_endpoint.jsonl'))).runs[0];
+  assert.ok(t.steps.some((s) => s.text.includes('\u001b[?2004l')), 'the log holds the switch');
+  const r = await runCompaction(t, { strategy: findStrategy('openhands-summary')!, range: '0-21' }, { counter });
+  const vm = buildReport([r], t, { counter, generatedAt: '2025-01-01T00:00:00Z' });
+  const texts = vm.results[0].forgotten.map((f) => f.text);
+  assert.ok(texts.some((x) => x.startsWith('total 188')), JSON.stringify(texts.slice(0, 3)));
+  // eslint-disable-next-line no-control-regex
+  assert.ok(texts.every((x) => !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(x)), 'a control character reached the panel');
 });

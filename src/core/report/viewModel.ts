@@ -3,6 +3,7 @@
 
 import { findStrategy, STRATEGIES } from '../compaction';
 import { contextTextOf } from '../compaction';
+import { cleanText } from '../compaction/facts/hygiene';
 import type { CompactionMode, CompactionResult, OptionSpec, StepFate, StrategyOptions } from '../compaction';
 import type { Step, StepKind, Run } from '../model';
 import { costOf, priceFor, runDate, type PriceOverrides } from '../models';
@@ -291,7 +292,8 @@ function forgottenSteps(steps: readonly Step[], r: CompactionResult): { forgotte
     const fate = r.fates[s.index];
     if (!fate || fate === 'kept') continue;
     if (budget <= 0) { cut = true; break; }
-    const full = contextTextOf(s);
+    // As a terminal shows it: colour codes and bracketed-paste switches (`ESC[?2004l`) are not text to read.
+    const full = cleanText(contextTextOf(s));
     const max = Math.min(FORGOTTEN_STEP_CHARS, budget);
     const text = full.length > max ? full.slice(0, max) : full;
     budget -= text.length;
