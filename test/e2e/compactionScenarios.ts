@@ -135,6 +135,40 @@ async function waitForStrategy(report: ReportView, label: string): Promise<void>
   await report.frame().locator('#headline-mode .card-detail', { hasText: label }).waitFor({ timeout: 30_000 });
 }
 
+/** Opens `file` (copied into the workspace), then compacts `range` of it from the palette with `strategy`; the report, once shown. */
+async function compactFileFromPalette(wb: Workbench, file: string, title: string, strategy: { id: string; label: string }, range: string): Promise<ReportView> {
+  await wb.runCommand('Agent Trace Lens: Open Trajectory…');
+  await wb.answerFileDialog(file);
+  await (await wb.traceRow(title)).click();
+  await wb.runCommand('Agent Trace Lens: Compact Trajectory…');
+  const quickTitle = wb.page.locator('.quick-input-widget .quick-input-title');
+  await quickTitle.waitFor({ timeout: 15_000 });
+  if ((await quickTitle.innerText()).trim() === 'Compact which trajectory?') await wb.pickQuickItem(title, title);
+  await wb.pickQuickItem(strategy.label, strategy.id);
+  await wb.pickQuickItem('Run');
+  await wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'which steps?' }).waitFor({ timeout: 30_000 });
+  await wb.page.locator('.quick-input-widget input').fill(range);
+  await wb.page.keyboard.press('Enter');
+  const report = new ReportView(wb.page);
+  await report.tab(title).waitFor({ timeout: 60_000 });
+  await waitForStrategy(report, strategy.label);
+  return report;
+}
+
+/** Scrolls the Summary side (it scrolls on its own) so that `text` stands in its middle, for a screenshot. */
+async function scrollSummaryTo(report: ReportView, text: string): Promise<void> {
+  await report.frame().locator('#summary-text').evaluate((el: HTMLElement, wanted: string) => {
+    const side = el.closest('section') as HTMLElement;
+    const node = el.firstChild as Text;
+    const at = node.data.indexOf(wanted);
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, at + 1);
+    side.scrollTop += range.getBoundingClientRect().top - side.getBoundingClientRect().top - side.clientHeight / 2;
+  }, text);
+  await report.frame().locator('#panel-range').scrollIntoViewIfNeeded();
+}
+
 async function openPydicomReport({ wb, repo, workspace, settings }: Context, strategy: typeof SUMMARY, shot?: (step: string) => Promise<void>) {
   const file = path.join(workspace, PYDICOM);
   const title = expectedFor(repo, file).title;
@@ -622,22 +656,8 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
       fs.copyFileSync(path.join(repo, 'wild', 'files', 'marot__spotter', 'ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl'), file);
       const title = expectedFor(repo, file).title;
       assert.match(title, /^Work on bead spotter-4te/);
-      await wb.runCommand('Agent Trace Lens: Open Trajectory…');
-      await wb.answerFileDialog(file);
-      await (await wb.traceRow(title)).click();
       const strategy = STRATEGIES_2026.find((x) => x.id === 'langchain-summarization')!;
-      await wb.runCommand('Agent Trace Lens: Compact Trajectory…');
-      const quickTitle = wb.page.locator('.quick-input-widget .quick-input-title');
-      await quickTitle.waitFor({ timeout: 15_000 });
-      if ((await quickTitle.innerText()).trim() === 'Compact which trajectory?') await wb.pickQuickItem(title, title);
-      await wb.pickQuickItem(strategy.label, strategy.id);
-      await wb.pickQuickItem('Run');
-      await wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'which steps?' }).waitFor({ timeout: 30_000 });
-      await wb.page.locator('.quick-input-widget input').fill('0-654');
-      await wb.page.keyboard.press('Enter');
-      const report = new ReportView(wb.page);
-      await report.tab(title).waitFor({ timeout: 60_000 });
-      await waitForStrategy(report, strategy.label);
+      const report = await compactFileFromPalette(wb, file, title, strategy, '0-654');
       // The CLI widens the range the same way (call 654's result is step 655).
       const want = expectedCompaction(repo, file, { strategy: strategy.id, range: [0, 654], model: compactionModel(repo, settings) });
       await assertHeadlineMatches(report, want);
@@ -648,17 +668,7 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
       assert.equal(await report.frame().locator('#summary-size').innerText(), want.summarySize, 'the panel does not say how the summary was sized, as compact --json does');
       assert.match(want.summarySize!, /summary_share 0\.05 of the [\d,]+ characters it replaces/);
       assert.match(summary, /\[spotter-4te 12e2d10\] feat: add OTEL dependencies/, 'the commit from the middle of the session is not in the summary');
-      // The Summary side scrolls on its own: bring the commit to its middle for the screenshot.
-      await report.frame().locator('#summary-text').evaluate((el: HTMLElement) => {
-        const side = el.closest('section') as HTMLElement;
-        const node = el.firstChild as Text;
-        const at = node.data.indexOf('[spotter-4te 12e2d10]');
-        const range = document.createRange();
-        range.setStart(node, at);
-        range.setEnd(node, at + 1);
-        side.scrollTop += range.getBoundingClientRect().top - side.getBoundingClientRect().top - side.clientHeight / 2;
-      });
-      await report.frame().locator('#panel-range').scrollIntoViewIfNeeded();
+      await scrollSummaryTo(report, '[spotter-4te 12e2d10]');
       await wb.parkMouse();
       await shot('long-session-summary');
       // And the top of the Summary side: its size in tokens, and how that size was set.
@@ -678,37 +688,14 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
       fs.mkdirSync(path.dirname(file), { recursive: true });
       fs.copyFileSync(path.join(repo, 'wild', 'files', 'dfinson__traceforge', 'openhands', 'demo_issue_tracker_get_endpoint.jsonl'), file);
       const title = expectedFor(repo, file).title;
-      await wb.runCommand('Agent Trace Lens: Open Trajectory…');
-      await wb.answerFileDialog(file);
-      await (await wb.traceRow(title)).click();
-      await wb.runCommand('Agent Trace Lens: Compact Trajectory…');
-      const quickTitle = wb.page.locator('.quick-input-widget .quick-input-title');
-      await quickTitle.waitFor({ timeout: 15_000 });
-      if ((await quickTitle.innerText()).trim() === 'Compact which trajectory?') await wb.pickQuickItem(title, title);
-      await wb.pickQuickItem('OpenHands LLM summarizing condenser', 'openhands-summary');
-      await wb.pickQuickItem('Run');
-      await wb.page.locator('.quick-input-widget .quick-input-title', { hasText: 'which steps?' }).waitFor({ timeout: 30_000 });
-      await wb.page.locator('.quick-input-widget input').fill('0-21');
-      await wb.page.keyboard.press('Enter');
-      const report = new ReportView(wb.page);
-      await report.tab(title).waitFor({ timeout: 60_000 });
-      await waitForStrategy(report, 'OpenHands LLM summarizing condenser');
+      const report = await compactFileFromPalette(wb, file, title, { id: 'openhands-summary', label: 'OpenHands LLM summarizing condenser' }, '0-21');
       const want = expectedCompaction(repo, file, { strategy: 'openhands-summary', range: [0, 21], model: compactionModel(repo, settings) });
       await assertHeadlineMatches(report, want);
       await report.openTab('range');
       const summary = await report.frame().locator('#summary-text').innerText();
       assert.equal(summary.trim(), want.summary!.trim(), 'the panel shows another summary than `compact --json`');
       assert.match(summary, /app\/main\.py shows: @app\.get\("\/tickets\/\{ticket_id\}", response_model=Ticket\)/, 'the room left is not filled with what the files read show of the request');
-      await report.frame().locator('#summary-text').evaluate((el: HTMLElement) => {
-        const side = el.closest('section') as HTMLElement;
-        const node = el.firstChild as Text;
-        const at = node.data.indexOf('app/main.py shows:');
-        const range = document.createRange();
-        range.setStart(node, at);
-        range.setEnd(node, at + 1);
-        side.scrollTop += range.getBoundingClientRect().top - side.getBoundingClientRect().top - side.clientHeight / 2;
-      });
-      await report.frame().locator('#panel-range').scrollIntoViewIfNeeded();
+      await scrollSummaryTo(report, 'app/main.py shows:');
       await wb.parkMouse();
       await shot('summary-fills-room');
       await wb.closeAllEditors();

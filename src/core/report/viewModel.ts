@@ -2,8 +2,7 @@
 // once here so that both render the same numbers and the webview only has to draw them.
 
 import { findStrategy, STRATEGIES } from '../compaction';
-import { contextTextOf } from '../compaction';
-import { cleanText } from '../compaction/facts/hygiene';
+import { cleanText, contextTextOf } from '../compaction';
 import type { CompactionMode, CompactionResult, OptionSpec, StepFate, StrategyOptions } from '../compaction';
 import type { Step, StepKind, Run } from '../model';
 import { costOf, priceFor, runDate, type PriceOverrides } from '../models';
