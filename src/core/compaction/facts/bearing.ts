@@ -3,6 +3,8 @@
 // GET /tickets/{ticket_id} endpoint…"). The terms come from the person's words in the log, never
 // from a list of ours; the lines fill what room a summary has left (render.ts, `within`).
 
+import type { Step } from '../../model';
+import { addedLines, classifyCall } from './calls';
 import { bounded, cleanText } from './hygiene';
 import { eachOutputLine, LINE_NUMBER } from './outcomes';
 
@@ -66,4 +68,17 @@ export function bearingLinesOf(output: string, terms: readonly string[], said: r
     scored.push({ line, score: named + reused / 2 + (DEFINITION.test(line) ? 0.5 : 0), at });
   }
   return scored.sort((a, b) => b.score - a.score || a.at - b.at).slice(0, max).sort((a, b) => a.at - b.at).map((s) => bounded(s.line, 160));
+}
+
+/** The identifiers the edits among `chosen` wrote: a line a result showed that names two of them is what the run reused. */
+export function termsWrittenBy(steps: readonly Step[], chosen: readonly number[]): string[] {
+  const lines: string[] = [];
+  for (const i of chosen) {
+    const s = steps[i];
+    if (s.kind !== 'tool_call' || !s.tool) continue;
+    const info = classifyCall(s);
+    if (info.edits.length) lines.push(...addedLines(info.args, info.command).slice(0, 200));
+    if (lines.length > 2000) break;
+  }
+  return requestTerms([lines.join('\n')]);
 }

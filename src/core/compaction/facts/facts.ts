@@ -12,7 +12,8 @@ import { answerText, ASK_TOOLS, constraintsOf, requestText, taskOf, userRefsOf, 
 import { answersNo, verdictOf } from './verdict';
 import { nameTable } from '../../names';
 import { argsObject, contextTextOf } from '../text';
-import { bearingLinesOf, requestTerms } from './bearing';
+import { closingStatementOf, statementsOf } from './agentText';
+import { bearingLinesOf, requestTerms, termsWrittenBy } from './bearing';
 
 export type { TodoItem };
 
@@ -199,7 +200,13 @@ export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts 
   };
 
   const banners = shellBanners(steps, resultOf);
-  writtenTerms.set(facts, termsWritten(steps, chosen));
+  // What a result showed that names the person's terms (those of the requests read so far) or two the run's edits wrote.
+  const written = termsWrittenBy(steps, chosen);
+  let terms: { requests: number; terms: string[] } | undefined;
+  const bearing: Bearing = (text, said) => {
+    if (terms?.requests !== facts.requests.length) terms = { requests: facts.requests.length, terms: requestTerms([facts.task?.text ?? '', ...facts.requests.map((r) => r.text)]) };
+    return bearingLinesOf(text, terms.terms, said, 2, written);
+  };
   for (const i of chosen) {
     const step = steps[i];
     const summary = summaryOf(step);
@@ -208,7 +215,7 @@ export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts 
     // A slash command the person typed (`/publish-session`) that the agent then acted on is their request.
     else if (step.kind === 'environment' && /^\/[\w:.-]+/.test(step.label ?? '') && agentActsNext(steps, i)) readRequest(facts, step, step.label);
     else if (step.kind === 'assistant' || step.kind === 'thought') readAgentText(facts, step, endsTurn(steps, i) ? answerBefore(steps, i) : undefined);
-    else if (step.kind === 'tool_call' && step.tool) readCall(facts, step, withoutBanners(resultOf.get(i), banners), answered);
+    else if (step.kind === 'tool_call' && step.tool) readCall(facts, step, withoutBanners(resultOf.get(i), banners), answered, bearing);
     // An error the log records without the call it answers (a malformed call the tool refused), or
     // of the run itself (an API's 400, an aborted request): a debugger checks both.
     else if ((step.kind === 'tool_result' && step.answers === undefined || step.kind === 'other') && step.isError) {
@@ -292,45 +299,14 @@ function readAgentText(facts: Facts, step: Step, before?: string): void {
   }
 }
 
-// How a message signs off without saying anything of the run: "Let me know if…", "Feel free to…".
-const SIGN_OFF = /^(?:let me know|feel free|if you (?:have|need|want|'d like)|happy to|hope this helps|would you like|shall i|do you want)\b/i;
-
-/** The last sentence of a message that states something, when it is not in its opening 300 characters. */
-function closingStatementOf(text: string): string | undefined {
-  // Lines first (a rule `---` or a heading ends what came before it), then sentences; markup goes.
-  const sentences = text.slice(-1500).split(/\n+/).flatMap((line) => paragraph(line).replace(/^(?:[-=*_~]{3,}|[#>]+|[-*+]|\d+[.)])\s*/, '').split(/(?<=[.!?。])\s+/))
-    .map((x) => x.trim()).filter((x) => /[\p{L}\p{N}]/u.test(x));
-  for (let i = sentences.length - 1; i >= Math.max(0, sentences.length - 3); i--) {
-    const s = sentences[i];
-    if (s.length < 15 || s.length > 240 || INTENTION.test(s) || SIGN_OFF.test(s) || /\?$/.test(s) || /^[|`]/.test(s)) continue;
-    return paragraph(text.slice(0, 300)).includes(s) ? undefined : s;
-  }
-  return undefined;
-}
-
-// What the agent means to do next ("Let me check…", "Now I'll run…"): not what it found.
-const INTENTION = /^(?:(?:now|next|first|then|so|ok(?:ay)?|great|perfect|good|alright|excellent)[,!.:]?\s+)*(?:let me|let's|let us|i'll|i will|i'm going to|i am going to|i need to|i should|i want to|we need to|we'll|we will)\b/i;
-
-/** The opening statements of an agent's message, up to about 200 characters; '' when it only says what it means to do. */
-function statementsOf(text: string): string {
-  const out: string[] = [];
-  let length = 0;
-  for (const sentence of paragraph(text.slice(0, 2000)).split(/(?<=[.!?。])\s+/)) {
-    const s = sentence.trim();
-    if (s.length < 15 || INTENTION.test(s) || /[:：]$/.test(s) && s.length < 40) continue;
-    out.push(s);
-    length += s.length;
-    if (length >= 120 || out.length === 2) break;
-  }
-  return out.length ? bounded(out.join(' '), 220) : '';
-}
-
 function looksLikeJson(text: string): boolean {
   if (!/^[[{]/.test(text)) return false;
   try { JSON.parse(text); return true; } catch { return /^\{\s*"[\w-]+"\s*:/.test(text); }
 }
 
-function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered: (call: Step) => boolean): void {
+type Bearing = (text: string, said: string[]) => string[];
+
+function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered: (call: Step) => boolean, bearing: Bearing): void {
   const name = call.tool!.name;
   facts.toolCounts[name] = (facts.toolCounts[name] ?? 0) + 1;
   const info = classifyCall(call, recorded);
@@ -377,38 +353,13 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
     facts.outcomes.push({ step: call.index, tool: name, kind: info.kind, ...(verdict?.failed !== undefined ? { failed: verdict.failed } : {}), ...(first ? { said: bounded(first, paths ? 200 : 100) } : {}) });
     // What it showed that names the person's terms, when it went through: a failure says its error.
     if (!err && !answer && verdict?.failed !== true && failedEdit === undefined && !info.edits.length && info.kind !== 'todo' && info.kind !== 'finish') {
-      const lines = bearingLinesOf(result.text, termsOf(facts), [first ?? '', gist ?? '', ...(info.command ? [info.command] : [])], 2, writtenTerms.get(facts));
+      const lines = bearing(result.text, [first ?? '', gist ?? '', ...(info.command ? [info.command] : [])]);
       const source = info.reads.length === 1 ? info.reads[0] : info.command !== undefined ? commandText(info.command) : name;
       if (lines.length) facts.bearing.push({ step: call.index, source, lines });
     }
   }
 }
 
-const termsCache = new WeakMap<Facts, { n: number; terms: string[] }>();
-const writtenTerms = new WeakMap<Facts, string[]>();
-
-/** The identifiers the edits among `chosen` wrote: a line a result showed that names two of them is what the run reused. */
-function termsWritten(steps: readonly Step[], chosen: readonly number[]): string[] {
-  const lines: string[] = [];
-  for (const i of chosen) {
-    const s = steps[i];
-    if (s.kind !== 'tool_call' || !s.tool) continue;
-    const info = classifyCall(s);
-    if (info.edits.length) lines.push(...addedLines(info.args, info.command).slice(0, 200));
-    if (lines.length > 2000) break;
-  }
-  return requestTerms([lines.join('\n')]);
-}
-
-/** The terms of the task and the requests read so far. */
-function termsOf(facts: Facts): string[] {
-  const n = facts.requests.length;
-  const cached = termsCache.get(facts);
-  if (cached && cached.n === n) return cached.terms;
-  const terms = requestTerms([facts.task?.text ?? '', ...facts.requests.map((r) => r.text)]);
-  termsCache.set(facts, { n, terms });
-  return terms;
-}
 
 /**
  * A result that opens with a bare status (`Async agent launched successfully.`) and names what it
