@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { findStrategy, runCompaction } from '../../src/core/compaction';
 import { extractFacts } from '../../src/core/compaction/facts/facts';
-import { constraintsOf } from '../../src/core/compaction/facts/requests';
+import { constraintsOf, userRefsOf } from '../../src/core/compaction/facts/requests';
 import { loadTrajectory } from '../../src/core/open';
 import { extractEntities } from '../../src/core/report/entities';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
@@ -74,4 +74,12 @@ test('a command cut short says what the agent said it does, from the call itself
   assert.ok(commands.some((c) => /^cd …\/feature\/phase8-integration-tests && perl -i -0777 -pe .*\[…\] \("Replace if\/else with switch using perl"\)$/.test(c)), JSON.stringify(commands));
   // A command shown whole needs no description ("Check git status" is not repeated).
   assert.ok(commands.includes('cd …/feature/phase8-integration-tests && git status'), JSON.stringify(commands));
+});
+
+test('a place in a file the person points at is an identifier the loss report checks', () => {
+  // The sub-agent's task (randlee/claude-history): "1. **export_manifest_test.go:224** - staticcheck QF1003 …".
+  const refs = userRefsOf('Lint errors to fix: 1. **export_manifest_test.go:224** - staticcheck QF1003 2. **export_testhelpers_test.go:189** - unused. See src/cmd/a.py:12, http://localhost:8080/x and 10:30.').map((r) => r.text);
+  for (const id of ['export_manifest_test.go:224', 'export_testhelpers_test.go:189', 'src/cmd/a.py:12']) assert.ok(refs.includes(id), `${id} in ${JSON.stringify(refs)}`);
+  // A port in a link is the link's; a time of day is no place in a file.
+  assert.ok(!refs.some((r) => r === 'localhost:8080' || r.includes('10:30')), JSON.stringify(refs));
 });

@@ -170,6 +170,8 @@ export function userRefsOf(text: string): UserRef[] {
   for (const m of noUrls.matchAll(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi)) add('identifier', m[0]);
   for (const m of noUrls.matchAll(/(?<![\w.-])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}(?![\w.-])/g)) add('identifier', m[0]);
   for (const m of noUrls.matchAll(/\bline (\d{1,6})\b/gi)) add('identifier', `line ${m[1]}`);
+  // A place in a file the person points at: `export_manifest_test.go:224`, `src/a.py:12`.
+  for (const m of noUrls.matchAll(/(?<![\w/.:-])[\w./-]*\w\.[A-Za-z]\w{0,5}:\d{1,6}(?![\w.:])/g)) add('identifier', m[0]);
   // Dotted numeric ids of five parts or more (OIDs, DICOM UIDs), never version numbers.
   for (const m of noUrls.matchAll(/(?<![\w.])\d+(?:\.\d+){4,}(?![\w.])/g)) add('identifier', m[0]);
   // Values the user points at: a number in backticks or quotes (`344`, '0.10').
