@@ -3,7 +3,7 @@
 // oldest items go first, so the newest and the most telling survive.
 
 import { bounded, paragraph } from './hygiene';
-import { messageLine } from './render';
+import { fillEntries, messageLine } from './render';
 import { describeChange, describeCommand, describeFailedEdit, describeTest, describeTodo, failedEdits, filesChanged, filesRead, readGistOf, type Facts } from './facts';
 
 export interface DigestItem {
@@ -38,9 +38,8 @@ export function digestItems(facts: Facts): DigestItem[] {
   // What the agent told the person at the end of a turn: its findings and answers, which the person acted on.
   for (const r of facts.replies.slice(-3)) add(`told the user: ${messageLine(r.text, 300)}`, 2, r.step);
   if (facts.lastAgentMessage && !facts.replies.some((r) => r.step === facts.lastAgentMessage!.step)) add(`agent last said: ${messageLine(facts.lastAgentMessage.text, 300)}`, 3, facts.lastAgentMessage.step);
-  // What results showed that names the person's terms: the first to go when a digest is over its room.
-  for (const b of facts.bearing) add(`${b.source} shows: ${b.lines.join(' · ')}`, FILL_PRIORITY, b.step);
-  for (const n of facts.notes) if (n.closing || n.step !== facts.lastAgentMessage?.step) add(`agent${n.closing ? ' ended' : ''}: ${n.text}`, FILL_PRIORITY, n.step);
+  // What only fills room (the agent's statements, what results showed of the person's terms): the first to go.
+  for (const f of fillEntries(facts)) add(f.text, FILL_PRIORITY, f.step);
   for (const f of filesRead(facts)) {
     const gist = readGistOf(facts, f);
     add(`read ${f}${gist ? `: ${gist}` : ''}`, 1, facts.reads.find((r) => r.text === f)?.step ?? 0);

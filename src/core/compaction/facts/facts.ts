@@ -151,7 +151,10 @@ const LONG_PATH = /(?<=^|[\s"'=])\/[^\s"'`;|&<>()]{48,}(?=$|[\s"'`;|&<>()])/g;
 
 // `cd /Users/u/worktrees/feature/x && sed -n …`: an agent that runs every command in a worktree
 // repeats its absolute path each time. A leading change into an absolute folder (quoted or not).
-const LEADING_CD = /^\s*cd\s+(?:"((?:\/|~|[A-Za-z]:[\\/])[^"]*)"|'((?:\/|~|[A-Za-z]:[\\/])[^']*)'|((?:\/|~|[A-Za-z]:[\\/])[^\s;&|]*))\s*(?:&&|;)\s*/;
+const ABSOLUTE_DIR = String.raw`(?:"((?:\/|~|[A-Za-z]:[\\/])[^"]*)"|'((?:\/|~|[A-Za-z]:[\\/])[^']*)'|((?:\/|~|[A-Za-z]:[\\/])[^\s;&|]*))`;
+const LEADING_CD = new RegExp(String.raw`^\s*cd\s+${ABSOLUTE_DIR}\s*(?:&&|;)\s*`);
+// The same, or as `commandText` has shortened it (`cd …/feature/x && `).
+const LEADING_CD_OR_SHORT = new RegExp(String.raw`^\s*cd\s+(?:…\/[^\s;&|]+|${ABSOLUTE_DIR})\s*(?:&&|;)\s*`);
 
 /** A leading `cd` into a long absolute folder told by its last two parts: `cd …/feature/phase8-integration-tests && git push`. */
 function shortWorkdir(command: string): string {
@@ -166,7 +169,7 @@ function shortWorkdir(command: string): string {
  * worktree): what the loss report lists and looks for, so that rows differ where the commands do.
  */
 export function withoutWorkdir(command: string): string {
-  const m = /^\s*cd\s+(?:…\/[^\s;&|]+|(?:\/|~|[A-Za-z]:[\\/])[^\s;&|]*|"(?:\/|~|[A-Za-z]:)[^"]*"|'(?:\/|~|[A-Za-z]:)[^']*')\s*(?:&&|;)\s*/.exec(command);
+  const m = LEADING_CD_OR_SHORT.exec(command);
   return m && command.slice(m[0].length).trim() ? command.slice(m[0].length) : command;
 }
 
@@ -289,8 +292,8 @@ function readAgentText(facts: Facts, step: Step, before?: string): void {
   }
   for (const d of decisionsOf(text)) facts.decisions.push({ step: step.index, text: d });
   // A message the person saw between calls (not raw thinking) that states what the agent found.
-  if ((step.kind === 'assistant' || step.label === 'text') && !looksLikeJson(step.kind === 'assistant' ? said : text)) {
-    const shown = step.kind === 'assistant' ? said : text;
+  const shown = step.kind === 'assistant' ? said : step.label === 'text' ? text : '';
+  if (shown && !looksLikeJson(shown)) {
     const note = before === undefined ? statementsOf(shown) : '';
     if (note) facts.notes.push({ step: step.index, text: note });
     // A long message's last statement is past any line's room: how it ended (a status after a poem).
@@ -359,7 +362,6 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
     }
   }
 }
-
 
 /**
  * A result that opens with a bare status (`Async agent launched successfully.`) and names what it

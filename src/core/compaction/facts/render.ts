@@ -354,20 +354,32 @@ export interface Ranked {
 /** The share of the replaced characters a summary may grow to with lines that only fill room. */
 export const FILL_SHARE = 0.25;
 
-/**
- * Lines that only fill room: what results showed that names the person's terms (`app/service.py
- * shows: def get_ticket(self, ticket_id: int)`) and what the agent stated between its calls,
- * ranked below every other line and kept only within FILL_SHARE of what the summary replaces; the
- * result lines that name more terms stay longest. At most `max`.
- */
-export function bearingLines(facts: Facts, max = 40): Ranked[] {
+/** `lines` as lines that only fill room: within FILL_SHARE of what the summary of `facts` replaces. */
+export function asFill(lines: readonly Ranked[], facts: Facts): Ranked[] {
   const within = Math.floor(FILL_SHARE * facts.replacedChars);
-  // What the agent stated between its calls ("The sed command duplicated content."), the last message and its replies aside.
-  const said = new Set([facts.lastAgentMessage?.step, ...facts.replies.map((r) => r.step)]);
-  const notes = facts.notes.filter((n) => n.closing || !said.has(n.step)).map((n) => ({ step: n.step, text: `agent${n.closing ? ' ended' : ''}: ${n.text}`, rank: 0.55 }));
+  return lines.map((l) => ({ ...l, within }));
+}
+
+/**
+ * What fills the room a summary has left, each with its step and rank: what the agent stated
+ * between its calls and how a long message ended (the last message's opening aside: it has its
+ * own line), and what results showed that names the person's terms, those naming more ranked higher.
+ */
+export function fillEntries(facts: Facts): (Ranked & { step: number })[] {
+  const notes = facts.notes.filter((n) => n.closing || n.step !== facts.lastAgentMessage?.step).map((n) => ({ step: n.step, text: `agent${n.closing ? ' ended' : ''}: ${n.text}`, rank: 0.55 }));
   const shown = facts.bearing.map((b) => ({ step: b.step, text: `${b.source} shows: ${b.lines.join(' · ')}`, rank: 0.5 + Math.min(0.4, b.lines.length * 0.1) }));
+  return [...notes, ...shown];
+}
+
+/**
+ * The fill entries as lines (`app/service.py shows: def get_ticket(self, ticket_id: int)`), in
+ * step order, each once, at most `max` (the latest): ranked below every other line and kept only
+ * within FILL_SHARE of what the summary replaces.
+ */
+export function roomFillLines(facts: Facts, max = 40): Ranked[] {
   const seen = new Set<string>();
-  return [...notes, ...shown].sort((a, b) => a.step - b.step).filter((l) => !seen.has(l.text) && seen.add(l.text)).slice(-max).map(({ text, rank }) => ({ text, rank, within }));
+  const lines = fillEntries(facts).sort((a, b) => a.step - b.step).filter((l) => !seen.has(l.text) && seen.add(l.text)).slice(-max);
+  return asFill(lines.map(({ text, rank }) => ({ text, rank })), facts);
 }
 
 /** The rank of what every summary keeps: the task and later requests, the plan, files changed, the last error. */
@@ -419,7 +431,7 @@ export function renderSections(sections: Section[], opts: RenderOptions = {}): s
   const header = opts.header ?? [];
   const cut = opts.share !== undefined && opts.share < (opts.budget ?? Infinity) ? cutLines(sections, opts.share, bullet, header, MUST_KEEP) : sections;
   const shared = cut.map((s) => ({ ...s, lines: [...s.lines] }));
-  withinTheirRoom(shared, bullet, header);
+  dropFillers(shared.map((s) => s.lines), () => compose(shared, bullet, header).length);
   const fitted = opts.budget ? fit(shared, opts.budget, bullet, header) : shared.map(withCutNote);
   return tidy(compose(fitted, bullet, opts.header ?? []));
 }
@@ -462,15 +474,16 @@ function cutLines(sections: Section[], target: number, bullet: string, header: s
   return work;
 }
 
-/** Lines that only fill room (`within`) go, the lowest-ranked first, while the whole is over the room they allow. */
-function withinTheirRoom(sections: Section[], bullet: string, header: string[]): void {
-  const fillers = () => sections.flatMap((s) => s.lines.filter((l): l is Ranked => typeof l !== 'string' && l.within !== undefined).map((l) => ({ s, l })));
-  let all = fillers();
-  if (!all.length) return;
-  while (all.length && compose(sections, bullet, header).length > Math.min(...all.map((f) => f.l.within!))) {
-    const victim = all.reduce((a, b) => (b.l.rank < a.l.rank ? b : a));
-    victim.s.lines.splice(victim.s.lines.indexOf(victim.l), 1);
-    all = all.filter((f) => f !== victim);
+/**
+ * Lines that only fill room (`within`) leave `groups` (a summary's sections or fields), the
+ * lowest-ranked first, while the whole (`size()`) is over the room they allow.
+ */
+export function dropFillers(groups: Line[][], size: () => number): void {
+  let fillers = groups.flatMap((lines) => lines.filter((l): l is Ranked => typeof l !== 'string' && l.within !== undefined).map((l) => ({ lines, l })));
+  while (fillers.length && size() > Math.min(...fillers.map((f) => f.l.within!))) {
+    const victim = fillers.reduce((a, b) => (b.l.rank < a.l.rank ? b : a));
+    victim.lines.splice(victim.lines.indexOf(victim.l), 1);
+    fillers = fillers.filter((f) => f !== victim);
   }
 }
 

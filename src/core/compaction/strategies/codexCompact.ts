@@ -12,7 +12,7 @@ import {
   changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts,
   failedEditLines, laterRequests, openTodoLines, pendingCallLines, readLinesUnderRoot, renderSections, taskLine, testLines, tidy, userRefLines, type Facts,
 } from '../extract';
-import { bearingLines, errorLinesKeepingLast, must, outcomeLines } from '../facts';
+import { roomFillLines, errorLinesKeepingLast, must, outcomeLines } from '../facts';
 import { charsBudget, countFor, fillRoom, editGists, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import { requestText } from '../facts';
 import { contextTextOf } from '../text';
@@ -92,7 +92,7 @@ function extractiveHandoff(facts: Facts, budget: number, counts = budget, fill =
     { heading: 'Progress and key decisions:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts)), ...testLines(facts), ...decisionLines(facts, countFor(4, counts), countFor(3, counts)), ...editGists(facts, budget, fill)], empty: '(nothing done in these steps)' },
     { heading: 'Context, constraints and preferences:', lines: [...constraintLines(facts), ...errorLinesKeepingLast(facts), ...failedEditLines(facts), ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`)], empty: '(none stated)' },
     { heading: 'What remains:', lines: [...must(openTodoLines(facts)), ...pendingCallLines(facts)], empty: '(not stated in the log)' },
-    { heading: 'Data and references:', lines: [...userRefLines(facts), ...readLinesUnderRoot(facts, (f) => `read ${f}`), ...commandLines(facts, countFor(15, counts)), ...outcomeLines(facts), ...(fill ? bearingLines(facts) : [])], empty: '(none)' },
+    { heading: 'Data and references:', lines: [...userRefLines(facts), ...readLinesUnderRoot(facts, (f) => `read ${f}`), ...commandLines(facts, countFor(15, counts)), ...outcomeLines(facts), ...(fill ? roomFillLines(facts) : [])], empty: '(none)' },
   ], { header: [EXTRACTIVE_NOTE], budget });
 }
 

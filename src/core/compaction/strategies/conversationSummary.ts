@@ -145,8 +145,10 @@ async function runRolling(trajectory: Run, range: StepRange, ctx: StrategyContex
     const head = [EXTRACTIVE_NOTE, taskHead(trajectory)].filter(Boolean).join('\n\n');
     const room = summaryMaxChars(ctx.options, rangeSteps(trajectory, range)) - head.length - 40;
     // Whether the chunks' digests fit is decided without what only fills room; it stays only where it fits too.
-    const plain = chunks.map((c) => extractiveDigest(trajectory, c, false)).join('\n\n');
-    if (running.length > room && plain.length <= room) running = plain;
+    if (running.length > room) {
+      const plain = chunks.map((c) => extractiveDigest(trajectory, c, false)).join('\n\n');
+      if (plain.length <= room) running = plain;
+    }
     if (running.length > room) {
       const span = spanOf(summarized);
       running = `${span} ${joinItems(fitItems(chunks.flatMap((c) => fitItems(chunkItems(trajectory, c), CHUNK_DIGEST_CHARS)), Math.max(100, room - span.length - 1)))}`;

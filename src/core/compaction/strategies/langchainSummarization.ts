@@ -12,7 +12,7 @@ import {
   changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts, failedEditLines,
   lastAgentLine, laterRequests, openTodoLines, pendingCallLines, readLinesUnderRoot, renderSections, taskLine, testLines, tidy, userRefLines, type Facts,
 } from '../extract';
-import { bearingLines, errorLinesKeepingLast, must, outcomeLines } from '../facts';
+import { roomFillLines, errorLinesKeepingLast, must, outcomeLines } from '../facts';
 import { charsBudget, countFor, fillRoom, editGists, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import { contextTextOf } from '../text';
 import type { ForcedTrigger, OptionSpec, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
@@ -98,7 +98,7 @@ function extractiveContext(facts: Facts, budget: number, counts = budget, fill =
     { heading: 'Task:', inline: taskLine(facts) ?? '(no user request in the log)', lines: [...must(laterRequests(facts).map((r) => `then: ${r}`)), ...constraintLines(facts).map((c) => `constraint: ${c}`), ...userRefLines(facts).map((r) => `given: ${r}`)] },
     { heading: 'Done:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts)), ...testLines(facts), ...commandLines(facts, countFor(15, counts)), ...editGists(facts, budget, fill)], empty: '(nothing done in these messages)' },
     { heading: 'Failed:', lines: [...failedEditLines(facts), ...errorLinesKeepingLast(facts)], empty: '(nothing failed in these messages)' },
-    { heading: 'Found:', lines: [...decisionLines(facts, countFor(4, counts), countFor(3, counts)), ...outcomeLines(facts), ...(fill ? bearingLines(facts) : []), ...readLinesUnderRoot(facts, (f) => `read ${f}`)], empty: '(nothing stated)' },
+    { heading: 'Found:', lines: [...decisionLines(facts, countFor(4, counts), countFor(3, counts)), ...outcomeLines(facts), ...(fill ? roomFillLines(facts) : []), ...readLinesUnderRoot(facts, (f) => `read ${f}`)], empty: '(nothing stated)' },
     { heading: 'Open:', lines: [...must(openTodoLines(facts)), ...pendingCallLines(facts), ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`)], empty: '(not stated)' },
     { heading: 'Last message:', inline: lastAgentLine(facts, 300) ?? '(none)', lines: [] },
   ], { header: [EXTRACTIVE_NOTE], budget });

@@ -10,7 +10,7 @@ import {
   failedEditLines, failingTestIds, filesChanged, installLines, lastAgentLine, laterRequests, openTodoLines, pendingCallLines, planLines,
   bounded, readLinesUnderRoot, taskLine, testLines, tidy, type Facts,
 } from '../extract';
-import { bearingLines, errorLinesKeepingLast, MUST_KEEP, outcomeLines, type Ranked } from '../facts';
+import { dropFillers, errorLinesKeepingLast, MUST_KEEP, outcomeLines, roomFillLines, type Ranked } from '../facts';
 import type { StepRange, Strategy, StrategyContext, StrategyOutput } from '../types';
 import { eventBlocks, forgottenEvents, OPENHANDS_OPTIONS, openHandsPolicy, openHandsSurvivor } from './openhandsCommon';
 import { charsBudget, countFor, DEFAULT_SUMMARY_CHARS, overShareWarning, rangeShareChars, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
@@ -29,12 +29,8 @@ function fitFields(fields: Record<string, Ranked[]>, joiners: Record<string, str
     if (cut) out.other_relevant_context = `${out.other_relevant_context ?? ''}\n(${cut} more items not shown, to keep the summary within ${within} characters)`.trim();
     return out;
   };
-  // Items that only fill room (`within`) go first, the lowest-ranked first, while the whole is over the room they allow.
-  const fillers = () => Object.entries(fields).flatMap(([k, items]) => items.filter((i) => i.within !== undefined).map((i) => ({ k, i })));
-  for (let f = fillers(); f.length && renderStateSummary(render()).length > Math.min(...f.map((x) => x.i.within!)); f = fillers()) {
-    const v = f.reduce((a, b) => (b.i.rank < a.i.rank ? b : a));
-    fields[v.k].splice(fields[v.k].indexOf(v.i), 1);
-  }
+  // Items that only fill room (`within`) go first, while the whole is over the room they allow.
+  dropFillers(Object.values(fields), () => renderStateSummary(render()).length);
   const lowest = (below: number) => {
     let victim: { k: string; i: number; rank: number } | undefined;
     for (const [k, items] of Object.entries(fields)) items.forEach((it, i) => { if (it.rank < below && (!victim || it.rank < victim.rank)) victim = { k, i, rank: it.rank }; });
@@ -187,7 +183,7 @@ function extractiveStateSummary(facts: Facts, budget = DEFAULT_SUMMARY_CHARS, sh
       ...fixed(EXTRACTIVE_NOTE),
       ...(facts.plan ? [{ text: `Task list: ${planLines(facts).join('; ')}`, rank: 9 }] : []),
       ...(readLinesUnderRoot(facts).length ? r([`Files read: ${readLinesUnderRoot(facts).join('; ')}`], 1) : []),
-      ...bearingLines(facts),
+      ...roomFillLines(facts),
       ...r(earlierSummaryText(facts).map((p) => `Earlier summary ${p}`), 8),
     ],
   };

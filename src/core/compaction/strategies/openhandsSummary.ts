@@ -8,7 +8,7 @@ import {
   failedEditLines, filesChanged, gitLines, installLines, lastAgentLine, laterRequests, openTodoLines, pendingCallLines, readLinesUnderRoot, renderSections,
   taskLine, taskTrackingLines, testLines, userRefLines, type Facts, type Section,
 } from '../extract';
-import { bearingLines, errorLinesKeepingLast, must, outcomeLines } from '../facts';
+import { roomFillLines, errorLinesKeepingLast, must, outcomeLines } from '../facts';
 import { charsBudget, countFor, fillRoom, editGists, DEFAULT_SUMMARY_CHARS, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import type { StepRange, Strategy, StrategyContext, StrategyOutput } from '../types';
 import { eventBlocks, forgottenEvents, OPENHANDS_OPTIONS, openHandsPolicy, openHandsSurvivor } from './openhandsCommon';
@@ -79,7 +79,7 @@ function extractiveOpenHandsSummary(facts: Facts, budget = DEFAULT_SUMMARY_CHARS
     { heading: 'COMPLETED:', lines: [...must(changeLines(facts)), ...doneTodoLines(facts).map((t) => `task ${t}`)], empty: `(nothing finished in these ${facts.stepCount} steps)`, priority: 4 },
     { heading: 'PENDING:', lines: [...openTodoLines(facts), ...failedEditLines(facts), ...pendingCallLines(facts)], empty: '(not stated in these steps)', priority: 4 },
     // What the commands that did not change anything showed: the state the agent relies on.
-    { heading: 'CURRENT_STATE:', inline: lastAgentLine(facts) ?? '(no agent message in these steps)', lines: [...decisionLines(facts, countFor(4, counts), countFor(3, counts)), ...commandLines(facts, countFor(15, counts), ['read', 'run']).map((c) => `checked: ${c}`), ...outcomeLines(facts), ...(fill ? bearingLines(facts) : [])], priority: 2 },
+    { heading: 'CURRENT_STATE:', inline: lastAgentLine(facts) ?? '(no agent message in these steps)', lines: [...decisionLines(facts, countFor(4, counts), countFor(3, counts)), ...commandLines(facts, countFor(15, counts), ['read', 'run']).map((c) => `checked: ${c}`), ...outcomeLines(facts), ...(fill ? roomFillLines(facts) : [])], priority: 2 },
     { heading: 'CODE_STATE:', lines: [...filesChanged(facts).map((c) => `${c.file} (${c.action})`), ...readLinesUnderRoot(facts, (f) => `${f} (read)`)], empty: '(no file touched in these steps)', priority: 1 },
     { heading: 'TESTS:', lines: [...testLines(facts), ...errorLinesKeepingLast(facts)], empty: '(no test or error in these steps)', priority: 3 },
     // Only what changed files, the repository or the environment; reads and searches are not changes.

@@ -2,7 +2,7 @@
 // size takes `summary_max_chars`; what does not fit is ranked (facts/render.ts), never cut at the end.
 
 import type { Run, Step } from '../../model';
-import { changeGistLines, FILL_SHARE, type Facts, type Ranked } from '../facts';
+import { asFill, changeGistLines, type Facts, type Ranked } from '../facts';
 import { contextTextOf } from '../text';
 import type { OptionSpec, StepRange, Strategy, StrategyOptions } from '../types';
 
@@ -36,7 +36,8 @@ export function countFor(count: number, budget: number): number {
  * grow (two, four, eight times) while that adds anything. A long range's room is its budget; a
  * range of the default size grows only within a fifth of what it replaces (GROWN_SHARE), so its
  * reduction stays well past the 60% a summary aims for: a 40-step conversation whose summary said
- * three of its replies in a quarter of its room says the others too.
+ * three of its replies in a quarter of its room says the others too. With `fills`, the render at
+ * the counts chosen is made once more with the lines that only fill room (`render(counts, true)`).
  */
 export function fillRoom(render: (counts: number, fill: boolean) => string, budget: number, replaced: readonly Pick<Step, 'kind' | 'text' | 'tool'>[] = [], fills = false): string {
   let counts = budget;
@@ -63,8 +64,7 @@ const GROWN_SHARE = 0.2;
  */
 export function editGists(facts: Facts, budget: number, fill = false): Ranked[] {
   if (budget > DEFAULT_SUMMARY_CHARS) return changeGistLines(facts);
-  const within = Math.floor(FILL_SHARE * facts.replacedChars);
-  return fill ? changeGistLines(facts).map((g) => ({ ...g, within })) : [];
+  return fill ? asFill(changeGistLines(facts), facts) : [];
 }
 
 /** The options that size a summary written without a model. */
