@@ -83,3 +83,13 @@ test('a place in a file the person points at is an identifier the loss report ch
   // A port in a link is the link's; a time of day is no place in a file.
   assert.ok(!refs.some((r) => r === 'localhost:8080' || r.includes('10:30')), JSON.stringify(refs));
 });
+
+test("a sub-agent's run with no message of its own: the summary's current state is what it last stated between calls", async () => {
+  const run = (await loadTrajectory(wild(WORKTREE))).runs[0];
+  const summary = (await runCompaction(run, { strategy: findStrategy('openhands-summary')!, range: '0:-2' }, { counter: charEstimateCounter })).summary ?? '';
+  // Before: "CURRENT_STATE: (no agent message in these steps)" over thirteen messages the agent wrote.
+  assert.match(summary, /^CURRENT_STATE: The changes look correct\. Now let me stage and commit\.$/m);
+  // Text that only says what comes next does not stand in ("Now let me use a Perl one-liner…").
+  const facts = extractFacts(run, run.steps.slice(0, 31).map((s) => s.index));
+  assert.equal(facts.lastAgentMessage?.text.startsWith('The sed command duplicated content.'), true, facts.lastAgentMessage?.text);
+});

@@ -37,7 +37,9 @@ export function digestItems(facts: Facts): DigestItem[] {
   for (const d of facts.decisions.slice(-3)) add(`agent: ${d.text}`, 2, d.step);
   // What the agent told the person at the end of a turn: its findings and answers, which the person acted on.
   for (const r of facts.replies.slice(-3)) add(`told the user: ${messageLine(r.text, 300)}`, 2, r.step);
-  if (facts.lastAgentMessage && !facts.replies.some((r) => r.step === facts.lastAgentMessage!.step)) add(`agent last said: ${messageLine(facts.lastAgentMessage.text, 300)}`, 3, facts.lastAgentMessage.step);
+  // Text shown between calls is among the notes that fill room below; it outranks nothing here.
+  const last = facts.lastAgentMessage;
+  if (last && !last.between && !facts.replies.some((r) => r.step === last.step)) add(`agent last said: ${messageLine(last.text, 300)}`, 3, last.step);
   // What only fills room (the agent's statements, what results showed of the person's terms): the first to go.
   for (const f of fillEntries(facts)) add(f.text, FILL_PRIORITY, f.step);
   for (const f of filesRead(facts)) {

@@ -117,7 +117,8 @@ export interface Facts {
   outcomes: CallOutcome[];
   /** Calls among the steps read that never got a result. */
   pendingCalls: TextFact[];
-  lastAgentMessage?: TextFact;
+  /** `between`: text shown between calls, standing in where the steps hold no message of the agent's own. */
+  lastAgentMessage?: TextFact & { between?: true };
   /** What the agent told the person at the end of each of its turns among the steps read (the last message aside). */
   replies: TextFact[];
   /**
@@ -284,15 +285,19 @@ function answerBefore(steps: readonly Step[], i: number): string {
 function readAgentText(facts: Facts, step: Step, before?: string): void {
   const text = step.text.trim();
   if (!text) return;
-  // What the agent last said to the reader: never its raw thinking, nor a JSON payload it emitted.
-  const said = step.kind === 'assistant' ? text.replace(/<(think|thinking)>[\s\S]*?(?:<\/\1>|$)/g, '').trim() : '';
+  // What the agent last said to the reader: its messages and the text it showed between calls
+  // (Claude Code's text blocks), never its raw thinking, nor a JSON payload it emitted.
+  const said = step.kind === 'assistant' ? text.replace(/<(think|thinking)>[\s\S]*?(?:<\/\1>|$)/g, '').trim() : step.label === 'text' ? text : '';
   if (said && !looksLikeJson(said)) {
-    facts.lastAgentMessage = { step: step.index, text: said };
+    // Text shown between calls stands in only where the steps hold no message of the agent's own
+    // (a sub-agent's run), and only when it states something, not just what comes next.
+    if (step.kind === 'assistant') facts.lastAgentMessage = { step: step.index, text: said };
+    else if (!(facts.lastAgentMessage && !facts.lastAgentMessage.between) && statementsOf(said)) facts.lastAgentMessage = { step: step.index, text: said, between: true };
     if (before !== undefined) facts.replies.push({ step: step.index, text: before && !looksLikeJson(before) ? `${before}\n\n${said}` : said });
   }
   for (const d of decisionsOf(text)) facts.decisions.push({ step: step.index, text: d });
   // A message the person saw between calls (not raw thinking) that states what the agent found.
-  const shown = step.kind === 'assistant' ? said : step.label === 'text' ? text : '';
+  const shown = said;
   if (shown && !looksLikeJson(shown)) {
     const note = before === undefined ? statementsOf(shown) : '';
     if (note) facts.notes.push({ step: step.index, text: note });
