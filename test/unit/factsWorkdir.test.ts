@@ -93,3 +93,14 @@ test("a sub-agent's run with no message of its own: the summary's current state 
   const facts = extractFacts(run, run.steps.slice(0, 31).map((s) => s.index));
   assert.equal(facts.lastAgentMessage?.text.startsWith('The sed command duplicated content.'), true, facts.lastAgentMessage?.text);
 });
+
+test('a commit is told by its hash, its message and what it holds', async () => {
+  const run = (await loadTrajectory(wild(WORKTREE))).runs[0];
+  const summary = (await runCompaction(run, { strategy: findStrategy('langchain-summarization')!, range: '0:-2' }, { counter: charEstimateCounter })).summary ?? '';
+  assert.ok(summary.includes('[feature/phase8-integration-tests acf6ebb] fix(lint): resolve staticcheck and unused function warnings · 2 files changed, 3 insertions(+), 20 deletions(-)'), summary);
+  // A push's record is one line; a commit's message is cut before its stat is.
+  const long = `[main 1a2b3c4] ${'word '.repeat(60)}\n 1 file changed, 1 insertion(+)\n`;
+  const t = builtRun((b) => { addCall(b, 'Bash', { command: 'git commit -am wip' }, long); }, 'claude-code');
+  const outcome = extractFacts(t, [0, 1]).commands[0].outcome;
+  assert.match(outcome, /^(?:exit 0 )?→ \[main 1a2b3c4\] (?:word ){20,}\[…\] · 1 file changed, 1 insertion\(\+\)$/);
+});

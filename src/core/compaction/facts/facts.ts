@@ -441,9 +441,9 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   const saidRoom = said && /: @@ -\d/.test(said) ? 220 : link && link.index + link[0].length <= 240 ? link.index + link[0].length : said && /\b(?:error|failed|fatal|cannot|could not|denied|not found|refused|rejected)\b/i.test(said) ? 160 : 80;
   const printed = said ? ` → ${bounded(said, saidRoom)}` : '';
   if (!result) outcome = 'no result in the log';
-  else if (exitCode !== undefined) outcome = `exit ${exitCode}${error && exitCode !== 0 ? `: ${error.text}` : record ? ` → ${bounded(record, 140)}` : printed}`;
+  else if (exitCode !== undefined) outcome = `exit ${exitCode}${error && exitCode !== 0 ? `: ${error.text}` : record ? ` → ${record}` : printed}`;
   else if (error) outcome = `failed: ${error.text}`;
-  else if (record) outcome = `→ ${bounded(record, 140)}`;
+  else if (record) outcome = `→ ${record}`;
   // A script that records no exit status says how it went last (`Total broken: 34`); a write's last line is an echo.
   else if (said && commandEffect(command) === 'run') outcome = `→ ${bounded(said, saidRoom)}`;
   else {

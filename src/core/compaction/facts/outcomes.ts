@@ -440,12 +440,24 @@ const VERDICT_LINE = /^(?:\W{0,3})(?:FAIL(?:URE|ED)?|SUCCESS(?:FUL)?|PASS(?:ED)?
 // person checks the run against, so a command's outcome names it before anything else it printed.
 // A tracker's or a forge's CLI ticks what it changed (`✓ Closed issue owner/repo#1`, `✓ Created pull
 // request …`, `✓ Merged …`): the same kind of record.
-const RECORD_LINE = /^[✓✔] (?:Closed|Created|Merged|Reopened|Deleted|Pushed|Released|Published|Deployed|Approved)\b|^\[[^\]\s]+(?: \([^)\n]*\))? [0-9a-f]{7,40}\] \S|^(?:[+*] )?[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}\s+\S+\s+->\s+\S+|^\* \[new (?:branch|tag)\]\s+\S+\s+->\s+\S+/;
+const COMMIT_LINE = /^\[[^\]\s]+(?: \([^)\n]*\))? [0-9a-f]{7,40}\] \S/;
+const COMMIT_STAT = /^\d+ files? changed(?:, \d+ insertions?\(\+\))?(?:, \d+ deletions?\(-\))?$/;
+const RECORD_LINE = new RegExp(`^[✓✔] (?:Closed|Created|Merged|Reopened|Deleted|Pushed|Released|Published|Deployed|Approved)\\b|${COMMIT_LINE.source}|^(?:[+*] )?[0-9a-f]{7,40}\\.\\.\\.?[0-9a-f]{7,40}\\s+\\S+\\s+->\\s+\\S+|^\\* \\[new (?:branch|tag)\\]\\s+\\S+\\s+->\\s+\\S+`);
 
-/** The commit or push version control reported in `text`, if any. */
+/**
+ * The commit or push version control reported in `text`, if any, within 140 characters. A commit
+ * is told with what it holds too (`… · 2 files changed, 3 insertions(+), 20 deletions(-)`).
+ */
 export function recordLineOf(text: string): string | undefined {
-  for (const line of eachOutputLine(text)) if (RECORD_LINE.test(line)) return line;
-  return undefined;
+  let commit: string | undefined;
+  for (const line of eachOutputLine(text)) {
+    if (commit) return COMMIT_STAT.test(line) ? `${commit} · ${line}` : commit;
+    if (RECORD_LINE.test(line)) {
+      if (!COMMIT_LINE.test(line)) return bounded(line, 140);
+      commit = bounded(line, 140);
+    }
+  }
+  return commit;
 }
 
 /**
