@@ -14,6 +14,7 @@ import { nameTable } from '../../names';
 import { argsObject, contextTextOf } from '../text';
 import { closingStatementOf, statementsOf } from './agentText';
 import { bearingLinesOf, requestTerms, termsWrittenBy } from './bearing';
+import { settingsOf } from './settings';
 
 export type { TodoItem };
 
@@ -127,6 +128,8 @@ export interface Facts {
    */
   notes: (TextFact & { closing?: true })[];
   bearing: BearingFact[];
+  /** What configuration files read set (`communication_language: French`), the file as `source`. */
+  settings: BearingFact[];
   toolCounts: Record<string, number>;
   stepCount: number;
   /** Characters of the steps read, as the model sees them: what a summary of them replaces. */
@@ -182,7 +185,7 @@ export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts 
   const facts: Facts = {
     task: task ? { step: task.step, text: task.text } : undefined,
     requests: [], constraints: [], userRefs: [], edits: [], commands: [], tests: [], errors: [], moreErrors: [], reads: [], decisions: [],
-    summaries: [], outcomes: [], pendingCalls: [], replies: [], notes: [], bearing: [], toolCounts: nameTable<number>(), stepCount: chosen.length,
+    summaries: [], outcomes: [], pendingCalls: [], replies: [], notes: [], bearing: [], settings: [], toolCounts: nameTable<number>(), stepCount: chosen.length,
     replacedChars: chosen.reduce((n, i) => n + contextTextOf(steps[i]).length, 0),
     span: chosen.length ? [chosen[0], chosen[chosen.length - 1]] : undefined,
   };
@@ -342,6 +345,8 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
   // A read of one file that went through says what the file is; a command that read several does not say which printed what.
   const gist = result && info.reads.length === 1 && verdict?.failed !== true && failedEdit !== 'failed' ? readGist(result.text) : undefined;
   for (const f of info.reads) facts.reads.push({ step: call.index, text: f, ...(gist ? { gist } : {}) });
+  const settings = result && info.reads.length === 1 && verdict?.failed !== true && !info.edits.length ? settingsOf(info.reads[0], result.text) : [];
+  if (settings.length) facts.settings.push({ step: call.index, source: info.reads[0], lines: settings });
 
   const errorsBefore = facts.errors.length;
   if (info.kind === 'shell' && info.command !== undefined) readCommand(facts, call, info, result, verdict);

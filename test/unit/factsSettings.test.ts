@@ -1,0 +1,32 @@
+import { strict as assert } from 'node:assert';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { findStrategy, runCompaction } from '../../src/core/compaction';
+import { settingsOf } from '../../src/core/compaction/facts/settings';
+import { loadTrajectory } from '../../src/core/open';
+import { charEstimateCounter } from '../../src/core/tokens/counter';
+import { REPO_ROOT } from '../helpers/paths';
+
+// A Codex run (EdouardZemb/test-framework) reads its agent's config and its sprint status; it then
+// answers in French and picks the story in review. The files' first lines are comments.
+const RUN = path.join(REPO_ROOT, 'wild', 'files', 'EdouardZemb__test-framework', 'rollout-2026-02-04T20-56-42-019c2a3a-7de1-7c11-8099-326909cfa51a.jsonl');
+
+test('a summary with room left says what the configuration files read set', async () => {
+  const run = (await loadTrajectory(RUN)).runs[0];
+  const summary = (await runCompaction(run, { strategy: findStrategy('openhands-summary')!, range: '0:-2' }, { counter: charEstimateCounter })).summary ?? '';
+  assert.match(summary, /_bmad\/bmm\/config\.yaml sets: .*user_name: Edouard · communication_language: French/);
+  // Forty stories in `backlog`; the one in `review` is what the agent works on next.
+  assert.match(summary, /sprint-status\.yaml sets: .*0-1-configurer-un-projet-via-config-yaml: review/);
+  assert.ok(!/sets: .*0-2-definir/.test(summary), 'a story in backlog is not news');
+});
+
+test('settings: scalar values only, comments cut off, secrets never, and only from configuration files', () => {
+  const env = 'DATABASE_URL=postgres://db/app\nOPENAI_API_KEY=sk-live-123\nSESSION_SECRET=abc\nDEBUG=true\n';
+  assert.deepEqual(settingsOf('.env', env), ['DATABASE_URL: postgres://db/app', 'DEBUG: true']);
+  const yaml = '# generated\nname: dev-story\nstory_file: "" # auto-discovered if empty\nsteps:\n  - run: make\nvars: {a: 1}\n';
+  assert.deepEqual(settingsOf('workflow.yaml', yaml), ['name: dev-story', 'run: make']);
+  assert.deepEqual(settingsOf('package.json', '{\n  "name": "atl",\n  "version": "0.1.0",\n  "scripts": {\n    "test": "node --test"\n  }\n}'), ['name: atl', 'version: 0.1.0', 'test: node --test']);
+  // Numbered as a read tool prints it.
+  assert.deepEqual(settingsOf('pyproject.toml', '     1→[project]\n     2→requires-python = ">=3.11"\n'), ['requires-python: >=3.11']);
+  assert.deepEqual(settingsOf('app.py', 'DEBUG = True\n'), []);
+});
