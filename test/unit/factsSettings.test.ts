@@ -23,8 +23,10 @@ test('a summary with room left says what the configuration files read set', asyn
 test('settings: scalar values only, comments cut off, secrets never, and only from configuration files', () => {
   const env = 'DATABASE_URL=postgres://db/app\nOPENAI_API_KEY=sk-live-123\nSESSION_SECRET=abc\nDEBUG=true\n';
   assert.deepEqual(settingsOf('.env', env), ['DATABASE_URL: postgres://db/app', 'DEBUG: true']);
-  const yaml = '# generated\nname: dev-story\nstory_file: "" # auto-discovered if empty\nsteps:\n  - run: make\nvars: {a: 1}\n';
-  assert.deepEqual(settingsOf('workflow.yaml', yaml), ['name: dev-story', 'run: make']);
+  const yaml = '# generated\nname: dev-story\nstory_file: "" # auto-discovered if empty\nvars: {a: 1}\nintent: Add the docstring\n  without changing behavior\nconstraints:\n- No renames\n- "Keep it short"\n';
+  assert.deepEqual(settingsOf('workflow.yaml', yaml), ['name: dev-story', 'intent: Add the docstring without changing behavior', 'constraints: No renames; Keep it short']);
+  // The rows of a list of records are data: `- type: plan_step` and its fields are no settings.
+  assert.deepEqual(settingsOf('plan.yaml', 'actions:\n- type: plan_step\n  index: 1\n  summary: Review it\nmodel: codex\n'), ['model: codex']);
   assert.deepEqual(settingsOf('package.json', '{\n  "name": "atl",\n  "version": "0.1.0",\n  "scripts": {\n    "test": "node --test"\n  }\n}'), ['name: atl', 'version: 0.1.0', 'test: node --test']);
   // Numbered as a read tool prints it.
   assert.deepEqual(settingsOf('pyproject.toml', '     1→[project]\n     2→requires-python = ">=3.11"\n'), ['requires-python: >=3.11']);

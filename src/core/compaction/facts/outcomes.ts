@@ -306,6 +306,11 @@ function goPackages(lines: readonly string[]): string | undefined {
 const BOILERPLATE = /^(?:Exit code:? -?\d+|<exited with exit code -?\d+>|<shellId: \d+ completed with exit code -?\d+>|<system>(?![^<]*\b(?:ERROR|[Ee]rror|[Ff]ailed|FAILED)\b)[^<]*<\/system>|\(Open file: .*\)|\(Current directory: .*\)|bash-\$.*|Chunk ID: .*|Wall time: .*|Process exited with code .*|Original token count: .*|Output:|<\/?(?:returncode|output)>.*|\[The command completed with exit code .*\]|\[Command finished .*\]|Your command ran successfully and did not produce any output\.?)$/;
 
 /** The meaningful lines of a result: cleaned (unless `clean` is false: it is already), blank and wrapper lines dropped. */
+/** Whether a line is what a harness wraps around output (`Exit code: 0`, `Wall time: …`), not output. */
+export function isHarnessLine(line: string): boolean {
+  return BOILERPLATE.test(line.trim());
+}
+
 function outputLines(text: string, clean = true): string[] {
   return [...eachOutputLine(text, clean)];
 }
