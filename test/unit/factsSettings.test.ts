@@ -31,4 +31,8 @@ test('settings: scalar values only, comments cut off, secrets never, and only fr
   // Numbered as a read tool prints it.
   assert.deepEqual(settingsOf('pyproject.toml', '     1→[project]\n     2→requires-python = ">=3.11"\n'), ['requires-python: >=3.11']);
   assert.deepEqual(settingsOf('app.py', 'DEBUG = True\n'), []);
+  // A task file's front matter, as Kimi's ReadFile numbers it; the body is not read.
+  const task = '<system>3 lines read</system>\n     1\t---\n     2\tid: T-20260602-doc-link-audit\n     3\tstatus: ready\n     4\t---\n     5\tnote: body\n';
+  assert.deepEqual(settingsOf('tasks/T-20260602-doc-link-audit.md', task), ['id: T-20260602-doc-link-audit', 'status: ready']);
+  assert.deepEqual(settingsOf('README.md', '# Title\nkey: value\n'), []);
 });

@@ -345,7 +345,7 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
   // A read of one file that went through says what the file is; a command that read several does not say which printed what.
   const gist = result && info.reads.length === 1 && verdict?.failed !== true && failedEdit !== 'failed' ? readGist(result.text) : undefined;
   for (const f of info.reads) facts.reads.push({ step: call.index, text: f, ...(gist ? { gist } : {}) });
-  const settings = result && info.reads.length === 1 && verdict?.failed !== true && !info.edits.length ? settingsOf(info.reads[0], result.text) : [];
+  const settings = result && info.reads.length === 1 && verdict?.failed !== true && !info.edits.length ? settingsOf(info.reads[0], result.text).filter((l) => !gist?.includes(l)) : [];
   if (settings.length) facts.settings.push({ step: call.index, source: info.reads[0], lines: settings });
 
   const errorsBefore = facts.errors.length;

@@ -19,7 +19,8 @@ export function cleanText(text: string): string {
   }
   // A carriage return inside a line redraws it: only what was written last stays visible.
   if (t.includes('\r')) t = t.split('\n').map((line) => line.split('\r').filter((part) => part !== '').pop() ?? '').join('\n');
-  return t.replace(/\t/g, ' ').replace(CONTROL, '');
+  // `cat -n` and Kimi's ReadFile number lines as `     3<TAB>…`: the number keeps its mark (LINE_NUMBER).
+  return t.replace(/^( +\d+)\t/gm, '$1→').replace(/\t/g, ' ').replace(CONTROL, '');
 }
 
 /** One paragraph: clean, whitespace collapsed (so no line of it can repeat in a summary). */

@@ -1,5 +1,5 @@
-// What a configuration file the agent read sets: its `key: value` lines (`user_name: Edouard`,
-// `communication_language: French`, `"version": "^4.2.0"`). The agent acts on them later (it
+// What a configuration file the agent read sets, or a Markdown file's front matter: its `key:
+// value` lines (`user_name: Edouard`, `communication_language: French`, `"version": "^4.2.0"`). The agent acts on them later (it
 // answered in French), yet a file's first lines are mostly comments. They only fill the room a
 // summary has left (render.ts, `within`).
 
@@ -29,7 +29,9 @@ function isConfigFile(file: string): boolean {
  * (`- type: plan_step`, `index: 1`) are data, not settings.
  */
 export function settingsOf(file: string, text: string, max = 8): string[] {
-  if (!isConfigFile(file)) return [];
+  // Elsewhere only a front matter (`---` lines around a task file's or a skill's settings) is read.
+  const config = isConfigFile(file);
+  let front: 'before' | 'in' | undefined = config ? undefined : 'before';
   const found: Setting[] = [];
   let record = -1; // indent of the `- key: value` item whose fields are being passed over
   let open: Setting | undefined; // a setting whose value may go on (a folded line, a list of scalars)
@@ -40,6 +42,12 @@ export function settingsOf(file: string, text: string, max = 8): string[] {
     const line = number ? raw.trimStart().slice(number[0].length) : raw;
     const body = line.trim();
     if (!body || body.startsWith('#') || isHarnessLine(body)) continue;
+    if (front === 'before' && body !== '---') return [];
+    if (front && body === '---') {
+      if (front === 'in') break;
+      front = 'in';
+      continue;
+    }
     const indent = line.length - line.trimStart().length;
     if (record >= 0 && indent > record) continue;
     record = -1;
