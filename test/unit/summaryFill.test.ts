@@ -72,6 +72,10 @@ test("how a long message ended is kept when there is room: the status after a po
   const findings = Array.from({ length: 30 }, (_, i) => `Finding number ${i} holds.`).join(' ');
   const signOff = extractFacts(builtRunOf(`${findings}\n\nFeel free to ask for a pull request.`), [0]).notes;
   assert.deepEqual(signOff.filter((n) => n.closing).map((n) => n.text), ['Finding number 29 holds.']);
+  // A message that ends with a list ends with what introduced it, not with its last item; a list of
+  // sources ends with no statement at all.
+  assert.ok(closings.includes('All four poems are now complete'), JSON.stringify(closings));
+  assert.ok(!closings.some((c) => /\*\*Thai Green Curry\*\* - emerald|\]\(https?:/.test(c)), JSON.stringify(closings));
 });
 
 test('lines that only fill room go first, within their share, and are not counted as lines not shown', () => {

@@ -9,15 +9,31 @@ const SIGN_OFF = /^(?:let me know|feel free|if you (?:have|need|want|'d like)|ha
 
 /** The last sentence of a message that states something, when it is not in its opening 300 characters. */
 export function closingStatementOf(text: string): string | undefined {
+  const lines = text.slice(-1500).split(/\n+/).map((line) => paragraph(line)).filter((line) => line !== '');
+  // A message that ends with a list ends with what introduced it: "All four poems are now complete:".
+  let end = lines.length;
+  while (end > 0 && LIST_ITEM.test(lines[end - 1])) end--;
+  const lead = end < lines.length && end > 0 ? lines[end - 1] : undefined;
+  if (lead && /[:：]$/.test(lead) && !/^#/.test(lead) && lead.split(/\s+/).length >= 4) {
+    const s = lead.replace(/[:：]$/, '');
+    return statesSomething(s) && !paragraph(text.slice(0, 300)).includes(s) ? s : undefined;
+  }
   // Lines first (a rule `---` or a heading ends what came before it), then sentences; markup goes.
-  const sentences = text.slice(-1500).split(/\n+/).flatMap((line) => paragraph(line).replace(/^(?:[-=*_~]{3,}|[#>]+|[-*+]|\d+[.)])\s*/, '').split(/(?<=[.!?。])\s+/))
+  const sentences = lines.flatMap((line) => line.replace(/^(?:[-=*_~]{3,}|[#>]+|[-*+]|\d+[.)])\s*/, '').split(/(?<=[.!?。])\s+/))
     .map((x) => x.trim()).filter((x) => /[\p{L}\p{N}]/u.test(x));
   for (let i = sentences.length - 1; i >= Math.max(0, sentences.length - 3); i--) {
     const s = sentences[i];
-    if (s.length < 15 || s.length > 240 || INTENTION.test(s) || SIGN_OFF.test(s) || /\?$/.test(s) || /^[|`]/.test(s)) continue;
+    if (!statesSomething(s) || /^[|`]/.test(s)) continue;
     return paragraph(text.slice(0, 300)).includes(s) ? undefined : s;
   }
   return undefined;
+}
+
+const LIST_ITEM = /^(?:[-*+•]|\d+[.)])\s/;
+
+/** A sentence that states something: not what comes next, a sign-off, a question or a link. */
+function statesSomething(s: string): boolean {
+  return s.length >= 15 && s.length <= 240 && !INTENTION.test(s) && !SIGN_OFF.test(s) && !/\?$/.test(s) && !/\]\(https?:|^\[?https?:\/\//.test(s);
 }
 
 // What the agent means to do next ("Let me check…", "Now I'll run…"): not what it found.
