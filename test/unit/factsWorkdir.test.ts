@@ -104,3 +104,14 @@ test('a commit is told by its hash, its message and what it holds', async () => 
   const outcome = extractFacts(t, [0, 1]).commands[0].outcome;
   assert.match(outcome, /^(?:exit 0 )?→ \[main 1a2b3c4\] (?:word ){20,}\[…\] · 1 file changed, 1 insertion\(\+\)$/);
 });
+
+test('a read the tool refused read nothing: the loss report lists no file for it, and a digest says it could not be read', async () => {
+  // dfinson/traceforge: Claude Code's Read refused with `Tool permission request failed: ZodError` (is_error).
+  const run = (await loadTrajectory(wild('dfinson__traceforge/claude/demo_issue_tracker_contributing.jsonl'))).runs[0];
+  const files = extractEntities(run, run.steps.map((s) => s.index)).filter((e) => e.kind === 'file').map((e) => e.text);
+  assert.ok(!files.some((f) => /README\.md$|app\/main\.py$/.test(f)), JSON.stringify(files));
+  assert.ok(files.some((f) => f.endsWith('CONTRIBUTING.md')), JSON.stringify(files));
+  const summary = (await runCompaction(run, { strategy: findStrategy('rolling-summary')!, range: '0:-2' }, { counter: charEstimateCounter })).summary ?? '';
+  assert.match(summary, /could not read \/home\/dave01\/wsl-repos\/codeplane-demos\/demo-issue-tracker-api\/README\.md/);
+  assert.ok(!/(?<!not )read \/home\/dave01\/wsl-repos\/codeplane-demos\/demo-issue-tracker-api\/README\.md/.test(summary), summary);
+});

@@ -4,7 +4,7 @@
 
 import { bounded, paragraph } from './hygiene';
 import { fillEntries, messageLine } from './render';
-import { describeChange, describeCommand, describeFailedEdit, describeTest, describeTodo, failedEdits, filesChanged, filesRead, readGistOf, type Facts } from './facts';
+import { describeChange, describeCommand, describeFailedEdit, describeTest, describeTodo, failedEdits, filesChanged, filesNotRead, filesRead, readGistOf, type Facts } from './facts';
 
 export interface DigestItem {
   text: string;
@@ -42,6 +42,7 @@ export function digestItems(facts: Facts): DigestItem[] {
   if (last && !last.between && !facts.replies.some((r) => r.step === last.step)) add(`agent last said: ${messageLine(last.text, 300)}`, 3, last.step);
   // What only fills room (the agent's statements, what results showed of the person's terms): the first to go.
   for (const f of fillEntries(facts)) add(f.text, FILL_PRIORITY, f.step);
+  for (const f of filesNotRead(facts)) add(`could not read ${f}`, 1, facts.reads.find((r) => r.text === f)?.step ?? 0);
   for (const f of filesRead(facts)) {
     const gist = readGistOf(facts, f);
     add(`read ${f}${gist ? `: ${gist}` : ''}`, 1, facts.reads.find((r) => r.text === f)?.step ?? 0);

@@ -26,6 +26,8 @@ interface TextFact {
 interface ReadFact extends TextFact {
   /** What the read showed first (`defmodule Spotter.Services.SessionRegistry do`), when it went through. */
   gist?: string;
+  /** The read was refused or failed: the file was not read (`filesRead` leaves it out). */
+  failed?: true;
 }
 
 export interface EditFact {
@@ -344,7 +346,10 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
   }
   // A read of one file that went through says what the file is; a command that read several does not say which printed what.
   const gist = result && info.reads.length === 1 && verdict?.failed !== true && failedEdit !== 'failed' ? readGist(result.text) : undefined;
-  for (const f of info.reads) facts.reads.push({ step: call.index, text: f, ...(gist ? { gist } : {}) });
+  // A read the tool refused or that failed (`is_error`, a non-zero exit of `cat missing.txt`) read
+  // nothing; a command that read several files and failed may have read some.
+  const readNothing = verdict?.failed === true && (info.kind !== 'shell' || info.reads.length === 1);
+  for (const f of info.reads) facts.reads.push({ step: call.index, text: f, ...(readNothing ? { failed: true as const } : gist ? { gist } : {}) });
   const settings = result && info.reads.length === 1 && verdict?.failed !== true && !info.edits.length ? settingsOf(info.reads[0], result.text).filter((l) => !gist?.includes(l)) : [];
   if (settings.length) facts.settings.push({ step: call.index, source: info.reads[0], lines: settings });
 
@@ -512,12 +517,19 @@ export function readGistOf(facts: Facts, file: string): string | undefined {
   return facts.reads.find((r) => r.gist !== undefined && samePath(r.text, file))?.gist;
 }
 
-/** Files read, each once, without those the run also changed. */
+/** Files the run tried to read and could not, each once, without those it read or changed. */
+export function filesNotRead(facts: Facts): string[] {
+  const read = filesRead(facts);
+  const changed = filesChanged(facts).map((c) => c.file);
+  return [...new Set(facts.reads.filter((r) => r.failed).map((r) => r.text))].filter((f) => !read.some((x) => samePath(x, f)) && !changed.some((c) => samePath(c, f)));
+}
+
+/** Files read, each once, without those the run also changed, nor reads that failed. */
 export function filesRead(facts: Facts): string[] {
   const changed = filesChanged(facts).map((c) => c.file);
   const out: string[] = [];
   for (const r of facts.reads) {
-    if (changed.some((c) => samePath(c, r.text))) continue;
+    if (r.failed || changed.some((c) => samePath(c, r.text))) continue;
     const i = out.findIndex((f) => samePath(f, r.text));
     if (i < 0) out.push(r.text);
     else if (r.text.length > out[i].length) out[i] = r.text;
