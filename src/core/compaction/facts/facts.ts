@@ -14,6 +14,7 @@ import { nameTable } from '../../names';
 import { argsObject, contextTextOf } from '../text';
 import { closingStatementOf, statementsOf } from './agentText';
 import { bearingLinesOf, requestTerms, termsWrittenBy } from './bearing';
+import { gitStatusGist } from './gitStatus';
 import { settingsOf } from './settings';
 
 export type { TodoItem };
@@ -444,18 +445,20 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   const bare = command.trim().replace(/^cd \S+ && /, '');
   // A search for files says what it found when that is a few paths (`find . -name '*.butler.yaml'`).
   const found = result && /^(?:find|fd|rg --files|rg -l|grep -\w*l\w*|ls)\b/.test(bare) ? pathListOf(result.text, 3, true, 1) : undefined;
-  const said = found ?? (result && !record && !readsOnly && !/^(?:ls|find|grep|rg|cat|head|tail|sed -n|nl|tree|pwd|echo|mkdir|rm|cd)\b/.test(bare) ? tellingOutputLine(result.text) : undefined);
+  // `git status` (and a checkout) says the branch, where it stands against its upstream and what is changed.
+  const status = result && /^git\s+(?:-C\s+\S+\s+)?(?:status|checkout|switch)\b/.test(bare) ? gitStatusGist(result.text) : undefined;
+  const said = found ?? status ?? (result && !record && !readsOnly && !/^(?:ls|find|grep|rg|cat|head|tail|sed -n|nl|tree|pwd|echo|mkdir|rm|cd)\b/.test(bare) ? tellingOutputLine(result.text) : undefined);
   // A line that says something failed (`failed to get action: … could not open TTY`) keeps its reason.
   // A line that carries a link (a gist, a pull request) keeps it whole: it is what the person opens next.
   const link = said ? /https?:\/\/\S+/.exec(said) : null;
-  const saidRoom = said && /: @@ -\d/.test(said) ? 220 : link && link.index + link[0].length <= 240 ? link.index + link[0].length : said && /\b(?:error|failed|fatal|cannot|could not|denied|not found|refused|rejected)\b/i.test(said) ? 160 : 80;
+  const saidRoom = said && (/: @@ -\d/.test(said) || said === status) ? 220 : link && link.index + link[0].length <= 240 ? link.index + link[0].length : said && /\b(?:error|failed|fatal|cannot|could not|denied|not found|refused|rejected)\b/i.test(said) ? 160 : 80;
   const printed = said ? ` → ${bounded(said, saidRoom)}` : '';
   if (!result) outcome = 'no result in the log';
   else if (exitCode !== undefined) outcome = `exit ${exitCode}${error && exitCode !== 0 ? `: ${error.text}` : record ? ` → ${record}` : printed}`;
   else if (error) outcome = `failed: ${error.text}`;
   else if (record) outcome = `→ ${record}`;
   // A script that records no exit status says how it went last (`Total broken: 34`); a write's last line is an echo.
-  else if (said && commandEffect(command) === 'run') outcome = `→ ${bounded(said, saidRoom)}`;
+  else if (said && (commandEffect(command) === 'run' || said === status)) outcome = `→ ${bounded(said, saidRoom)}`;
   else {
     const first = firstOutputLine(result.text);
     outcome = first ? `→ ${bounded(first, 80)}` : 'no output';

@@ -1,0 +1,46 @@
+// What `git status` said of the working tree, in one line: the branch, how it stands against its
+// upstream, and what is changed (`On branch next · Your branch and 'origin/next' have diverged, and
+// have 2 and 5 different commits each · 3 modified, 1 untracked`). Its first line alone ("On
+// branch next") hid the state a person takes over the run from.
+
+import { cleanText } from './hygiene';
+
+// `git status`, and what `git checkout` / `git switch` print of the branch they moved to.
+const BRANCH = /^(?:On branch \S+|HEAD detached (?:at|from) \S+|Not currently on any branch\.?|Switched to (?:a new )?branch '[^']+'|Already on '[^']+'|Reset branch '[^']+')$/;
+const UPSTREAM = /^Your branch (?:is|and) /;
+const ENTRY = /^(modified|new file|deleted|renamed|copied|typechange|both modified|both added|deleted by us|deleted by them|added by us|added by them):\s+\S/;
+const SHORT_ENTRY = /^([ MADRCUT?!])([ MADRCUT?!]) \S/;
+const HEADING = /^(?:Changes to be committed|Changes not staged for commit|Untracked files|Unmerged paths|Ignored files):$/;
+
+/** `git status` (long or short), `git checkout` or `git switch` as one line, or undefined when the text is not their output. */
+export function gitStatusGist(text: string): string | undefined {
+  const raw = cleanText(text).split('\n').map((l) => l.trimEnd());
+  const lines = raw.map((l) => l.trim());
+  const parts: string[] = [];
+  const counts = new Map<string, number>();
+  const count = (what: string) => counts.set(what, (counts.get(what) ?? 0) + 1);
+  let section = '';
+  let clean = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (BRANCH.test(line)) parts.push(line.replace(/\.$/, ''));
+    else if (UPSTREAM.test(line)) {
+      // "Your branch and 'origin/next' have diverged," goes on: "and have 2 and 5 different commits each, respectively."
+      const more = /,$/.test(line) && /^and have /.test(lines[i + 1] ?? '') ? ` ${lines[i + 1].replace(/, respectively\.?$|\.$/, '')}` : '';
+      // Up to date is no news: two words say it.
+      parts.push(/^Your branch is up to date with /.test(line) ? 'up to date' : `${line.replace(/[.,]$/, '')}${more}`);
+    } else if (HEADING.test(line)) section = line;
+    else if (/^nothing to commit\b/.test(line)) clean = true;
+    else if (line === '') section = ''; // a section of the long format ends with a blank line
+    else if (ENTRY.test(line)) count(ENTRY.exec(line)![1] === 'new file' ? 'added' : ENTRY.exec(line)![1]);
+    else if (section === 'Untracked files:' && !line.startsWith('(')) count('untracked');
+    else if (SHORT_ENTRY.test(raw[i]) && !section) {
+      const [, x, y] = SHORT_ENTRY.exec(raw[i])!;
+      const code = x === '?' ? 'untracked' : x === '!' ? 'ignored' : [x, y].includes('D') ? 'deleted' : [x, y].includes('A') ? 'added' : [x, y].includes('R') ? 'renamed' : [x, y].includes('U') ? 'unmerged' : 'modified';
+      count(code);
+    }
+  }
+  if (counts.size) parts.push([...counts].map(([what, n]) => `${n} ${what}`).join(', '));
+  else if (clean) parts.push('nothing to commit, working tree clean');
+  return parts.length ? parts.join(' · ') : undefined;
+}
