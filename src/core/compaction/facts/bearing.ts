@@ -6,7 +6,7 @@
 import type { Step } from '../../model';
 import { addedLines, classifyCall } from './calls';
 import { bounded, cleanText } from './hygiene';
-import { eachOutputLine, LINE_NUMBER } from './outcomes';
+import { eachOutputLine, LINE_NUMBER, LISTING_ENTRY } from './outcomes';
 
 const MAX_TERMS = 60;
 const YEAR = /^(?:19|20)\d\d$/;
@@ -37,7 +37,6 @@ export function requestTerms(texts: readonly string[]): string[] {
   return [...out];
 }
 
-const LISTING_ENTRY = /^[-dlcbps][-rwxsStT]{9}[@+.]?\s/;
 
 // A definition says more of a file than a use: `def get_ticket(…)`, `@app.get("/tickets/{ticket_id}")`.
 const DEFINITION = /^(?:export\s+)?(?:async\s+)?(?:def|class|function|func|fn|pub|const|let|var|type|interface|struct|enum|module|defmodule|@\w)/;

@@ -6,7 +6,7 @@ import { addedLines, carriesPatch, classifyCall, commandEffect, shellSegments, w
 import { shellBanners, withoutBanners, withoutEcho } from './banners';
 import { ciErrorsOf } from './diagnostics';
 import { bounded, paragraph, unique } from './hygiene';
-import { editOutcome, errorOf, shellComplaintOf, exitCodeOf, furtherErrorsOf, isTestCommand, firstOutputLine, pathListOf, readGist, recordLineOf, someOutputLine, tellingOutputLine, testRun, type ErrorFact, type Outcome } from './outcomes';
+import { editOutcome, errorOf, shellComplaintOf, exitCodeOf, furtherErrorsOf, isTestCommand, firstOutputLine, listingOf, pathListOf, readGist, recordLineOf, someOutputLine, tellingOutputLine, testRun, type ErrorFact, type Outcome } from './outcomes';
 import { decisionsOf, summaryOf, taskToolPlan, todosOf, type SummaryFact, type TodoItem } from './plans';
 import { answerText, ASK_TOOLS, constraintsOf, requestText, taskOf, userRefsOf, type UserRef } from './requests';
 import { answersNo, verdictOf } from './verdict';
@@ -444,7 +444,9 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   // listing's last line says nothing, and a commit's or a push's record (read above) says more.
   const bare = command.trim().replace(/^cd \S+ && /, '');
   // A search for files says what it found when that is a few paths (`find . -name '*.butler.yaml'`).
-  const found = result && /^(?:find|fd|rg --files|rg -l|grep -\w*l\w*|ls)\b/.test(bare) ? pathListOf(result.text, 3, true, 1) : undefined;
+  // A long listing (`mkdir -p x && ls -la x`) says what the folder holds, not `total 8`.
+  const found = result && /^(?:find|fd|rg --files|rg -l|grep -\w*l\w*|ls)\b/.test(bare) ? pathListOf(result.text, 3, true, 1) ?? (/\bls\s+-\w*l/.test(bare) ? listingOf(result.text) : undefined)
+    : result && /(?:^|&&|;|\|)\s*ls\s+-\w*l\w*\s+[^|;&]*$/.test(bare) ? listingOf(result.text) : undefined;
   // `git status` (and a checkout) says the branch, where it stands against its upstream and what is changed.
   const status = result && /^git\s+(?:-C\s+\S+\s+)?(?:status|checkout|switch)\b/.test(bare) ? gitStatusGist(result.text) : undefined;
   const said = found ?? status ?? (result && !record && !readsOnly && !/^(?:ls|find|grep|rg|cat|head|tail|sed -n|nl|tree|pwd|echo|mkdir|rm|cd)\b/.test(bare) ? tellingOutputLine(result.text) : undefined);
@@ -458,7 +460,7 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   else if (error) outcome = `failed: ${error.text}`;
   else if (record) outcome = `→ ${record}`;
   // A script that records no exit status says how it went last (`Total broken: 34`); a write's last line is an echo.
-  else if (said && (commandEffect(command) === 'run' || said === status)) outcome = `→ ${bounded(said, saidRoom)}`;
+  else if (said && (commandEffect(command) === 'run' || said === status || said === found)) outcome = `→ ${bounded(said, saidRoom)}`;
   else {
     const first = firstOutputLine(result.text);
     outcome = first ? `→ ${bounded(first, 80)}` : 'no output';

@@ -399,6 +399,29 @@ export function pathListOf(text: string, max = 8, clean = true, least = 2): stri
   return paths.length >= least ? `${paths.join(', ')}${more ? ` and ${more} more` : ''}` : undefined;
 }
 
+// A long listing's entry (`ls -l`): mode, links, owner, group, size, date, then the name.
+export const LISTING_ENTRY = /^[-dlcbps][-rwxsStT]{9}[@+.]?\s/;
+// The date before the name: `Feb  1 14:24`, `1 Feb 2025`, `2026-02-01 14:24:05.123 +0000`.
+const LISTING_NAME = /(?:\s[A-Z][a-z]{2}\s+\d{1,2}\s+(?:\d{1,2}:\d{2}|\d{4})|\s\d{1,2}\s+[A-Z][a-z]{2}\s+(?:\d{1,2}:\d{2}|\d{4})|\s\d{4}-\d{2}-\d{2}(?:\s+\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:\s+[+-]\d{4})?)?)\s+(\S.*)$/;
+
+/**
+ * What a long listing (`ls -la`) holds, by name, folders marked with `/` (`feature/,
+ * worktree-tracking.md`), `.` and `..` left out; its first line (`total 8`) says nothing.
+ */
+export function listingOf(text: string, max = 4): string | undefined {
+  const names: string[] = [];
+  let more = 0;
+  for (const line of eachOutputLine(text)) {
+    if (/^total \d+$/.test(line)) continue;
+    if (!LISTING_ENTRY.test(line)) return undefined;
+    const name = LISTING_NAME.exec(line)?.[1].replace(/ -> .*$/, '');
+    if (!name || name === '.' || name === '..') continue;
+    if (names.length < max) names.push(line.startsWith('d') ? `${name}/` : name);
+    else more++;
+  }
+  return names.length ? `${names.join(', ')}${more ? ` and ${more} more` : ''}` : 'empty';
+}
+
 /** `text.split('\n')` one line at a time: a huge output is not split into an array of millions of lines. */
 function* eachLine(text: string): Generator<string> {
   for (let start = 0; start <= text.length;) {

@@ -1,0 +1,28 @@
+import { strict as assert } from 'node:assert';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { findStrategy, runCompaction } from '../../src/core/compaction';
+import { listingOf } from '../../src/core/compaction/facts/outcomes';
+import { loadTrajectory } from '../../src/core/open';
+import { charEstimateCounter } from '../../src/core/tokens/counter';
+import { REPO_ROOT } from '../helpers/paths';
+
+// `ls -la` opens with `total 8`: a summary that told a listing by its first line said nothing of
+// what the folder held (randlee/claude-history's worktree sub-agent, labelled blind in session 37).
+
+test('a long listing is told by the names it holds, folders marked, not by `total 8`', async () => {
+  const file = path.join(REPO_ROOT, 'wild', 'files', 'randlee__claude-history', 'subagents', 'agent-a53b173.jsonl');
+  const run = (await loadTrajectory(file)).runs[0];
+  const summary = (await runCompaction(run, { strategy: findStrategy('langchain-summarization')!, range: '0:-2' }, { counter: charEstimateCounter })).summary ?? '';
+  assert.match(summary, /&& ls -la \[…\] \("Ensure worktree base directory exists"\) \(→ feature\/, worktree-tracking\.md\)/);
+  assert.match(summary, /ls -la \/Users\/randlee\/Documents\/github\/claude-history-worktrees\/feature\/phase10-chrome \| head -20 \(→ \.git, \.github\/, \.gitignore, \.golangci\.yml and 7 more\)/);
+  assert.ok(!/\(→ total \d+\)/.test(summary), summary);
+});
+
+test('listing names after the date as macOS, GNU (--full-time) and BSD print it; not a listing, no names', () => {
+  const mac = 'total 16\ndrwxr-xr-x  4 u staff 1024 Feb  1 14:24 .\ndrwxr-xr-x  3 u staff   96 Feb  1 14:24 ..\n-rw-r--r--  1 u staff 2048 Jan  3  2025 notes with space.md\nlrwxr-xr-x  1 u staff   10 Feb  2 10:00 link -> target\n';
+  assert.equal(listingOf(mac), 'notes with space.md, link');
+  assert.equal(listingOf('total 8\ndrwxr-xr-x 2 root root 4096 2026-02-01 14:24:05.123456789 +0000 src\n-rw-r--r-- 1 root root 12 2026-02-01 14:24:05.123456789 +0000 a.txt\n'), 'src/, a.txt');
+  assert.equal(listingOf('total 0\n'), 'empty');
+  assert.equal(listingOf('ls: cannot access foo: No such file or directory\n'), undefined);
+});
