@@ -701,4 +701,30 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
       await wb.closeAllEditors();
     },
   },
+  {
+    // Issue 22: a real Codex rollout (EdouardZemb/test-framework, wild dev split) that reads its
+    // agent's config and sprint status, then answers in French and picks the story in review. The
+    // summary's room left says what those files set, not their comment lines.
+    name: 'summary-says-settings',
+    async run(ctx) {
+      const { wb, repo, workspace, settings, shot } = ctx;
+      await wb.closeAllEditors();
+      const file = path.join(workspace, 'short', 'test-framework-rollout.jsonl');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.copyFileSync(path.join(repo, 'wild', 'files', 'EdouardZemb__test-framework', 'rollout-2026-02-04T20-56-42-019c2a3a-7de1-7c11-8099-326909cfa51a.jsonl'), file);
+      const title = expectedFor(repo, file).title;
+      const report = await compactFileFromPalette(wb, file, title, { id: 'openhands-summary', label: 'OpenHands LLM summarizing condenser' }, '0-31');
+      const want = expectedCompaction(repo, file, { strategy: 'openhands-summary', range: [0, 31], model: compactionModel(repo, settings) });
+      await assertHeadlineMatches(report, want);
+      await report.openTab('range');
+      const summary = await report.frame().locator('#summary-text').innerText();
+      assert.equal(summary.trim(), want.summary!.trim(), 'the panel shows another summary than `compact --json`');
+      assert.match(summary, /_bmad\/bmm\/config\.yaml sets: .*communication_language: French/, 'the config the agent read is not told by what it sets');
+      assert.match(summary, /sprint-status\.yaml sets: .*0-1-configurer-un-projet-via-config-yaml: review/, 'the story in review is not told');
+      await scrollSummaryTo(report, 'config.yaml sets:');
+      await wb.parkMouse();
+      await shot('summary-says-settings');
+      await wb.closeAllEditors();
+    },
+  },
 ];

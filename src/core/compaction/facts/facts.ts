@@ -15,7 +15,7 @@ import { argsObject, contextTextOf } from '../text';
 import { closingStatementOf, statementsOf } from './agentText';
 import { bearingLinesOf, requestTerms, termsWrittenBy } from './bearing';
 import { gitStatusGist } from './gitStatus';
-import { settingsOf } from './settings';
+import { settingsOf } from './fileSettings';
 
 export type { TodoItem };
 

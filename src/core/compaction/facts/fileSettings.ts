@@ -15,6 +15,7 @@ const NOT_SCALAR = /^(?:[[{|>&*!]|#)/;
 // What must never be copied into a summary, whatever the file says.
 const SECRET_KEY = /secret|token|passw(?:or)?d|passwd|api[_-]?key|private[_-]?key|credential|auth/i;
 const VALUE_CHARS = 120;
+const TEMPLATE = /\{[\w-]+\}|\$\{|\{\{/;
 
 interface Setting { key: string; value: string; at: number; indent: number; list?: true }
 
@@ -25,7 +26,7 @@ function isConfigFile(file: string): boolean {
 /**
  * The settings a read of `file` showed, at most `max`, in file order: those whose value is rarest
  * in the file first (a status list of forty `backlog`s tells by its one `review`), then those that
- * say most (an `intent`, a list of `constraints`); secrets never. The rows of a list of records
+ * say most (an `intent`, a list of `constraints`); templates and secrets never. The rows of a list of records
  * (`- type: plan_step`, `index: 1`) are data, not settings.
  */
 export function settingsOf(file: string, text: string, max = 8): string[] {
@@ -70,7 +71,8 @@ export function settingsOf(file: string, text: string, max = 8): string[] {
     open = { key: m[1], value: unquoted(written), at: found.length, indent };
     found.push(open);
   }
-  const kept = found.filter((f) => f.value && f.value.length <= VALUE_CHARS * 2);
+  // A value that is still a template (`{project-root}/docs`) is not what the setting is.
+  const kept = found.filter((f) => f.value && f.value.length <= VALUE_CHARS * 2 && !TEMPLATE.test(f.value));
   const seen = new Map<string, number>();
   for (const f of kept) seen.set(f.value, (seen.get(f.value) ?? 0) + 1);
   const words = (f: Setting) => Math.min(3, f.value.split(/\s+/).length);

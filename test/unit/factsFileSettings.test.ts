@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { findStrategy, runCompaction } from '../../src/core/compaction';
-import { settingsOf } from '../../src/core/compaction/facts/settings';
+import { settingsOf } from '../../src/core/compaction/facts/fileSettings';
 import { loadTrajectory } from '../../src/core/open';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
 import { REPO_ROOT } from '../helpers/paths';
@@ -31,6 +31,8 @@ test('settings: scalar values only, comments cut off, secrets never, and only fr
   // Numbered as a read tool prints it.
   assert.deepEqual(settingsOf('pyproject.toml', '     1→[project]\n     2→requires-python = ">=3.11"\n'), ['requires-python: >=3.11']);
   assert.deepEqual(settingsOf('app.py', 'DEBUG = True\n'), []);
+  // A value still a template is not what the setting is.
+  assert.deepEqual(settingsOf('config.yaml', 'project_knowledge: "{project-root}/docs"\nuser_name: Edouard\n'), ['user_name: Edouard']);
   // A task file's front matter, as Kimi's ReadFile numbers it; the body is not read.
   const task = '<system>3 lines read</system>\n     1\t---\n     2\tid: T-20260602-doc-link-audit\n     3\tstatus: ready\n     4\t---\n     5\tnote: body\n';
   assert.deepEqual(settingsOf('tasks/T-20260602-doc-link-audit.md', task), ['id: T-20260602-doc-link-audit', 'status: ready']);
