@@ -488,19 +488,26 @@ export function recordLineOf(text: string): string | undefined {
   return commit;
 }
 
+// A script's own report of an error it met (`Page error: Cannot read properties of undefined …`):
+// what it printed about it, not a verdict on the step (its exit status and error flag decide that).
+const REPORTED_ERROR = /^(?:[A-Z][\w-]*\s){1,2}(?:error|exception|failure)s?:\s+\S/i;
+
 /**
- * What a script said last about how it went: its last verdict line (`FAILURE: …`), else what the
+ * What a script said last about how it went: its last verdict line (`FAILURE: …`), else the first
+ * error it reported, else what the
  * JSON object it printed is (an issue tracker's new issue: its id and title), else its last line
  * with a letter or a digit (not a closing brace).
  */
 export function tellingOutputLine(text: string): string | undefined {
   let last: string | undefined;
   let verdict: string | undefined;
+  let reported: string | undefined;
   for (const line of eachOutputLine(text)) {
     if (/[\p{L}\p{N}]/u.test(line)) last = line;
     if (VERDICT_LINE.test(line) && !NO_ERROR.test(line)) verdict = line;
+    else if (!reported && REPORTED_ERROR.test(line) && !NO_ERROR.test(line)) reported = line;
   }
-  return verdict ?? diffGist(text) ?? jsonObjectGist(text) ?? last;
+  return verdict ?? reported ?? diffGist(text) ?? jsonObjectGist(text) ?? last;
 }
 
 /**

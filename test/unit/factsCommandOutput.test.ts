@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { findStrategy, runCompaction } from '../../src/core/compaction';
-import { listingOf } from '../../src/core/compaction/facts/outcomes';
+import { listingOf, tellingOutputLine } from '../../src/core/compaction/facts/outcomes';
 import { loadTrajectory } from '../../src/core/open';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
 import { REPO_ROOT } from '../helpers/paths';
@@ -25,4 +25,13 @@ test('listing names after the date as macOS, GNU (--full-time) and BSD print it;
   assert.equal(listingOf('total 8\ndrwxr-xr-x 2 root root 4096 2026-02-01 14:24:05.123456789 +0000 src\n-rw-r--r-- 1 root root 12 2026-02-01 14:24:05.123456789 +0000 a.txt\n'), 'src/, a.txt');
   assert.equal(listingOf('total 0\n'), 'empty');
   assert.equal(listingOf('ls: cannot access foo: No such file or directory\n'), undefined);
+});
+
+test("a script that ran through is told by the error it reported, not by its last line; a report of no error is none", () => {
+  // MQFacultyOfArts/PromptGrimoireTool: a Playwright check run with `uv run python`, exit 0.
+  const printed = "Page error: Cannot read properties of undefined (reading 'addEventListener')\nLabel text: No selection\nConsole messages:\n  Selection made: This is a sample conversation\n  Mouseup dispatched\n";
+  assert.equal(tellingOutputLine(printed), "Page error: Cannot read properties of undefined (reading 'addEventListener')");
+  assert.equal(tellingOutputLine('Build errors: none\nwrote dist/app.js\n'), 'wrote dist/app.js');
+  // A verdict line still says more than an error met on the way.
+  assert.equal(tellingOutputLine('Request error: timeout, retrying\nAll tests passed\n'), 'All tests passed');
 });
