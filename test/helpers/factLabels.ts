@@ -25,6 +25,8 @@ export const FACTS_LOCKED_DIR = path.join(REPO_ROOT, 'test', 'fixtures', 'facts-
 export const FACTS_FRESH_DIR = path.join(REPO_ROOT, 'test', 'fixtures', 'facts-fresh');
 /** Runs another set has (facts-fresh), labelled again, blind, by a second labeller: how much the figure depends on who picks. */
 export const FACTS_RELABELLED_DIR = path.join(REPO_ROOT, 'test', 'fixtures', 'facts-relabelled');
+/** Four runs of the locked third labelled again, blind, under the written rule on lines of output: nothing is tuned on them either. */
+export const FACTS_LOCKED_RELABELLED_DIR = path.join(REPO_ROOT, 'test', 'fixtures', 'facts-locked-relabelled');
 /** Long wild-log dev runs (76–657 steps), labelled once the locked third showed that long sessions lose the middle. */
 export const FACTS_LONG_DIR = path.join(REPO_ROOT, 'test', 'fixtures', 'facts-long');
 
