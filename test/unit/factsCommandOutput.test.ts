@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { findStrategy, runCompaction } from '../../src/core/compaction';
-import { listingOf, tellingOutputLine } from '../../src/core/compaction/facts/outcomes';
+import { listingOf, recordLineOf, tellingOutputLine } from '../../src/core/compaction/facts/outcomes';
 import { loadTrajectory } from '../../src/core/open';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
 import { REPO_ROOT } from '../helpers/paths';
@@ -34,4 +34,10 @@ test("a script that ran through is told by the error it reported, not by its las
   assert.equal(tellingOutputLine('Build errors: none\nwrote dist/app.js\n'), 'wrote dist/app.js');
   // A verdict line still says more than an error met on the way.
   assert.equal(tellingOutputLine('Request error: timeout, retrying\nAll tests passed\n'), 'All tests passed');
+});
+
+test('a tracker command that closed two things records both', () => {
+  // marot/spotter: `bd close spotter-4te.6 && bd close spotter-4te` closes a task and its epic.
+  assert.equal(recordLineOf('✓ Closed spotter-4te.6: Closed\n✓ Closed spotter-4te: Closed\n'), '✓ Closed spotter-4te.6: Closed · ✓ Closed spotter-4te: Closed');
+  assert.equal(recordLineOf('✓ Created issue owner/repo#12\nhttps://github.com/owner/repo/issues/12\n'), '✓ Created issue owner/repo#12');
 });

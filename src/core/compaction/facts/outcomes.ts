@@ -470,7 +470,8 @@ const VERDICT_LINE = /^(?:\W{0,3})(?:FAIL(?:URE|ED)?|SUCCESS(?:FUL)?|PASS(?:ED)?
 // request …`, `✓ Merged …`): the same kind of record.
 const COMMIT_LINE = /^\[[^\]\s]+(?: \([^)\n]*\))? [0-9a-f]{7,40}\] \S/;
 const COMMIT_STAT = /^\d+ files? changed(?:, \d+ insertions?\(\+\))?(?:, \d+ deletions?\(-\))?$/;
-const RECORD_LINE = new RegExp(`^[✓✔] (?:Closed|Created|Merged|Reopened|Deleted|Pushed|Released|Published|Deployed|Approved)\\b|${COMMIT_LINE.source}|^(?:[+*] )?[0-9a-f]{7,40}\\.\\.\\.?[0-9a-f]{7,40}\\s+\\S+\\s+->\\s+\\S+|^\\* \\[new (?:branch|tag)\\]\\s+\\S+\\s+->\\s+\\S+`);
+const TICK_LINE = /^[✓✔] (?:Closed|Created|Merged|Reopened|Deleted|Pushed|Released|Published|Deployed|Approved)\b/;
+const RECORD_LINE = new RegExp(`${TICK_LINE.source}|${COMMIT_LINE.source}|^(?:[+*] )?[0-9a-f]{7,40}\\.\\.\\.?[0-9a-f]{7,40}\\s+\\S+\\s+->\\s+\\S+|^\\* \\[new (?:branch|tag)\\]\\s+\\S+\\s+->\\s+\\S+`);
 
 /**
  * The commit or push version control reported in `text`, if any, within 140 characters. A commit
@@ -478,14 +479,19 @@ const RECORD_LINE = new RegExp(`^[✓✔] (?:Closed|Created|Merged|Reopened|Dele
  */
 export function recordLineOf(text: string): string | undefined {
   let commit: string | undefined;
+  const ticks: string[] = [];
   for (const line of eachOutputLine(text)) {
     if (commit) return COMMIT_STAT.test(line) ? `${commit} · ${line}` : commit;
-    if (RECORD_LINE.test(line)) {
+    // A tracker's CLI that changed several things ticks each (`bd close a.6 && bd close a`): up to three.
+    if (TICK_LINE.test(line)) {
+      if (ticks.push(bounded(line, 100)) === 3) break;
+    } else if (ticks.length) break;
+    else if (RECORD_LINE.test(line)) {
       if (!COMMIT_LINE.test(line)) return bounded(line, 140);
       commit = bounded(line, 140);
     }
   }
-  return commit;
+  return commit ?? (ticks.length ? ticks.join(' · ') : undefined);
 }
 
 // A script's own report of an error it met (`Page error: Cannot read properties of undefined …`):
