@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { findStrategy, runCompaction } from '../../src/core/compaction';
-import { extractFacts } from '../../src/core/compaction/facts/facts';
+import { extractFacts, filesNotRead, filesRead } from '../../src/core/compaction/facts/facts';
 import { constraintsOf, userRefsOf } from '../../src/core/compaction/facts/requests';
 import { loadTrajectory } from '../../src/core/open';
 import { extractEntities } from '../../src/core/report/entities';
@@ -114,4 +114,15 @@ test('a read the tool refused read nothing: the loss report lists no file for it
   const summary = (await runCompaction(run, { strategy: findStrategy('rolling-summary')!, range: '0:-2' }, { counter: charEstimateCounter })).summary ?? '';
   assert.match(summary, /could not read \/home\/dave01\/wsl-repos\/codeplane-demos\/demo-issue-tracker-api\/README\.md/);
   assert.ok(!/(?<!not )read \/home\/dave01\/wsl-repos\/codeplane-demos\/demo-issue-tracker-api\/README\.md/.test(summary), summary);
+});
+
+test('a shell read that failed read nothing; one whose status is a later stage\'s may have', () => {
+  // Codex records the exit status in the output's header (`Exit code: 1`).
+  const t = builtRun((b) => {
+    addCall(b, 'shell', { command: 'cat notes/missing.md' }, 'Exit code: 1\nOutput:\ncat: notes/missing.md: No such file or directory\n');
+    addCall(b, 'shell', { command: 'cat app/config.py | grep DEBUG' }, 'Exit code: 1\nOutput:\n');
+  }, 'codex');
+  const facts = extractFacts(t, t.steps.map((s) => s.index));
+  assert.deepEqual(filesRead(facts), ['app/config.py']);
+  assert.deepEqual(filesNotRead(facts), ['notes/missing.md']);
 });

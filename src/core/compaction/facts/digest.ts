@@ -41,7 +41,7 @@ export function digestItems(facts: Facts): DigestItem[] {
   const last = facts.lastAgentMessage;
   if (last && !last.between && !facts.replies.some((r) => r.step === last.step)) add(`agent last said: ${messageLine(last.text, 300)}`, 3, last.step);
   // What only fills room (the agent's statements, what results showed of the person's terms): the first to go.
-  for (const f of fillEntries(facts)) add(f.text, FILL_PRIORITY, f.step);
+  for (const f of fillEntries(facts, !last?.between)) add(f.text, FILL_PRIORITY, f.step);
   for (const f of filesNotRead(facts)) add(`could not read ${f}`, 1, facts.reads.find((r) => r.text === f)?.step ?? 0);
   for (const f of filesRead(facts)) {
     const gist = readGistOf(facts, f);

@@ -303,12 +303,11 @@ function readAgentText(facts: Facts, step: Step, before?: string): void {
   }
   for (const d of decisionsOf(text)) facts.decisions.push({ step: step.index, text: d });
   // A message the person saw between calls (not raw thinking) that states what the agent found.
-  const shown = said;
-  if (shown && !looksLikeJson(shown)) {
-    const note = before === undefined ? statementsOf(shown) : '';
+  if (said && !looksLikeJson(said)) {
+    const note = before === undefined ? statementsOf(said) : '';
     if (note) facts.notes.push({ step: step.index, text: note });
     // A long message's last statement is past any line's room: how it ended (a status after a poem).
-    const closing = shown.length > 400 ? closingStatementOf(shown) : undefined;
+    const closing = said.length > 400 ? closingStatementOf(said) : undefined;
     if (closing && !note.includes(closing)) facts.notes.push({ step: step.index, text: closing, closing: true });
   }
 }
@@ -348,8 +347,9 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
   // A read of one file that went through says what the file is; a command that read several does not say which printed what.
   const gist = result && info.reads.length === 1 && verdict?.failed !== true && failedEdit !== 'failed' ? readGist(result.text) : undefined;
   // A read the tool refused or that failed (`is_error`, a non-zero exit of `cat missing.txt`) read
-  // nothing; a command that read several files and failed may have read some.
-  const readNothing = verdict?.failed === true && (info.kind !== 'shell' || info.reads.length === 1);
+  // nothing; a command that read several files, or whose status is a later stage's (`cat x | grep
+  // y` finding nothing), may have read them.
+  const readNothing = verdict?.failed === true && (info.kind !== 'shell' || (info.reads.length === 1 && !/\|/.test(info.command ?? '')));
   for (const f of info.reads) facts.reads.push({ step: call.index, text: f, ...(readNothing ? { failed: true as const } : gist ? { gist } : {}) });
   const settings = result && info.reads.length === 1 && verdict?.failed !== true && !info.edits.length ? settingsOf(info.reads[0], result.text).filter((l) => !gist?.includes(l)) : [];
   if (settings.length) facts.settings.push({ step: call.index, source: info.reads[0], lines: settings });

@@ -362,12 +362,12 @@ export function asFill(lines: readonly Ranked[], facts: Facts): Ranked[] {
 
 /**
  * What fills the room a summary has left, each with its step and rank: what the agent stated
- * between its calls and how a long message ended (the last message's opening aside: it has its
- * own line), what results showed that names the person's terms, those naming more ranked higher,
+ * between its calls and how a long message ended (the last message's opening aside when
+ * `lastShown`: it has its own line), what results showed that names the person's terms, those naming more ranked higher,
  * and what configuration files read set.
  */
-export function fillEntries(facts: Facts): (Ranked & { step: number })[] {
-  const notes = facts.notes.filter((n) => n.closing || n.step !== facts.lastAgentMessage?.step).map((n) => ({ step: n.step, text: `agent${n.closing ? ' ended' : ''}: ${n.text}`, rank: 0.55 }));
+export function fillEntries(facts: Facts, lastShown = true): (Ranked & { step: number })[] {
+  const notes = facts.notes.filter((n) => n.closing || !lastShown || n.step !== facts.lastAgentMessage?.step).map((n) => ({ step: n.step, text: `agent${n.closing ? ' ended' : ''}: ${n.text}`, rank: 0.55 }));
   const shown = facts.bearing.map((b) => ({ step: b.step, text: `${b.source} shows: ${b.lines.join(' · ')}`, rank: 0.5 + Math.min(0.4, b.lines.length * 0.1) }));
   const settings = facts.settings.map((b) => ({ step: b.step, text: `${b.source} sets: ${b.lines.join(' · ')}`, rank: 0.45 }));
   return [...notes, ...shown, ...settings];
