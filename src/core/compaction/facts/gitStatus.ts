@@ -23,6 +23,8 @@ export function gitStatusGist(text: string): string | undefined {
   let clean = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
+    const entry = ENTRY.exec(line);
+    const short = SHORT_ENTRY.exec(raw[i]);
     if (BRANCH.test(line)) parts.push(line.replace(/\.$/, ''));
     else if (UPSTREAM.test(line)) {
       // "Your branch and 'origin/next' have diverged," goes on: "and have 2 and 5 different commits each, respectively."
@@ -32,10 +34,10 @@ export function gitStatusGist(text: string): string | undefined {
     } else if (HEADING.test(line)) section = line;
     else if (/^nothing to commit\b/.test(line)) clean = true;
     else if (line === '') section = ''; // a section of the long format ends with a blank line
-    else if (ENTRY.test(line)) count(ENTRY.exec(line)![1] === 'new file' ? 'added' : ENTRY.exec(line)![1]);
+    else if (entry) count(entry[1] === 'new file' ? 'added' : entry[1]);
     else if (section === 'Untracked files:' && !line.startsWith('(')) count('untracked');
-    else if (SHORT_ENTRY.test(raw[i]) && !section) {
-      const [, x, y] = SHORT_ENTRY.exec(raw[i])!;
+    else if (short && !section) {
+      const [, x, y] = short;
       const code = x === '?' ? 'untracked' : x === '!' ? 'ignored' : [x, y].includes('D') ? 'deleted' : [x, y].includes('A') ? 'added' : [x, y].includes('R') ? 'renamed' : [x, y].includes('U') ? 'unmerged' : 'modified';
       count(code);
     }

@@ -305,12 +305,12 @@ function goPackages(lines: readonly string[]): string | undefined {
 // line that says the command failed is kept.
 const BOILERPLATE = /^(?:Exit code:? -?\d+|<exited with exit code -?\d+>|<shellId: \d+ completed with exit code -?\d+>|<system>(?![^<]*\b(?:ERROR|[Ee]rror|[Ff]ailed|FAILED)\b)[^<]*<\/system>|\(Open file: .*\)|\(Current directory: .*\)|bash-\$.*|Chunk ID: .*|Wall time: .*|Process exited with code .*|Original token count: .*|Output:|<\/?(?:returncode|output)>.*|\[The command completed with exit code .*\]|\[Command finished .*\]|Your command ran successfully and did not produce any output\.?)$/;
 
-/** The meaningful lines of a result: cleaned (unless `clean` is false: it is already), blank and wrapper lines dropped. */
 /** Whether a line is what a harness wraps around output (`Exit code: 0`, `Wall time: …`), not output. */
 export function isHarnessLine(line: string): boolean {
   return BOILERPLATE.test(line.trim());
 }
 
+/** The meaningful lines of a result: cleaned (unless `clean` is false: it is already), blank and wrapper lines dropped. */
 function outputLines(text: string, clean = true): string[] {
   return [...eachOutputLine(text, clean)];
 }
@@ -471,11 +471,12 @@ const VERDICT_LINE = /^(?:\W{0,3})(?:FAIL(?:URE|ED)?|SUCCESS(?:FUL)?|PASS(?:ED)?
 const COMMIT_LINE = /^\[[^\]\s]+(?: \([^)\n]*\))? [0-9a-f]{7,40}\] \S/;
 const COMMIT_STAT = /^\d+ files? changed(?:, \d+ insertions?\(\+\))?(?:, \d+ deletions?\(-\))?$/;
 const TICK_LINE = /^[✓✔] (?:Closed|Created|Merged|Reopened|Deleted|Pushed|Released|Published|Deployed|Approved)\b/;
-const RECORD_LINE = new RegExp(`${TICK_LINE.source}|${COMMIT_LINE.source}|^(?:[+*] )?[0-9a-f]{7,40}\\.\\.\\.?[0-9a-f]{7,40}\\s+\\S+\\s+->\\s+\\S+|^\\* \\[new (?:branch|tag)\\]\\s+\\S+\\s+->\\s+\\S+`);
+const PUSH_LINE = /^(?:[+*] )?[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}\s+\S+\s+->\s+\S+|^\* \[new (?:branch|tag)\]\s+\S+\s+->\s+\S+/;
 
 /**
- * The commit or push version control reported in `text`, if any, within 140 characters. A commit
- * is told with what it holds too (`… · 2 files changed, 3 insertions(+), 20 deletions(-)`).
+ * The commit or push version control reported in `text`, or the ticks a tracker printed, if any,
+ * within 140 characters. A commit is told with what it holds too (`… · 2 files changed, 3
+ * insertions(+), 20 deletions(-)`).
  */
 export function recordLineOf(text: string): string | undefined {
   let commit: string | undefined;
@@ -486,10 +487,8 @@ export function recordLineOf(text: string): string | undefined {
     if (TICK_LINE.test(line)) {
       if (ticks.push(bounded(line, 100)) === 3) break;
     } else if (ticks.length) break;
-    else if (RECORD_LINE.test(line)) {
-      if (!COMMIT_LINE.test(line)) return bounded(line, 140);
-      commit = bounded(line, 140);
-    }
+    else if (PUSH_LINE.test(line)) return bounded(line, 140);
+    else if (COMMIT_LINE.test(line)) commit = bounded(line, 140);
   }
   return commit ?? (ticks.length ? ticks.join(' · ') : undefined);
 }
