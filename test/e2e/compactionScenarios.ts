@@ -135,6 +135,8 @@ async function waitForStrategy(report: ReportView, label: string): Promise<void>
   await report.frame().locator('#headline-mode .card-detail', { hasText: label }).waitFor({ timeout: 30_000 });
 }
 
+const OPENHANDS_SUMMARY = { id: 'openhands-summary', label: 'OpenHands LLM summarizing condenser' };
+
 /** Opens `file` (copied into the workspace), then compacts `range` of it from the palette with `strategy`; the report, once shown. */
 async function compactFileFromPalette(wb: Workbench, file: string, title: string, strategy: { id: string; label: string }, range: string): Promise<ReportView> {
   await wb.runCommand('Agent Trace Lens: Open Trajectory…');
@@ -153,6 +155,25 @@ async function compactFileFromPalette(wb: Workbench, file: string, title: string
   await report.tab(title).waitFor({ timeout: 60_000 });
   await waitForStrategy(report, strategy.label);
   return report;
+}
+
+/**
+ * Copies a wild-log file into the workspace (`dest`, under it), compacts `range` of it from the
+ * palette with `strategy`, and checks the panel's headline and summary against `compact --json`'s.
+ */
+async function compactWildFile(ctx: Context, wild: string, dest: string, strategy: { id: string; label: string }, range: [number, number]): Promise<{ report: ReportView; summary: string; want: ExpectedCompaction; title: string }> {
+  const { wb, repo, workspace, settings } = ctx;
+  const file = path.join(workspace, dest);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.copyFileSync(path.join(repo, 'wild', 'files', wild), file);
+  const title = expectedFor(repo, file).title;
+  const report = await compactFileFromPalette(wb, file, title, strategy, `${range[0]}-${range[1]}`);
+  const want = expectedCompaction(repo, file, { strategy: strategy.id, range, model: compactionModel(repo, settings) });
+  await assertHeadlineMatches(report, want);
+  await report.openTab('range');
+  const summary = await report.frame().locator('#summary-text').innerText();
+  assert.equal(summary.trim(), want.summary!.trim(), 'the panel shows another summary than `compact --json`');
+  return { report, summary, want, title };
 }
 
 /** Scrolls the Summary side (it scrolls on its own) so that `text` stands in its middle, for a screenshot. */
@@ -649,21 +670,12 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
     // steps from the palette. The hand-over grows with the range and holds a commit from its middle.
     name: 'long-session-summary',
     async run(ctx) {
-      const { wb, repo, workspace, settings, shot } = ctx;
+      const { wb, shot } = ctx;
       await wb.closeAllEditors();
-      const file = path.join(workspace, 'long', 'spotter-4te-session.jsonl');
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.copyFileSync(path.join(repo, 'wild', 'files', 'marot__spotter', 'ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl'), file);
-      const title = expectedFor(repo, file).title;
-      assert.match(title, /^Work on bead spotter-4te/);
       const strategy = STRATEGIES_2026.find((x) => x.id === 'langchain-summarization')!;
-      const report = await compactFileFromPalette(wb, file, title, strategy, '0-654');
       // The CLI widens the range the same way (call 654's result is step 655).
-      const want = expectedCompaction(repo, file, { strategy: strategy.id, range: [0, 654], model: compactionModel(repo, settings) });
-      await assertHeadlineMatches(report, want);
-      await report.openTab('range');
-      const summary = await report.frame().locator('#summary-text').innerText();
-      assert.equal(summary.trim(), want.summary!.trim(), 'the panel shows another summary than `compact --json`');
+      const { report, summary, want, title } = await compactWildFile(ctx, 'marot__spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl', 'long/spotter-4te-session.jsonl', strategy, [0, 654]);
+      assert.match(title, /^Work on bead spotter-4te/);
       assert.ok(summary.length > 8000, `a 657-step session's hand-over is held to ${summary.length} characters`);
       assert.equal(await report.frame().locator('#summary-size').innerText(), want.summarySize, 'the panel does not say how the summary was sized, as compact --json does');
       assert.match(want.summarySize!, /summary_share 0\.05 of the [\d,]+ characters it replaces/);
@@ -682,18 +694,9 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
     // with what the files the agent read show of the request: the route and the method it asked for.
     name: 'summary-fills-room',
     async run(ctx) {
-      const { wb, repo, workspace, settings, shot } = ctx;
+      const { wb, shot } = ctx;
       await wb.closeAllEditors();
-      const file = path.join(workspace, 'short', 'traceforge-get-endpoint.jsonl');
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.copyFileSync(path.join(repo, 'wild', 'files', 'dfinson__traceforge', 'openhands', 'demo_issue_tracker_get_endpoint.jsonl'), file);
-      const title = expectedFor(repo, file).title;
-      const report = await compactFileFromPalette(wb, file, title, { id: 'openhands-summary', label: 'OpenHands LLM summarizing condenser' }, '0-21');
-      const want = expectedCompaction(repo, file, { strategy: 'openhands-summary', range: [0, 21], model: compactionModel(repo, settings) });
-      await assertHeadlineMatches(report, want);
-      await report.openTab('range');
-      const summary = await report.frame().locator('#summary-text').innerText();
-      assert.equal(summary.trim(), want.summary!.trim(), 'the panel shows another summary than `compact --json`');
+      const { report, summary } = await compactWildFile(ctx, 'dfinson__traceforge/openhands/demo_issue_tracker_get_endpoint.jsonl', 'short/traceforge-get-endpoint.jsonl', OPENHANDS_SUMMARY, [0, 21]);
       assert.match(summary, /app\/main\.py shows: @app\.get\("\/tickets\/\{ticket_id\}", response_model=Ticket\)/, 'the room left is not filled with what the files read show of the request');
       await scrollSummaryTo(report, 'app/main.py shows:');
       await wb.parkMouse();
@@ -707,18 +710,9 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
     // summary's room left says what those files set, not their comment lines.
     name: 'summary-says-settings',
     async run(ctx) {
-      const { wb, repo, workspace, settings, shot } = ctx;
+      const { wb, shot } = ctx;
       await wb.closeAllEditors();
-      const file = path.join(workspace, 'short', 'test-framework-rollout.jsonl');
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.copyFileSync(path.join(repo, 'wild', 'files', 'EdouardZemb__test-framework', 'rollout-2026-02-04T20-56-42-019c2a3a-7de1-7c11-8099-326909cfa51a.jsonl'), file);
-      const title = expectedFor(repo, file).title;
-      const report = await compactFileFromPalette(wb, file, title, { id: 'openhands-summary', label: 'OpenHands LLM summarizing condenser' }, '0-31');
-      const want = expectedCompaction(repo, file, { strategy: 'openhands-summary', range: [0, 31], model: compactionModel(repo, settings) });
-      await assertHeadlineMatches(report, want);
-      await report.openTab('range');
-      const summary = await report.frame().locator('#summary-text').innerText();
-      assert.equal(summary.trim(), want.summary!.trim(), 'the panel shows another summary than `compact --json`');
+      const { report, summary } = await compactWildFile(ctx, 'EdouardZemb__test-framework/rollout-2026-02-04T20-56-42-019c2a3a-7de1-7c11-8099-326909cfa51a.jsonl', 'short/test-framework-rollout.jsonl', OPENHANDS_SUMMARY, [0, 31]);
       assert.match(summary, /_bmad\/bmm\/config\.yaml sets: .*communication_language: French/, 'the config the agent read is not told by what it sets');
       assert.match(summary, /sprint-status\.yaml sets: .*0-1-configurer-un-projet-via-config-yaml: review/, 'the story in review is not told');
       await scrollSummaryTo(report, 'config.yaml sets:');
