@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { atifFanout, geminiRewinds, opencodeSummaries, sized } from '../helpers/hostilePayloads';
 import { expectedFor } from './expected';
 import { closeOpenTrajectories, exactRoot } from './formatScenarios';
-import type { Scenario } from './scenarios';
+import type { Context, Scenario } from './scenarios';
 import type { Workbench } from './workbench';
 
 const FANOUT = 'hostile-fanout.json';
@@ -19,6 +19,31 @@ const FOLLOWED_OVER_BUDGET = 'followed-over-budget.jsonl';
 const PATTERN = '/(a+)+$/';
 /** How long the workbench may take to answer while the hostile work runs. */
 const RESPONSIVE_MS = 5_000;
+
+/**
+ * Opens `file` once the 64 MB setting is in effect and returns the message that stopped it. VS Code
+ * picks a workspace settings file up on its own time: in CI run 48, and once locally with this
+ * scenario alone, 3 s after writing it, it had not, and the file opened whole (a 64 MB worker stops
+ * this file every time; workers.parseBudget.test.ts). Only then (the tree shows the file opened in
+ * full) is it tried again, twice at most, after a longer wait; a budget that never stops it fails.
+ */
+async function openOverBudget(ctx: Context, file: string): Promise<string> {
+  const { wb } = ctx;
+  for (let attempt = 1; ; attempt++) {
+    await wb.page.waitForTimeout(3_000 * attempt); // the settings file is picked up
+    await wb.clearNotifications();
+    await wb.runCommand('Agent Trace Lens: Open Trajectory…');
+    await wb.answerFileDialog(file);
+    try {
+      return await wb.waitForNotification(/over-budget\.jsonl.*64 MB/, 60_000);
+    } catch (e) {
+      const openedWhole = (await wb.onScreen()).traceRows.some((row) => /^0:.* · \d+ steps · /.test(row));
+      if (!openedWhole || attempt === 3) throw e;
+      console.log(`     the 64 MB setting was not yet in effect (the file opened whole); trying again (${attempt + 1} of 3)`);
+      await closeOpenTrajectories(ctx);
+    }
+  }
+}
 
 /** The command palette opens and takes text within `RESPONSIVE_MS`; returns how long it took. */
 async function paletteAnswers(wb: Workbench): Promise<number> {
@@ -113,11 +138,7 @@ export const HOSTILE_SCENARIOS: Scenario[] = [
       // 120 MB of chat lines: its records alone need more than the 64 MB heap the settings allow.
       writeChat(file, 0, 120 * 1024 * 1024);
       try {
-        await wb.page.waitForTimeout(3_000); // the settings file is picked up
-        await wb.clearNotifications();
-        await wb.runCommand('Agent Trace Lens: Open Trajectory…');
-        await wb.answerFileDialog(file);
-        const message = await wb.waitForNotification(/over-budget\.jsonl.*64 MB/, 60_000);
+        const message = await openOverBudget(ctx, file);
         assert.match(message, /over-budget\.jsonl: reading it was stopped at 64 MB of memory.*Raise agentTraceLens\.parse\.maxHeapMB/, message);
         await shot('over-budget-message');
         const palette = await paletteAnswers(wb);
