@@ -9,7 +9,8 @@ import { buildReport } from '../../src/core/report/viewModel';
 import { StepBuilder } from '../../src/core/steps';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
 import { runCli } from '../helpers/cli';
-import { corpus } from '../helpers/paths';
+import * as path from 'node:path';
+import { corpus, REPO_ROOT } from '../helpers/paths';
 
 function run(): Run {
   const b = new StepBuilder();
@@ -165,4 +166,40 @@ test('test ids keep their brackets whole, in the facts and in the summaries', as
   for (const x of found) assert.equal((x.text.match(/\[/g) ?? []).length, (x.text.match(/\]/g) ?? []).length, `${x.text} is cut inside its brackets`);
   const r = await runCompaction(t, { strategy: findStrategy('openhands-summary')!, range: '1:-2' }, { counter: charEstimateCounter });
   assert.doesNotMatch(r.summary ?? '', /test_float_exponent\[[^\]\n]*(?:,|$)/m, 'no test id cut inside its brackets');
+});
+
+test('a command run again with another count or timeout is one row; one run on another issue is another', async () => {
+  // A Codex coordinator's session (wild-log set, EntityProcess/agentv) polls its workers with
+  // `workmux capture prepare-cli -n 80`, then `-n 120`, `-n 200`…, and reads thirteen issues.
+  const file = path.join(REPO_ROOT, 'wild', 'files', 'EntityProcess__agentv', 'codex-full.jsonl');
+  const t = (await loadTrajectory(file)).runs[0];
+  const commands = extractEntities(t, t.steps.map((s) => s.index)).filter((e) => e.kind === 'command');
+  const polls = commands.filter((e) => e.text.startsWith('workmux capture prepare-cli -n '));
+  assert.equal(polls.length, 1, polls.map((e) => e.text).join('\n'));
+  assert.ok(polls[0].mentions >= 10, `every poll counted on the one row: ${polls[0].mentions}`);
+  assert.match(polls[0].detail ?? '', new RegExp(`run ${polls[0].mentions} times, with other counts`));
+  const issues = new Set(commands.map((e) => /^gh issue view (\d+) /.exec(e.text)?.[1]).filter(Boolean));
+  assert.ok(['1391', '1368', '1281', '1263', '1139'].every((n) => issues.has(n)), [...issues].join(' '));
+});
+
+test('"needed later" and "in summary" hold for the same check run with another count', async () => {
+  const b = new StepBuilder();
+  b.add({ kind: 'user', text: 'Watch the build log until it finishes.' });
+  b.add({ kind: 'tool_call', text: '', tool: { name: 'bash', args: JSON.stringify({ command: 'tail -n 50 build.log' }), callId: 'a' } });
+  b.add({ kind: 'tool_result', text: 'compiling…', tool: { name: '', args: '', callId: 'a' } });
+  b.add({ kind: 'tool_call', text: '', tool: { name: 'bash', args: JSON.stringify({ command: 'gh run view 4412 --log' }), callId: 'b' } });
+  b.add({ kind: 'tool_result', text: 'in progress', tool: { name: '', args: '', callId: 'b' } });
+  b.add({ kind: 'assistant', text: 'Still building.' });
+  b.add({ kind: 'tool_call', text: '', tool: { name: 'bash', args: JSON.stringify({ command: 'tail -n 200 build.log' }), callId: 'c' } }); // 6
+  b.add({ kind: 'tool_result', text: 'done', tool: { name: '', args: '', callId: 'c' } });
+  b.add({ kind: 'tool_call', text: '', tool: { name: 'bash', args: JSON.stringify({ command: 'gh run view 4413 --log' }), callId: 'd' } }); // 8
+  b.add({ kind: 'tool_result', text: 'ok', tool: { name: '', args: '', callId: 'd' } });
+  const steps = b.finish();
+  const t: Run = { format: 'openai-chat', title: 'build', source: { path: '/tmp/build.json', size: 0 }, steps, meta: {}, warnings: [], records: steps.length };
+  const trimmed = await runCompaction(t, { strategy: findStrategy('trim-last-turns')!, range: '1-5' }, { counter: charEstimateCounter });
+  const e = forgottenEntities(t, trimmed);
+  assert.equal(e.find((x) => x.text === 'tail -n 50 build.log')?.laterStep, 6, 'the same tail, with 200 lines, ran again');
+  assert.equal(e.find((x) => x.text.startsWith('gh run view 4412'))?.neededLater, false, 'another run id is another check');
+  const summarised = forgottenEntities(t, { ...trimmed, summary: 'Checked: tail -n 200 build.log (→ done)' });
+  assert.equal(summarised.find((x) => x.text === 'tail -n 50 build.log')?.where, 'summary');
 });

@@ -40,17 +40,22 @@ export interface SurvivalEntity extends Entity {
 export function extractEntities(trajectory: Run, indices: Iterable<number>): Entity[] {
   const f = extractFacts(trajectory, indices);
   const out = new Map<string, Entity>();
+  // Rows that stand for the same check run with other counts: their detail says so.
+  const varied = new Set<Entity>();
   const note = (kind: EntityKind, text: string, step: number, detail?: string, whole?: string) => {
     const t = text.trim();
     if (t.length < 2) return;
-    // Two scripts that begin alike and differ in their heredoc's body are two commands.
-    const key = `${kind}\u0000${whole ?? t}`;
+    // Two scripts that begin alike and differ in their heredoc's body are two commands; one run
+    // again with another count or timeout (`workmux capture x -n 120`, then `-n 60`) is one.
+    const key = `${kind}\u0000${kind === 'command' ? sameCheck(whole ?? t) : t}`;
     const prev = out.get(key);
     if (prev) {
       prev.mentions++;
+      if ((prev.whole ?? prev.text) !== (whole ?? t)) varied.add(prev);
       prev.firstStep = Math.min(prev.firstStep, step);
-      // A command run twice keeps both outcomes: `exit 1, exit 0`.
-      if (detail && !(prev.detail ?? '').split(', ').includes(detail)) prev.detail = prev.detail ? `${prev.detail}, ${detail}` : detail;
+      // A command run twice keeps both outcomes: `exit 1, exit 0`; three say enough.
+      const seen = prev.detail ? prev.detail.split(', ') : [];
+      if (detail && !seen.includes(detail) && seen.length < 3) prev.detail = prev.detail ? `${prev.detail}, ${detail}` : detail;
     }
     else out.set(key, { text: t, kind, firstStep: step, mentions: 1, ...(detail ? { detail } : {}), ...(whole && whole !== t ? { whole } : {}) });
   };
@@ -64,7 +69,19 @@ export function extractEntities(trajectory: Run, indices: Iterable<number>): Ent
   for (const r of f.userRefs) note(r.kind, r.text, r.step);
   for (const c of f.constraints) note('constraint', c.text, c.step);
   if (f.plan) for (const item of f.plan.items) note('todo', item.text, f.plan.step, item.status);
+  for (const e of varied) e.detail = `${e.detail ? `${e.detail} · ` : ''}run ${e.mentions} times, with other counts`;
   return tellApart([...out.values()]).sort((a, b) => a.firstStep - b.firstStep);
+}
+
+// A number given as an option's value (`-n 120`, `--timeout=900`, `--limit 20`): how much or how
+// long, not what is checked. A positional number (`gh issue view 1391`) names what is checked.
+const OPTION_NUMBER = /(\s--?[A-Za-z][\w-]*(?:=|\s+))\d+(?:\.\d+)?(?=[\s;&|)]|$)/g;
+
+const ANY_NUMBER = '\u0001';
+
+/** A command as the check it makes: its options' numeric values left out. */
+function sameCheck(command: string): string {
+  return command.replace(OPTION_NUMBER, `$1${ANY_NUMBER}`);
 }
 
 /**
@@ -129,8 +146,12 @@ function probeOf(e: Pick<Entity, 'text' | 'kind'>): Probe | undefined {
       const parts = needle.split('/').filter((p) => p && p !== '.' && p !== '..');
       return { needles: parts.length > 1 ? [needle, parts.slice(parts.length > 2 ? -2 : -1).join('/')] : [needle], named: anyFound };
     }
-    case 'command':
-      return { needles: [needle.length > 80 ? needle.slice(0, 80) : needle], named: anyFound };
+    case 'command': {
+      const cut = needle.length > 80 ? needle.slice(0, 80) : needle;
+      // The same check run with another count (`-n 120` here, `-n 200` in the summary) names it too.
+      const parts = sameCheck(cut).split(ANY_NUMBER).filter((p) => p.trim() !== '');
+      return parts.length > 1 || parts[0] !== cut ? { needles: parts, named: (f) => f.every(Boolean) } : { needles: [cut], named: anyFound };
+    }
     case 'error': {
       // `KeyError: 'card_id' not found`: the type must appear, and most words of the message.
       const colon = needle.indexOf(':');
