@@ -126,3 +126,17 @@ test('a shell read that failed read nothing; one whose status is a later stage\'
   assert.deepEqual(filesRead(facts), ['app/config.py']);
   assert.deepEqual(filesNotRead(facts), ['notes/missing.md']);
 });
+
+test('a Codex run on Windows: PowerShell reads are reads, a file read after a failed read was read, and its patches are edits, not commands', async () => {
+  // dfinson/traceforge's Codex rollout: `sed -n '1,200p' app/repository.py` fails (no sed), then
+  // `Get-Content app\repository.py -Raw` reads it; four `applypatch << 'PATCH'` envelopes edit.
+  const run = (await loadTrajectory(wild('dfinson__traceforge/codex/demo_issue_tracker_get_endpoint.jsonl'))).runs[0];
+  const facts = extractFacts(run, run.steps.map((s) => s.index));
+  for (const f of ['app/repository.py', 'app/service.py', 'app/main.py']) assert.ok(filesRead(facts).includes(f) || facts.edits.some((e) => e.file === f), `${f}: ${JSON.stringify(facts.reads)}`);
+  assert.deepEqual(filesNotRead(facts), []);
+  assert.equal(facts.commands.find((c) => c.command.startsWith('Get-Content'))?.effect, 'read');
+  const entities = extractEntities(run, run.steps.map((s) => s.index));
+  assert.ok(entities.some((e) => e.kind === 'file' && e.text === 'app/repository.py' && e.detail === 'read'), JSON.stringify(entities.filter((e) => e.kind === 'file')));
+  assert.ok(!entities.some((e) => e.kind === 'command' && e.text.startsWith('applypatch')), 'a patch is told by the files it changed');
+  assert.ok(entities.some((e) => e.kind === 'file' && e.text === 'app/service.py' && /edited/.test(e.detail ?? '')));
+});

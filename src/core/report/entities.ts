@@ -63,7 +63,8 @@ export function extractEntities(trajectory: Run, indices: Iterable<number>): Ent
   for (const c of filesChanged(f)) note('file', c.file, firstEditStep(c.file), c.actions.join(', '));
   for (const r of filesRead(f)) note('file', r, f.reads.find((x) => x.text === r || r.endsWith(`/${x.text}`))?.step ?? 0, 'read');
   for (const e of failedEdits(f)) note('error', e.error ?? `edit of ${e.file} failed`, e.step);
-  for (const c of f.commands) note('command', withoutWorkdir(c.longCommand), c.step, c.exitCode !== undefined ? `exit ${c.exitCode}` : c.outcome, c.wholeCommand);
+  // Codex's editor run through the shell (`applypatch <<'PATCH'`) is told by the files it changed.
+  for (const c of f.commands) if (!c.onlyPatch) note('command', withoutWorkdir(c.longCommand), c.step, c.exitCode !== undefined ? `exit ${c.exitCode}` : c.outcome, c.wholeCommand);
   for (const t of f.tests) for (const id of t.failing) note('test', id, t.step, 'failing');
   for (const e of [...f.errors, ...f.moreErrors]) note('error', e.text, e.step);
   for (const r of f.userRefs) note(r.kind, r.text, r.step);

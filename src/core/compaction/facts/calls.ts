@@ -281,8 +281,10 @@ function addShellTouches(info: CallInfo, command: string): void {
     const operands = w.slice(1).filter((x) => !x.startsWith('-'));
     if (cmd === 'sed' && w.some((x) => /^-i/.test(x) || x === '--in-place')) {
       for (const f of operands.slice(1).filter(looksLikeFile)) info.edits.push({ file: f, action: 'edited' });
-    } else if (cmd === 'sed' || cmd === 'cat' || cmd === 'head' || cmd === 'tail' || cmd === 'nl' || cmd === 'less' || cmd === 'more' || cmd === 'bat') {
-      const files = (cmd === 'sed' ? operands.slice(1) : operands).filter(looksLikeReadFile);
+    } else if (cmd === 'sed' || cmd === 'cat' || cmd === 'head' || cmd === 'tail' || cmd === 'nl' || cmd === 'less' || cmd === 'more' || cmd === 'bat' || POWERSHELL_READ.test(cmd)) {
+      // PowerShell's paths are Windows paths: `app\service.py` is `app/service.py`.
+      const named = POWERSHELL_READ.test(cmd) ? operands.map((o) => o.replace(/\\/g, '/')) : operands;
+      const files = (cmd === 'sed' ? named.slice(1) : named).filter(looksLikeReadFile);
       info.reads.push(...files);
     } else if (cmd === 'grep' || cmd === 'rg') {
       const files = operands.slice(1).filter(looksLikeFile);
@@ -315,6 +317,10 @@ export type CommandEffect = 'read' | 'change' | 'run';
 
 // Programs that only look: they print files, listings, searches, state.
 const LOOKS = /^(?:cat|head|tail|less|more|bat|nl|wc|ls|ll|la|tree|find|fd|grep|egrep|fgrep|rg|ag|ack|awk|cut|sort|uniq|diff|cmp|file|stat|du|df|pwd|cd|pushd|popd|echo|printf|which|type|whereis|command|env|printenv|date|whoami|id|uname|hostname|ps|jq|yq|xxd|od|hexdump|strings|md5sum|sha\d*sum|realpath|readlink|dirname|basename|true|false|test|\[|sleep|history|man|help|source|\.|export|set|column|tr|sed|view|open|locate|lsof|free|nproc|python3? -V|node -v)$/;
+// PowerShell's own (its names are case-insensitive): a Codex or Claude Code run on Windows reads with
+// `Get-Content app\service.py -Raw` and lists with `Get-ChildItem` or `dir`.
+const POWERSHELL_READ = /^(?:get-content|gc)$/i;
+const POWERSHELL_LOOKS = /^(?:get-content|gc|get-childitem|gci|dir|select-string|sls|get-location|get-item|test-path|resolve-path)$/i;
 const GIT_LOOKS = /^(?:show|diff|log|status|blame|grep|ls-files|ls-tree|rev-parse|describe|shortlog|reflog|cat-file|whatchanged|config|remote|branch|tag|stash list|help|version)$/;
 const CHANGES = /^(?:mkdir|touch|rm|rmdir|mv|cp|ln|chmod|chown|tee|patch|truncate|dd|install|unzip|gunzip|untar|rsync|scp|kill|pkill|killall|systemctl|service|docker|kubectl|terraform|useradd|crontab)$/;
 const INSTALLERS = /^(?:pip3?|uv|poetry|conda|mamba|npm|yarn|pnpm|bun|apt|apt-get|brew|cargo|gem|go|composer|dnf|yum|apk|pipx|rustup|nvm)$/;
@@ -352,7 +358,7 @@ export function commandEffect(command: string): CommandEffect {
     if ((cmd === 'curl' && args.some((a) => /^-[oO]$|^--output$/.test(a))) || cmd === 'wget') return 'change';
     if (cmd === 'tar' && args.some((a) => /^-?\w*[xc]/.test(a))) return 'change';
     if (CHANGES.test(cmd)) return 'change';
-    if (!LOOKS.test(cmd)) effect = 'run';
+    if (!LOOKS.test(cmd) && !POWERSHELL_LOOKS.test(cmd)) effect = 'run';
   }
   return effect;
 }

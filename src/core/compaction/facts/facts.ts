@@ -61,6 +61,8 @@ export interface CommandFact {
   recorded?: string;
   /** What the shell itself complained of while the command went through (`zsh:1: command not found: av-44n`): not a failure, but the command did not run as written. */
   shellSaid?: string;
+  /** An apply_patch envelope and nothing else (Codex's editor run through the shell): an edit, whose files are the edits' own. */
+  onlyPatch?: true;
 }
 
 export interface TestFact {
@@ -237,7 +239,8 @@ export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts 
   const lastRead = chosen[chosen.length - 1];
   const tasks = lastRead === undefined ? undefined : taskToolPlan(steps, resultOf, lastRead);
   if (tasks && chosen.includes(tasks.step) && (!facts.plan || tasks.step > facts.plan.step)) facts.plan = tasks;
-  facts.reads = unique(facts.reads, (r) => r.text);
+  // A file read after a read of it failed (`sed` missing on Windows, then `Get-Content`) was read.
+  facts.reads = unique(facts.reads, (r) => `${r.text}\u0000${r.failed ? 'failed' : ''}`);
   facts.decisions = unique(facts.decisions, (d) => d.text);
   return facts;
 }
@@ -470,11 +473,16 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   const shellSaid = result && !failed && !readsOnly ? shellComplaintOf(result.text) : undefined;
   if (shellSaid) outcome += ` (the shell said: ${shellSaid})`;
   const ok = !result ? undefined : failed || (exitCode === undefined && error) ? false : verdict?.failed === false || saysNo ? true : undefined;
-  facts.commands.push({ step: call.index, command: text, longCommand: commandText(command, 300), wholeCommand: paragraph(command).slice(0, 2000), ...(exitCode !== undefined ? { exitCode } : {}), outcome, ...(ok !== undefined ? { ok } : {}), effect: commandEffect(command), ...(record ? { recorded: record } : {}), ...(shellSaid ? { shellSaid } : {}) });
+  facts.commands.push({ step: call.index, command: text, longCommand: commandText(command, 300), wholeCommand: paragraph(command).slice(0, 2000), ...(exitCode !== undefined ? { exitCode } : {}), outcome, ...(ok !== undefined ? { ok } : {}), effect: commandEffect(command), ...(record ? { recorded: record } : {}), ...(shellSaid ? { shellSaid } : {}), ...(onlyPatch(command) ? { onlyPatch: true as const } : {}) });
   if (result && isTestCommand(command)) {
     const run = testRun(result, exitCode);
     facts.tests.push({ step: call.index, command: text, outcome: run.outcome, failing: run.failing, passing: run.passing, ...(run.ok !== undefined ? { ok: run.ok } : {}) });
   }
+}
+
+/** Whether the command is an apply_patch envelope and nothing else, past a `cd` into where it applies. */
+function onlyPatch(command: string): boolean {
+  return carriesPatch(command) && shellSegments(command).filter((s) => !/^\s*cd\s/.test(s)).length === 1;
 }
 
 /** The one-line description a call gives of itself, when its arguments hold one. */
