@@ -83,7 +83,7 @@ async function assertStrategiesListed(wb: Workbench, shot?: (step: string) => Pr
 async function assertHeadlineMatches(report: ReportView, want: ExpectedCompaction): Promise<void> {
   assert.equal(await report.headline('tokens'), `${thousands(want.tokensBefore)} → ${thousands(want.tokensAfter)}`, 'tokens before → after differ from `compact --json`');
   assert.equal(await report.headline('reduction'), percentText(want.reduction), 'the reduction differs from `compact --json`');
-  assert.equal(await report.headlineDetail('reduction'), `${want.stepsBefore} → ${want.stepsAfter} steps`);
+  assert.equal(await report.headlineDetail('reduction'), `${thousands(want.stepsBefore)} → ${thousands(want.stepsAfter)} steps`, 'steps before → after differ from `compact --json`');
   const saved = want.tokensBefore - want.tokensAfter;
   assert.equal(await report.headlineDetail('tokens'), `${thousands(Math.abs(saved))} ${saved >= 0 ? 'fewer' : 'more'} · tokenizer ${want.tokenizer}`);
   assert.match((await report.headline('mode')).toLowerCase(), new RegExp(want.mode));
@@ -701,6 +701,30 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
       await scrollSummaryTo(report, 'app/main.py shows:');
       await wb.parkMouse();
       await shot('summary-fills-room');
+      await wb.closeAllEditors();
+    },
+  },
+  {
+    // Issue 22: a real Codex coordinator's session (EntityProcess/agentv, wild dev split) polls its
+    // workers with `workmux capture prepare-cli -n 80`, then -n 120, -n 200…. The loss report lists
+    // that check once, says how often it ran, and still lists each issue it read on its own row.
+    name: 'loss-report-one-row-per-check',
+    async run(ctx) {
+      const { wb, shot } = ctx;
+      await wb.closeAllEditors();
+      const codex = STRATEGIES_2026.find((x) => x.id === 'codex-compact')!;
+      const { report, want } = await compactWildFile(ctx, 'EntityProcess__agentv/codex-full.jsonl', 'long/agentv-codex-triage.jsonl', codex, [0, 699]);
+      await report.openTab('survival');
+      await report.frame().locator('#entity-filter').selectOption('all');
+      const rows = report.frame().locator('#panel-survival table.entities').last().locator('tbody tr');
+      assert.equal(await rows.count(), want.entities.length, 'the panel lists another number of entities than compact --json');
+      const polls = rows.filter({ hasText: 'workmux capture prepare-cli -n' });
+      assert.equal(await polls.count(), 1, `the same check run with other counts is more than one row: ${(await polls.allInnerTexts()).join(' | ')}`);
+      assert.match(await polls.innerText(), /run \d+ times, with other counts/);
+      for (const issue of ['1391', '1368', '1263']) assert.ok(await rows.filter({ hasText: `gh issue view ${issue} ` }).count() >= 1, `gh issue view ${issue} has no row of its own`);
+      await polls.scrollIntoViewIfNeeded();
+      await wb.parkMouse();
+      await shot('loss-report-one-row-per-check');
       await wb.closeAllEditors();
     },
   },
