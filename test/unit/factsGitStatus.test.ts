@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { findStrategy, runCompaction } from '../../src/core/compaction';
+import { extractFacts } from '../../src/core/compaction/facts/facts';
 import { gitStatusGist } from '../../src/core/compaction/facts/gitStatus';
 import { loadTrajectory } from '../../src/core/open';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
@@ -24,4 +25,16 @@ test('git status, long and short, and what a checkout says of the branch', () =>
   assert.equal(gitStatusGist(' M src/a.ts\n?? b.txt\nA  c.ts\nD  d.ts\n'), '1 modified, 1 untracked, 1 added, 1 deleted');
   assert.equal(gitStatusGist("Switched to branch 'next'\nYour branch is up to date with 'origin/next'.\n"), "Switched to branch 'next' · up to date");
   assert.equal(gitStatusGist('fatal: not a git repository (or any of the parent directories): .git\n'), undefined);
+});
+
+test('a script that checks out a branch among other commands says where the branch stands; one that logs first keeps the commit', async () => {
+  const wild = (rel: string) => path.join(REPO_ROOT, 'wild', 'files', rel);
+  // JanDeDobbeleer/oh-my-posh: `git branch -f next tmp-fixup`, `git checkout next`, `git branch -D …`, `git log` in one call.
+  const posh = (await loadTrajectory(wild('JanDeDobbeleer__oh-my-posh/full.jsonl'))).runs[0];
+  const fixup = extractFacts(posh, [716]).commands[0];
+  assert.match(fixup.outcome, /→ Switched to branch 'next' · Your branch and 'origin\/next' have diverged and have 4 and 4 different commits each/, fixup.outcome);
+  // google-gemini/gemini-cli: `git log -n 1 && git status` says the commit, then the tree.
+  const gemini = (await loadTrajectory(wild('google-gemini__gemini-cli/trajectory.json'))).runs[0];
+  const verify = extractFacts(gemini, [142]).commands[0];
+  assert.match(verify.outcome, /commit 59153cc1c528e5b393cad0bf13f69d59aa9daa0c .* · On branch ntm\/agentteamscli · nothing to commit, working tree clean/, verify.outcome);
 });

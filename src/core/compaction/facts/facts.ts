@@ -451,7 +451,9 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   const found = result && /^(?:find|fd|rg --files|rg -l|grep -\w*l\w*|ls)\b/.test(bare) ? pathListOf(result.text, 3, true, 1) ?? (/\bls\s+-\w*l/.test(bare) ? listingOf(result.text) : undefined)
     : result && /(?:^|&&|;|\|)\s*ls\s+-\w*l\w*\s+[^|;&]*$/.test(bare) ? listingOf(result.text) : undefined;
   // `git status` (and a checkout) says the branch, where it stands against its upstream and what is changed.
-  const status = result && /^git\s+(?:-C\s+\S+\s+)?(?:status|checkout|switch)\b/.test(bare) ? gitStatusGist(result.text) : undefined;
+  // So does a script that runs one among others (`git branch -f next tmp; git checkout next`), after
+  // what its output began with when that is another's (`git log -n 1 && git status`: the commit).
+  const status = result ? statusOf(command, bare, result.text) : undefined;
   const said = found ?? status ?? (result && !record && !readsOnly && !/^(?:ls|find|grep|rg|cat|head|tail|sed -n|nl|tree|pwd|echo|mkdir|rm|cd)\b/.test(bare) ? tellingOutputLine(result.text) : undefined);
   // A line that says something failed (`failed to get action: … could not open TTY`) keeps its reason.
   // A line that carries a link (a gist, a pull request) keeps it whole: it is what the person opens next.
@@ -478,6 +480,17 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
     const run = testRun(result, exitCode);
     facts.tests.push({ step: call.index, command: text, outcome: run.outcome, failing: run.failing, passing: run.passing, ...(run.ok !== undefined ? { ok: run.ok } : {}) });
   }
+}
+
+const GIT_STATUS = /^git\s+(?:-C\s+\S+\s+)?(?:status|checkout|switch)\b/;
+
+/** What `git status`, a checkout or a switch in `command` said (gitStatus.ts), after the output's first line when another command printed it. */
+function statusOf(command: string, bare: string, output: string): string | undefined {
+  if (GIT_STATUS.test(bare)) return gitStatusGist(output);
+  if (!shellSegments(command).some((s) => GIT_STATUS.test(s.trim()))) return undefined;
+  const gist = gitStatusGist(output);
+  const first = firstOutputLine(output);
+  return gist && first && !gist.includes(first) ? `${bounded(first, 80)} · ${gist}` : gist;
 }
 
 /** Whether the command is an apply_patch envelope and nothing else, past a `cd` into where it applies. */
