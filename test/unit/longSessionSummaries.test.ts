@@ -189,6 +189,16 @@ test("a slash command the person typed and the agent acted on is a request; a li
   assert.ok(!extractFacts(vsla, vsla.steps.map((s) => s.index)).requests.some((r) => r.text.startsWith('/exit')));
 });
 
+test('a run that began with a slash command has it as its task, with the prompt it expanded into; its rules are not the person\'s', async () => {
+  // d-kimuson/claude-code-viewer (wild dev split): `/init`, then Claude Code's own prompt as a meta
+  // line, then the agent's work. The summary had said "(no user request in the log)".
+  const run = (await loadTrajectory(wild('d-kimuson__claude-code-viewer/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl'))).runs[0];
+  const summary = (await runCompaction(run, { strategy: findStrategy('openhands-summary')!, range: '0:-2' }, { counter: charEstimateCounter })).summary ?? '';
+  assert.match(summary, /USER_CONTEXT: \/init: Please analyze this codebase and create a CLAUDE\.md file/);
+  const entities = extractEntities(run, run.steps.map((s) => s.index));
+  assert.deepEqual(entities.filter((e) => e.kind === 'constraint').map((e) => e.text), [], "the client's /init prompt says \"do not repeat yourself\"; the person said nothing of it");
+});
+
 test("a conversation's summary that has room says more of what the agent told the person, and a command is not cut to its interpreter", async () => {
   // Claude Code (wild dev split, labelled blind in session 35): a 58-step chat with background
   // sub-agents; its summary of the default size had said three replies in a third of its room.

@@ -8,7 +8,7 @@ import { ciErrorsOf } from './diagnostics';
 import { bounded, paragraph, unique } from './hygiene';
 import { editOutcome, errorOf, shellComplaintOf, exitCodeOf, furtherErrorsOf, isTestCommand, firstOutputLine, listingOf, pathListOf, readGist, recordLineOf, someOutputLine, tellingOutputLine, testRun, type ErrorFact, type Outcome } from './outcomes';
 import { decisionsOf, summaryOf, taskToolPlan, todosOf, type SummaryFact, type TodoItem } from './plans';
-import { answerText, ASK_TOOLS, constraintsOf, requestText, taskOf, userRefsOf, type UserRef } from './requests';
+import { answerText, ASK_TOOLS, constraintsOf, requestText, slashRequest, taskOf, userRefsOf, type UserRef } from './requests';
 import { answersNo, verdictOf } from './verdict';
 import { nameTable } from '../../names';
 import { argsObject, contextTextOf } from '../text';
@@ -224,8 +224,12 @@ export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts 
     const summary = summaryOf(step);
     if (summary) { facts.summaries.push(summary); continue; }
     if (step.kind === 'user') readRequest(facts, step);
-    // A slash command the person typed (`/publish-session`) that the agent then acted on is their request.
-    else if (step.kind === 'environment' && /^\/[\w:.-]+/.test(step.label ?? '') && agentActsNext(steps, i)) readRequest(facts, step, step.label);
+    // A slash command the person typed (`/publish-session`) that the agent then acted on is their
+    // request: as typed (the prompt it expanded into says what it asked only as the task, taskOf).
+    else if (step.kind === 'environment') {
+      const slash = slashRequest(steps, i);
+      if (slash) readRequest(facts, step, slash.typed);
+    }
     else if (step.kind === 'assistant' || step.kind === 'thought') readAgentText(facts, step, endsTurn(steps, i) ? answerBefore(steps, i) : undefined);
     else if (step.kind === 'tool_call' && step.tool) readCall(facts, step, withoutBanners(resultOf.get(i), banners), answered, bearing);
     // An error the log records without the call it answers (a malformed call the tool refused), or
@@ -262,16 +266,6 @@ function endsTurn(steps: readonly Step[], i: number): boolean {
   let j = i + 1;
   while (j < steps.length && steps[j].kind === 'thought') j++;
   return j < steps.length && (steps[j].kind === 'user' || steps[j].kind === 'environment' || steps[j].kind === 'system');
-}
-
-/**
- * Whether the agent acts right after step `i`, past the harness's text (a command's expanded
- * prompt): a local command's own output (`/plugin`, then `(no content)`) comes first otherwise.
- */
-function agentActsNext(steps: readonly Step[], i: number): boolean {
-  let j = i + 1;
-  while (j < steps.length && steps[j].kind === 'system') j++;
-  return j < steps.length && (steps[j].kind === 'assistant' || steps[j].kind === 'thought' || steps[j].kind === 'tool_call');
 }
 
 /**

@@ -82,13 +82,31 @@ function withoutHarness(text: string): string {
     .replace(/^\s*(?:<pr_description>\s*)?Consider the following PR description:\s*/i, '');
 }
 
-/** The first real request of the whole run: the task. */
+/** The first real request of the whole run: the task (a slash command the agent acted on is one). */
 export function taskOf(steps: readonly Step[]): { step: number; text: string } | undefined {
-  for (const s of steps) {
-    const text = requestText(s);
+  for (const [i, s] of steps.entries()) {
+    const text = requestText(s) ?? (s.kind === 'environment' ? slashRequest(steps, i)?.text : undefined);
     if (text) return { step: s.index, text };
   }
   return undefined;
+}
+
+/**
+ * A slash command the person typed (`/init`, `/publish-session abc`) that the agent then acted on:
+ * what they typed, and the request with the prompt it expanded into when the log holds it (Claude
+ * Code writes that prompt as a meta line right after): "/init: Please analyze this codebase…".
+ */
+export function slashRequest(steps: readonly Step[], i: number): { typed: string; text: string } | undefined {
+  const command = steps[i]?.kind === 'environment' ? steps[i].label ?? '' : '';
+  if (!/^\/[\w:.-]+/.test(command)) return undefined;
+  const expanded: string[] = [];
+  let j = i + 1;
+  // The harness's own lines come first (the expanded prompt, a command's output): the agent acts after them.
+  for (; j < steps.length && steps[j].kind === 'system'; j++) if (steps[j].label === 'meta' && steps[j].text.trim()) expanded.push(cleanText(steps[j].text).trim());
+  const acts = j < steps.length && (steps[j].kind === 'assistant' || steps[j].kind === 'thought' || steps[j].kind === 'tool_call');
+  if (!acts) return undefined;
+  // What the person typed is theirs; the prompt it expanded into may be the client's own (`/init`).
+  return { typed: command, text: expanded.length ? `${command}: ${expanded.join('\n\n')}` : command };
 }
 
 // What binds the agent: "must", "should", "shall", "make sure", "minimal"; "don't", "never",
