@@ -140,3 +140,13 @@ test('a Codex run on Windows: PowerShell reads are reads, a file read after a fa
   assert.ok(!entities.some((e) => e.kind === 'command' && e.text.startsWith('applypatch')), 'a patch is told by the files it changed');
   assert.ok(entities.some((e) => e.kind === 'file' && e.text === 'app/service.py' && /edited/.test(e.detail ?? '')));
 });
+
+test("an editor's failure that records no error flag is told by its own message, even where a word of it reads like code", async () => {
+  // OpenHands software-agent-sdk's litellm run (wild dev split): `create /workspace/hello.py` and
+  // `view hello.py` fail in words only. The loss report said "edit of /workspace/hello.py failed".
+  const run = (await loadTrajectory(wild('OpenHands__software-agent-sdk/litellm_proxy__anthropic__claude-sonnet-4-20250514-1757015046.707.json'))).runs[0];
+  const errors = extractEntities(run, run.steps.map((s) => s.index)).filter((e) => e.kind === 'error').map((e) => e.text);
+  assert.ok(errors.some((e) => e.startsWith("Ran into [Errno 2] No such file or directory: '/workspace/hello.py'")), errors.join('\n'));
+  assert.ok(errors.some((e) => e.startsWith('Invalid `path` parameter: hello.py. The path should be an absolute path')), errors.join('\n'));
+  assert.ok(!errors.includes('edit of /workspace/hello.py failed'), errors.join('\n'));
+});

@@ -114,10 +114,12 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
   if (failed || result.isError) {
     const meaningful = outputLines(text, false).filter((l) => !NO_ERROR.test(l));
     // A line that says it failed beats the first line; "ERROR:" alone heads the message on the next line.
-    const telling = meaningful.findIndex((l) => /\b(?:error|failed|failure|fatal|cannot|denied|not found|invalid|not recognized|not permitted|rejected|unexpected)\b/i.test(l));
+    const telling = meaningful.findIndex((l) => /\b(?:error|failed|failure|fatal|cannot|denied|not found|no such file|invalid|not recognized|not permitted|rejected|unexpected)\b/i.test(l));
     const at = telling >= 0 ? telling : 0;
     const first = /^\w+:$/.test(meaningful[at] ?? '') && meaningful[at + 1] ? `${meaningful[at]} ${meaningful[at + 1]}` : meaningful[at];
-    const usable = first && (/^(?:ERROR|Error|error|FAILED|Failed|fatal)\b/.test(first) || !CODE_LIKE.test(first) || PROSE.test(first));
+    // A line that opens by saying it failed, or names the system's error (`[Errno 2]`), is a message
+    // even where a word of it reads like code ("… while trying to write to …").
+    const usable = first && (/^(?:ERROR|Error|error|FAILED|Failed|fatal|Invalid|Cannot|Could not|Unable to)\b|\[Errno \d+\]/.test(first) || !CODE_LIKE.test(first) || PROSE.test(first));
     if (usable && telling >= 0) return { step: result.index, type: 'failure', text: firstLine(first, ERROR_CHARS) };
     // A linter's or a compiler's finding, its message beside its location (credo, dialyzer, ruff),
     // says more than a first line that does not say it failed.
