@@ -307,6 +307,11 @@ const PATCH_ENVELOPE = /^\*\*\* (?:Add|Update|Delete) File: \S/m;
 /** Whether a shell command carries an apply_patch envelope (its result then says whether the patch went in). */
 export const carriesPatch = (command: string) => PATCH_ENVELOPE.test(command);
 
+/** Whether the command is an apply_patch envelope and nothing else, past a `cd` into where it applies. */
+export function onlyPatch(command: string): boolean {
+  return carriesPatch(command) && shellSegments(command).filter((s) => !/^\s*cd\s/.test(s)).length === 1;
+}
+
 /** The shell command a call ran, if it ran one (text-mode commands included). */
 export function commandOf(call: Step): string | undefined {
   const info = classifyCall(call);

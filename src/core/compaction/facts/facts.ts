@@ -2,7 +2,7 @@
 // fills its offline sections from these facts, and the loss report takes its entities from them.
 
 import type { Step, Run } from '../../model';
-import { addedLines, carriesPatch, classifyCall, commandEffect, shellSegments, withoutHeredocBodies, type CallInfo, type CommandEffect, type EditAction } from './calls';
+import { addedLines, carriesPatch, classifyCall, onlyPatch, commandEffect, shellSegments, withoutHeredocBodies, type CallInfo, type CommandEffect, type EditAction } from './calls';
 import { shellBanners, withoutBanners, withoutEcho } from './banners';
 import { ciErrorsOf } from './diagnostics';
 import { bounded, paragraph, unique } from './hygiene';
@@ -485,11 +485,6 @@ function statusOf(command: string, bare: string, output: string): string | undef
   const gist = gitStatusGist(output);
   const first = firstOutputLine(output);
   return gist && first && !gist.includes(first) ? `${bounded(first, 80)} · ${gist}` : gist;
-}
-
-/** Whether the command is an apply_patch envelope and nothing else, past a `cd` into where it applies. */
-function onlyPatch(command: string): boolean {
-  return carriesPatch(command) && shellSegments(command).filter((s) => !/^\s*cd\s/.test(s)).length === 1;
 }
 
 /** The one-line description a call gives of itself, when its arguments hold one. */
