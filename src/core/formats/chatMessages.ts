@@ -107,7 +107,9 @@ export function addChatMessage(b: StepBuilder, msg: Record<string, unknown>, opt
         b.add(withBase({ kind: 'thought' as const, text: inline[2].trim(), label: 'thinking' }));
         said = text.slice(inline[0].length);
       }
-      if (said) b.add(withBase({ kind: toolCalls.length > 0 ? 'thought' as const : 'assistant' as const, text: said }));
+      // Content beside tool calls is shown to the person (reasoning has its own fields): text, as
+      // Anthropic's text blocks are, not thinking.
+      if (said) b.add(withBase(toolCalls.length > 0 ? { kind: 'thought' as const, text: said, label: 'text' } : { kind: 'assistant' as const, text: said }));
       for (const call of toolCalls) {
         const fn = isRecord(call.function) ? call.function : call;
         const name = String(fn.name ?? 'tool');
@@ -178,7 +180,7 @@ function addPartsMessage(b: StepBuilder, parts: unknown[], withBase: <T extends 
       b.add(withBase({ kind: 'tool_result' as const, text: textOf(p.output ?? p.content ?? p.text), label: 'tool_output', ...(callId ? { tool: { name: '', args: '', callId } } : {}) }));
     } else {
       const t = textOf([p]);
-      if (t) b.add(withBase({ kind: hasCall ? 'thought' as const : 'assistant' as const, text: t }));
+      if (t) b.add(withBase(hasCall ? { kind: 'thought' as const, text: t, label: 'text' } : { kind: 'assistant' as const, text: t }));
     }
   }
 }
