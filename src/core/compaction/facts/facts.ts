@@ -78,6 +78,8 @@ export interface TestFact {
 interface CallOutcome {
   step: number;
   tool: string;
+  /** What it was aimed at, for a call that is not a command, an edit or a read: a link, its own description, a query. */
+  target?: string;
   kind: CallInfo['kind'];
   /** true failed, false went through, undefined: the log does not say. */
   failed?: boolean;
@@ -366,7 +368,8 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
     // A search or listing that returned paths is told by the paths, not the first of them.
     const paths = !err && !answer && info.kind !== 'read' && info.kind !== 'edit' ? pathListOf(result.text) : undefined;
     const first = err ?? (answer ? `answered: ${answer}` : paths ?? withIdLine(firstOutputLine(result.text), result.text));
-    facts.outcomes.push({ step: call.index, tool: name, kind: info.kind, ...(verdict?.failed !== undefined ? { failed: verdict.failed } : {}), ...(first ? { said: bounded(first, paths ? 200 : 100) } : {}) });
+    const target = info.kind !== 'shell' && info.kind !== 'edit' && info.kind !== 'read' ? targetOf(call) : undefined;
+    facts.outcomes.push({ step: call.index, tool: name, ...(target ? { target } : {}), kind: info.kind, ...(verdict?.failed !== undefined ? { failed: verdict.failed } : {}), ...(first ? { said: bounded(first, paths ? 200 : 100) } : {}) });
     // What it showed that names the person's terms, when it went through: a failure says its error.
     if (!err && !answer && verdict?.failed !== true && failedEdit === undefined && !info.edits.length && info.kind !== 'todo' && info.kind !== 'finish') {
       const lines = bearing(result.text, [first ?? '', gist ?? '', ...(info.command ? [info.command] : [])]);
@@ -486,6 +489,22 @@ function statusOf(command: string, bare: string, output: string): string | undef
   const first = firstOutputLine(output);
   return gist && first && !gist.includes(first) ? `${bounded(first, 80)} · ${gist}` : gist;
 }
+
+/**
+ * What a call that is neither a command, an edit nor a read was aimed at, from its arguments: the
+ * link it fetched, else the description it gives of itself (a sub-agent's task). `WebFetch → # Documentation Index` says nothing of which page; the link does.
+ */
+function targetOf(call: Step): string | undefined {
+  const args = argsObject(call);
+  if (!args) return undefined;
+  const link = [args.url, args.uri, args.href].find((v): v is string => typeof v === 'string' && /^https?:\/\/\S+$/.test(v.trim()));
+  if (link) return bounded(link.trim(), 160);
+  const purpose = purposeOf(call);
+  return purpose ? `("${purpose}")` : undefined;
+}
+
+/** A call as a summary names it: the tool, then what it was aimed at. */
+export const callName = (o: Pick<CallOutcome, 'tool' | 'target'>) => (o.target ? `${o.tool} ${o.target}` : o.tool);
 
 /** The one-line description a call gives of itself, when its arguments hold one. */
 function purposeOf(call: Step): string | undefined {

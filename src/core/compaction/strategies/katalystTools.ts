@@ -221,8 +221,9 @@ function groupItems(facts: Facts, calls: number): DigestItem[] {
   const errorTexts = new Set(facts.errors.map((e) => e.text));
   for (const o of facts.outcomes) {
     if (o.kind === 'shell' || o.kind === 'edit' || o.kind === 'todo' || (o.kind === 'read' && !o.failed)) continue; // told above
-    if (o.failed) { if (!o.said || !errorTexts.has(o.said)) add(`failed${o.said ? `: ${o.said}` : ''}`, 4, o.step); }
-    else if (o.said) add(`→ ${o.said}`, calls === 1 ? 3 : 2, o.step);
+    const aim = o.target ? `${o.target} ` : '';
+    if (o.failed) { if (!o.said || !errorTexts.has(o.said)) add(`${aim}failed${o.said ? `: ${o.said}` : ''}`, 4, o.step); }
+    else if (o.said) add(`${aim}→ ${o.said}`, calls === 1 ? 3 : 2, o.step);
   }
   // In a group, failures, commits and pushes (their hashes) and telling output first, then what changed files.
   // Errors are listed above and test runs said: a failure names its exit status only, a test is not told twice.
