@@ -89,6 +89,11 @@ export interface Step {
   compaction?: CompactionInfo;
   /** True for observations the log marks as errors. */
   isError?: boolean;
+  /**
+   * The person stopped the agent here (Esc, a refused call: Claude Code's `[Request interrupted by
+   * user]`, Codex's `turn_aborted`, OpenHands' `InterruptEvent`), as the log marks it.
+   */
+  interruption?: true;
   /** On command results: the exit status the log records in a field of its own (not in the text). */
   exitCode?: number;
   /** Name of the side branch (a subagent) the step belongs to; absent for the main line. */

@@ -10,6 +10,10 @@ import { setExtra } from '../meta';
 import { promptText, queuedMessages, type QueuedMessage } from './claudeCodeQueue';
 import { headValues, recordListOf } from './recordArray';
 
+const INTERRUPTED = 'interrupted by the person';
+/** The fields of a step the client wrote: its label, and whether it says the person stopped the agent. */
+const clientStep = (label: string) => (label === INTERRUPTED ? { label, interruption: true as const } : { label });
+
 /**
  * What Claude Code writes with the user role that the person did not type. Each becomes an
  * `environment` step: it starts no turn and is never a "later request".
@@ -34,7 +38,7 @@ export const CLAUDE_CODE_INJECTED: readonly InjectedRule[] = [
   { name: 'system reminder', match: /^<system-reminder>/, label: (t) => labelWith('system reminder', tagText(t, 'system-reminder')?.slice(0, 80)) },
   { name: 'user-prompt-submit hook', match: /^<user-prompt-submit-hook>/, label: () => 'prompt hook' },
   // The client's note that the person pressed Esc (or refused a tool call): an act, not a request.
-  { name: 'interruption', match: /^\[Request interrupted by user(?: for tool use)?\]$/, label: () => 'interrupted by the person' },
+  { name: 'interruption', match: /^\[Request interrupted by user(?: for tool use)?\]$/, label: () => INTERRUPTED },
   // Another Claude Code session's message (team tools such as Brigade), delivered through the queue.
   { name: 'cross-session message', match: /^<cross-session-message\b/, label: (t) => labelWith('message from another session', /from-name="([^"]{1,80})"/.exec(t)?.[1]) },
 ];
@@ -184,7 +188,7 @@ export const claudeCodeAdapter: FormatAdapter = {
         // Done: the harness's blocks are environment steps, the person's are a user step.
       } else if ((injected = injectedText(content)) !== undefined
         && (injectedAs = clientOriginLabel(value, injected) ?? injectedLabel(CLAUDE_CODE_INJECTED, injected)) !== undefined) {
-        b.add({ ...base, kind: 'environment', text: injected, label: injectedAs });
+        b.add({ ...base, kind: 'environment', text: injected, ...clientStep(injectedAs) });
       } else if (base.branch) {
         // The Task prompt opens the subagent's branch; it is not a turn of the main conversation.
         addUserBlocks(b, Array.isArray(content) ? content : [content], base, 'other', 'subagent prompt');
@@ -346,7 +350,7 @@ function splitInjectedBlocks(b: StepBuilder, content: unknown, base: BlockBase, 
     const text = (x as { text: string }).text;
     if (labels[i] === undefined) { person.push(x); return; }
     flush();
-    b.add({ ...base, kind: 'environment', text, label: clientOriginLabel(line, text) ?? labels[i] });
+    b.add({ ...base, kind: 'environment', text, ...clientStep(clientOriginLabel(line, text) ?? labels[i]!) });
   });
   flush();
   return true;

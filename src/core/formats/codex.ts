@@ -108,6 +108,9 @@ export const codexAdapter: FormatAdapter = {
             if (last && !last.usage && isRecord(info!.last_token_usage)) last.usage = usageOf(info!.last_token_usage, meta.model);
           } else if (event === 'user_message' || event === 'agent_message' || event === 'agent_reasoning') {
             if (!addEventEcho(b, event, String(payload.message ?? payload.text ?? ''), echoes, { location, timestamp })) skipRecord(ctx, `event_msg/${event} (copy of a response item)`, location);
+          } else if (event === 'turn_aborted' && payload.reason === 'interrupted') {
+            // The person pressed Esc: an act of theirs, not bookkeeping.
+            b.add({ kind: 'environment', text: 'turn aborted: interrupted', label: 'interrupted by the person', location, timestamp, interruption: true });
           } else skipRecord(ctx, `event_msg/${event}`, location); // task and turn boundaries, rate limits: the client's bookkeeping
           break;
         }

@@ -133,7 +133,7 @@ function addEvent(b: StepBuilder, e: Event, base: Base): void {
       return;
     }
     default:
-      b.add({ ...base, kind: 'other', text: describeOther(e) });
+      b.add({ ...base, kind: 'other', text: describeOther(e), ...(e.kind === 'InterruptEvent' ? { interruption: true as const } : {}) });
   }
 }
 

@@ -225,7 +225,9 @@ export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts 
     const step = steps[i];
     const summary = summaryOf(step);
     if (summary) { facts.summaries.push(summary); continue; }
-    if (step.kind === 'user') readRequest(facts, step);
+    // The person stopping the agent (Esc, a refused call) is theirs to say, as a request is.
+    if (step.interruption) readRequest(facts, step, `${INTERRUPTED_PREFIX}${bounded(step.text.trim(), 120)}`);
+    else if (step.kind === 'user') readRequest(facts, step);
     // A slash command the person typed (`/publish-session`) that the agent then acted on is their
     // request: as typed (the prompt it expanded into says what it asked only as the task, taskOf).
     else if (step.kind === 'environment') {
@@ -250,6 +252,9 @@ export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts 
   facts.decisions = unique(facts.decisions, (d) => d.text);
   return facts;
 }
+
+/** How a request that is the person stopping the agent opens. */
+export const INTERRUPTED_PREFIX = 'interrupted: ';
 
 function readRequest(facts: Facts, step: Step, answer?: string): void {
   const text = answer ?? requestText(step);

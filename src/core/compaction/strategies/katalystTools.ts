@@ -59,9 +59,12 @@ function groupByTool(actions: readonly Action[]): string {
   return lines.join('\n');
 }
 
-/** Length of the prompt before the scratchpad: system and user messages. */
+/** What Katalyst keeps as conversation, around the scratchpad: system and user messages, and the person stopping the agent. */
+const isConversation = (s: Step) => s.kind === 'system' || s.kind === 'user' || s.interruption === true;
+
+/** Length of the prompt before the scratchpad: the conversation. */
 function contextChars(trajectory: Run): number {
-  const parts = trajectory.steps.filter((s) => s.kind === 'system' || s.kind === 'user').map((s) => s.text);
+  const parts = trajectory.steps.filter(isConversation).map((s) => s.text);
   return parts.join('\n').length;
 }
 
@@ -102,7 +105,7 @@ function incrementalPolicy(options: StrategyOptions): IncrementalPolicy {
   let contextChars = -1; // system and user texts joined by newlines
   return {
     push(step) {
-      if (step.kind === 'system' || step.kind === 'user') contextChars += step.text.length + 1;
+      if (isConversation(step)) contextChars += step.text.length + 1;
       if (step.kind === 'tool_call' && step.tool) {
         callAt.set(step.index, calls.length);
         calls.push(step);
@@ -313,7 +316,7 @@ function assemble(trajectory: Run, range: StepRange, summarized: Action[], kept:
   let inserted = false;
   for (const s of trajectory.steps) {
     const inside = s.index >= range[0] && s.index <= range[1];
-    if (inside && s.kind !== 'system' && s.kind !== 'user') {
+    if (inside && !isConversation(s)) {
       fates[s.index] = head !== null && (s.kind === 'tool_call' || s.kind === 'tool_result') ? 'summarized' : 'dropped';
       removed.push(s);
       continue;
