@@ -745,4 +745,22 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
       await wb.closeAllEditors();
     },
   },
+  {
+    // Issue 22: a real Claude Code session (codemie-ai/codemie-code, wild dev split) in which the
+    // person refused a write, interrupted, and asked for an exploration by two sub-agents. The
+    // summary says the person stopped the agent, and which sub-agent was asked what.
+    name: 'summary-keeps-interruption',
+    async run(ctx) {
+      const { wb, shot } = ctx;
+      await wb.closeAllEditors();
+      const { report, summary } = await compactWildFile(ctx, 'codemie-ai__codemie-code/session-9eda1058.jsonl', 'short/codemie-session.jsonl', OPENHANDS_SUMMARY, [0, 16]);
+      assert.match(summary, /later request: interrupted: \[Request interrupted by user for tool use\]/, 'the person stopping the agent is not in the summary');
+      assert.match(summary, /Task \("Explore codemie-code repository structure"\) → /, 'a sub-agent call is not named by its task');
+      assert.match(summary, /Task \("Deep dive into uncovered areas"\) → /, 'the second sub-agent call is not named by its task');
+      await scrollSummaryTo(report, 'interrupted:');
+      await wb.parkMouse();
+      await shot('summary-keeps-interruption');
+      await wb.closeAllEditors();
+    },
+  },
 ];
