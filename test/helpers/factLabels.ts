@@ -57,6 +57,8 @@ export async function measureFacts(files: readonly FactFile[]): Promise<Strategy
     for (const f of files) {
       const t = (await loadTrajectory(labelSourcePath(f)!)).runs[f.run];
       const r = await runCompaction(t, { strategy: findStrategy(id)!, range: f.range }, { counter: charEstimateCounter });
+      // The task's fact is the earliest one picked from a user step (labels need not be in step order).
+      const taskFact = f.facts.filter((x) => t.steps[x.step]?.kind === 'user').sort((a, b) => a.step - b.step)[0];
       reductions.push(r.reduction);
       for (const fact of f.facts) {
         if ((r.fates[fact.step] ?? 'kept') === 'kept') continue;
@@ -64,7 +66,7 @@ export async function measureFacts(files: readonly FactFile[]): Promise<Strategy
         if (factKept(r.summary ?? '', fact.text)) row.kept++;
         else {
           row.misses.push(`${f.name} step ${fact.step} "${fact.text}"`);
-          if (t.steps[fact.step]?.kind === 'user' && fact === f.facts[0]) row.taskLost.push(f.name);
+          if (fact === taskFact) row.taskLost.push(f.name);
         }
       }
     }
