@@ -11,7 +11,7 @@ import { decisionsOf, summaryOf, taskToolPlan, todosOf, type SummaryFact, type T
 import { answerText, ASK_TOOLS, constraintsOf, requestText, slashRequest, taskOf, userRefsOf, type UserRef } from './requests';
 import { answersNo, verdictOf } from './verdict';
 import { nameTable } from '../../names';
-import { argsObject, contextTextOf } from '../text';
+import { contextTextOf } from '../text';
 import { closingStatementOf, statementsOf } from './agentText';
 import { bearingLinesOf, requestTerms, termsWrittenBy } from './bearing';
 import { gitStatusGist } from './gitStatus';
@@ -373,7 +373,7 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
     // A search or listing that returned paths is told by the paths, not the first of them.
     const paths = !err && !answer && info.kind !== 'read' && info.kind !== 'edit' ? pathListOf(result.text) : undefined;
     const first = err ?? (answer ? `answered: ${answer}` : paths ?? withIdLine(firstOutputLine(result.text), result.text));
-    const target = info.kind !== 'shell' && info.kind !== 'edit' && info.kind !== 'read' ? targetOf(call) : undefined;
+    const target = info.kind !== 'shell' && info.kind !== 'edit' && info.kind !== 'read' ? targetOf(info.args) : undefined;
     facts.outcomes.push({ step: call.index, tool: name, ...(target ? { target } : {}), kind: info.kind, ...(verdict?.failed !== undefined ? { failed: verdict.failed } : {}), ...(first ? { said: bounded(first, paths ? 200 : 100) } : {}) });
     // What it showed that names the person's terms, when it went through: a failure says its error.
     if (!err && !answer && verdict?.failed !== true && failedEdit === undefined && !info.edits.length && info.kind !== 'todo' && info.kind !== 'finish') {
@@ -431,7 +431,7 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   const record = result ? recordLineOf(result.text) : undefined;
   // What the agent said the command does (Claude Code's Bash `description`) names a command cut
   // short (a perl one-liner, a script): "Replace if/else with switch using perl".
-  const purpose = purposeOf(call);
+  const purpose = purposeOf(info.args);
   const cut = commandText(command, record ? 60 : COMMAND_CHARS);
   const text = purpose && !record && /\[…\]$/.test(cut) ? `${commandText(command, 80)} ("${purpose}")` : cut;
   const exitCode = result ? exitCodeOf(result) : undefined;
@@ -496,24 +496,24 @@ function statusOf(command: string, bare: string, output: string): string | undef
 }
 
 /**
- * What a call that is neither a command, an edit nor a read was aimed at, from its arguments: the
- * link it fetched, else the description it gives of itself (a sub-agent's task). `WebFetch → # Documentation Index` says nothing of which page; the link does.
+ * What a call that is neither a command, an edit nor a read was aimed at, from its arguments (as
+ * `classifyCall` parsed them): the link it fetched, else the description it gives of itself (a
+ * sub-agent's task). `WebFetch → # Documentation Index` says nothing of which page; the link does.
  */
-function targetOf(call: Step): string | undefined {
-  const args = argsObject(call);
+function targetOf(args: CallInfo['args']): string | undefined {
   if (!args) return undefined;
   const link = [args.url, args.uri, args.href].find((v): v is string => typeof v === 'string' && /^https?:\/\/\S+$/.test(v.trim()));
   if (link) return bounded(link.trim(), 160);
-  const purpose = purposeOf(call);
+  const purpose = purposeOf(args);
   return purpose ? `("${purpose}")` : undefined;
 }
 
 /** A call as a summary names it: the tool, then what it was aimed at. */
 export const callName = (o: Pick<CallOutcome, 'tool' | 'target'>) => (o.target ? `${o.tool} ${o.target}` : o.tool);
 
-/** The one-line description a call gives of itself, when its arguments hold one. */
-function purposeOf(call: Step): string | undefined {
-  const d = argsObject(call)?.description;
+/** The one-line description a call gives of itself, when its (parsed) arguments hold one. */
+function purposeOf(args: CallInfo['args']): string | undefined {
+  const d = args?.description;
   return typeof d === 'string' && d.trim().length >= 8 && d.length <= 160 && !d.includes('\n') ? d.trim() : undefined;
 }
 
