@@ -5,14 +5,13 @@ import { skipRecord } from './adapter';
 import { addAssistantBlocks, addUsage, addUserBlocks, anthropicUsage, type BlockBase, hasToolUse, isToolResultBlock } from './anthropicBlocks';
 import { FROM_WRITES, noteRetention, retentionOfWrites } from './cacheRetention';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
-import { injectedLabel, type InjectedRule, labelWith, tagText } from './injected';
+import { injectedLabel, INTERRUPTED_LABEL, type InjectedRule, labelWith, tagText } from './injected';
 import { setExtra } from '../meta';
 import { promptText, queuedMessages, type QueuedMessage } from './claudeCodeQueue';
 import { headValues, recordListOf } from './recordArray';
 
-const INTERRUPTED = 'interrupted by the person';
 /** The fields of a step the client wrote: its label, and whether it says the person stopped the agent. */
-const clientStep = (label: string) => (label === INTERRUPTED ? { label, interruption: true as const } : { label });
+const clientStep = (label: string) => (label === INTERRUPTED_LABEL ? { label, interruption: true as const } : { label });
 
 /**
  * What Claude Code writes with the user role that the person did not type. Each becomes an
@@ -38,7 +37,7 @@ export const CLAUDE_CODE_INJECTED: readonly InjectedRule[] = [
   { name: 'system reminder', match: /^<system-reminder>/, label: (t) => labelWith('system reminder', tagText(t, 'system-reminder')?.slice(0, 80)) },
   { name: 'user-prompt-submit hook', match: /^<user-prompt-submit-hook>/, label: () => 'prompt hook' },
   // The client's note that the person pressed Esc (or refused a tool call): an act, not a request.
-  { name: 'interruption', match: /^\[Request interrupted by user(?: for tool use)?\]$/, label: () => INTERRUPTED },
+  { name: 'interruption', match: /^\[Request interrupted by user(?: for tool use)?\]$/, label: () => INTERRUPTED_LABEL },
   // Another Claude Code session's message (team tools such as Brigade), delivered through the queue.
   { name: 'cross-session message', match: /^<cross-session-message\b/, label: (t) => labelWith('message from another session', /from-name="([^"]{1,80})"/.exec(t)?.[1]) },
 ];

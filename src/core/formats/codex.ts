@@ -4,7 +4,7 @@ import { isRecord, StepBuilder } from '../steps';
 import type { FormatAdapter, JsonlRecord, ParsedInput } from './adapter';
 import { skipRecord } from './adapter';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
-import { injectedLabel, type InjectedRule, labelWith, tagText } from './injected';
+import { injectedLabel, INTERRUPTED_LABEL, type InjectedRule, labelWith, tagText } from './injected';
 import { addResponseItem, isResponseItem, partsText } from './responseItems';
 import { extraOf } from '../meta';
 
@@ -110,7 +110,7 @@ export const codexAdapter: FormatAdapter = {
             if (!addEventEcho(b, event, String(payload.message ?? payload.text ?? ''), echoes, { location, timestamp })) skipRecord(ctx, `event_msg/${event} (copy of a response item)`, location);
           } else if (event === 'turn_aborted' && payload.reason === 'interrupted') {
             // The person pressed Esc: an act of theirs, not bookkeeping.
-            b.add({ kind: 'environment', text: 'turn aborted: interrupted', label: 'interrupted by the person', location, timestamp, interruption: true });
+            b.add({ kind: 'environment', text: 'turn aborted: interrupted', label: INTERRUPTED_LABEL, location, timestamp, interruption: true });
           } else skipRecord(ctx, `event_msg/${event}`, location); // task and turn boundaries, rate limits: the client's bookkeeping
           break;
         }

@@ -14,6 +14,9 @@ export interface InjectedRule {
 /** Only the start of a message is looked at: injected messages say what they are up front. */
 const HEAD = 4096;
 
+/** The label of a step that says the person stopped the agent (`Step.interruption`), in every format. */
+export const INTERRUPTED_LABEL = 'interrupted by the person';
+
 /** The rule's label when `text` is an injected message of `rules`, else undefined. */
 export function injectedLabel(rules: readonly InjectedRule[], text: string): string | undefined {
   const head = text.slice(0, HEAD).trimStart();
