@@ -4,7 +4,7 @@
 
 import { bounded, paragraph } from './hygiene';
 import { fillEntries, messageLine } from './render';
-import { callName, describeChange, describeCommand, describeFailedEdit, describeTest, describeTodo, failedEdits, filesChanged, filesNotRead, filesRead, readGistOf, type Facts } from './facts';
+import { ANSWERED_PREFIX, callName, describeChange, describeCommand, describeFailedEdit, describeTest, describeTodo, failedEdits, filesChanged, filesNotRead, filesRead, readGistOf, type Facts } from './facts';
 
 export interface DigestItem {
   text: string;
@@ -31,7 +31,7 @@ export function digestItems(facts: Facts): DigestItem[] {
   if (facts.plan) add(`tasks: ${facts.plan.items.map(describeTodo).join(', ')}`, 3, facts.plan.step);
   for (const o of facts.outcomes) {
     if (o.kind === 'shell' || o.kind === 'edit' || o.kind === 'read' || o.kind === 'todo' || !o.said || o.failed) continue;
-    add(`${callName(o)} → ${o.said}`, /^answered: /.test(o.said) ? 5 : 2, o.step);
+    add(`${callName(o)} → ${o.said}`, o.said.startsWith(ANSWERED_PREFIX) ? 5 : 2, o.step);
   }
   for (const c of facts.commands) add(`ran ${describeCommand(c)}`, c.ok === false ? 3 : / → /.test(c.outcome) ? 2 : 1, c.step);
   for (const d of facts.decisions.slice(-3)) add(`agent: ${d.text}`, 2, d.step);

@@ -255,6 +255,8 @@ export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts 
 
 /** How a request that is the person stopping the agent opens. */
 export const INTERRUPTED_PREFIX = 'interrupted: ';
+/** How a request that is the person's answer to the agent's question opens (and an ask tool's outcome). */
+export const ANSWERED_PREFIX = 'answered: ';
 
 function readRequest(facts: Facts, step: Step, answer?: string): void {
   const text = answer ?? requestText(step);
@@ -336,7 +338,7 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
   // Cline ask_followup_question, Claude Code AskUserQuestion) is a request like any other.
   if (result && ASK_TOOLS.test(name)) {
     const answer = answerText(result);
-    if (answer) readRequest(facts, result, `answered: ${answer}`);
+    if (answer) readRequest(facts, result, `${ANSWERED_PREFIX}${answer}`);
   }
 
   const failedEdit = info.kind === 'edit' ? editOutcome(result) : undefined;
@@ -372,7 +374,7 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
     const answer = ASK_TOOLS.test(name) ? answerText(result) : undefined;
     // A search or listing that returned paths is told by the paths, not the first of them.
     const paths = !err && !answer && info.kind !== 'read' && info.kind !== 'edit' ? pathListOf(result.text) : undefined;
-    const first = err ?? (answer ? `answered: ${answer}` : paths ?? withIdLine(firstOutputLine(result.text), result.text));
+    const first = err ?? (answer ? `${ANSWERED_PREFIX}${answer}` : paths ?? withIdLine(firstOutputLine(result.text), result.text));
     const target = info.kind !== 'shell' && info.kind !== 'edit' && info.kind !== 'read' ? targetOf(info.args) : undefined;
     facts.outcomes.push({ step: call.index, tool: name, ...(target ? { target } : {}), kind: info.kind, ...(verdict?.failed !== undefined ? { failed: verdict.failed } : {}), ...(first ? { said: bounded(first, paths ? 200 : 100) } : {}) });
     // What it showed that names the person's terms, when it went through: a failure says its error.

@@ -16,7 +16,7 @@ import {
 import { roomFillLines, errorLinesKeepingLast, must, outcomeLines, rankedCommandLines } from '../facts';
 import { charsBudget, countFor, fillRoom, editGists, overShareWarning, rangeShareChars, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import { classifyCall } from '../facts';
-import { INTERRUPTED_PREFIX, requestText } from '../facts';
+import { ANSWERED_PREFIX, INTERRUPTED_PREFIX, requestText } from '../facts';
 import { contextTextOf } from '../text';
 import type { ForcedTrigger, OutputStep, PolicyChoice, StepFate, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
 import { sessionSnippets } from './agentsSdk';
@@ -85,7 +85,7 @@ function isMicrocompactionRange(trajectory: Run, range: StepRange, o: StrategyOp
 /** The nine sections, filled from the trajectory; every user message kept word for word. */
 function extractiveNineSections(trajectory: Run, facts: Facts, steps: readonly Step[], budget = summaryMaxChars({}), share?: number, counts = budget, fill = false): string {
   // Every user message, the answers the person gave to the agent's questions, and where they stopped it.
-  const userMessages = [...steps.map((s) => requestText(s)).filter((t): t is string => !!t), ...facts.requests.filter((r) => r.text.startsWith('answered: ') || r.text.startsWith(INTERRUPTED_PREFIX)).map((r) => r.text)].map(paragraph);
+  const userMessages = [...steps.map((s) => requestText(s)).filter((t): t is string => !!t), ...facts.requests.filter((r) => r.text.startsWith(ANSWERED_PREFIX) || r.text.startsWith(INTERRUPTED_PREFIX)).map((r) => r.text)].map(paragraph);
   const changed = filesChanged(facts);
   // On a short range the task is said once in full, under 6; section 1 opens it.
   const task = taskLine(facts);
