@@ -102,7 +102,7 @@ function incrementalPolicy(options: StrategyOptions): IncrementalPolicy {
   const callAt = new Map<number, number>();
   const formatted: number[] = [];
   let traceChars = 0;
-  let contextChars = -1; // system and user texts joined by newlines
+  let contextChars = -1; // the conversation's texts (isConversation) joined by newlines
   return {
     push(step) {
       if (isConversation(step)) contextChars += step.text.length + 1;
