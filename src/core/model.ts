@@ -65,6 +65,18 @@ interface CompactionInfo {
   tokensBefore?: number;
 }
 
+/**
+ * The label of a `thought` step that is text the agent showed the person between its calls
+ * (Anthropic's text blocks, a chat reply's content beside its tool_calls, ATIF's message beside
+ * tool_calls), not its hidden reasoning. Summaries read such text as the agent's own words.
+ */
+export const SHOWN_TEXT_LABEL = 'text';
+
+/** A thought the person saw (see `SHOWN_TEXT_LABEL`); a copied-context suffix (`text (copied context)`) keeps it one. */
+export function isShownText(step: Pick<Step, 'kind' | 'label'>): boolean {
+  return step.kind === 'thought' && (step.label === SHOWN_TEXT_LABEL || (step.label?.startsWith(`${SHOWN_TEXT_LABEL} (`) ?? false));
+}
+
 export interface Step {
   /** Position in `Run.steps`, 0-based. */
   index: number;

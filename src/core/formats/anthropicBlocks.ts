@@ -1,4 +1,4 @@
-import type { RecordedUsage, SourceLocation, Step, StepKind } from '../model';
+import { SHOWN_TEXT_LABEL, type RecordedUsage, type SourceLocation, type Step, type StepKind } from '../model';
 import { isRecord, StepBuilder } from '../steps';
 import { stringOrUndefined } from './chatMessages';
 
@@ -53,14 +53,14 @@ export function addAssistantBlocks(b: StepBuilder, blocks: readonly unknown[], b
   const start = b.steps.length;
   for (const block of blocks) {
     if (typeof block === 'string') {
-      b.add({ ...base, kind: withToolUse ? 'thought' : 'assistant', text: block, label: 'text' });
+      b.add({ ...base, kind: withToolUse ? 'thought' : 'assistant', text: block, label: SHOWN_TEXT_LABEL });
       continue;
     }
     if (!isRecord(block)) continue;
     const type = String(block.type);
     switch (type) {
       case 'text':
-        b.add({ ...base, kind: withToolUse ? 'thought' : 'assistant', text: String(block.text ?? ''), label: 'text' });
+        b.add({ ...base, kind: withToolUse ? 'thought' : 'assistant', text: String(block.text ?? ''), label: SHOWN_TEXT_LABEL });
         break;
       case 'thinking':
         b.add({ ...base, kind: 'thought', text: String(block.thinking ?? ''), label: 'thinking' });

@@ -1,5 +1,5 @@
 import { pointerOf } from '../io/jsonScan';
-import type { Step, SubagentFileRef, TrajectoryMeta } from '../model';
+import { SHOWN_TEXT_LABEL, type Step, type SubagentFileRef, type TrajectoryMeta } from '../model';
 import { argsOf, isRecord, StepBuilder } from '../steps';
 import { jsonObjectOf, type FormatAdapter } from './adapter';
 import { atifContentText, isAtifDocument, type AtifStepStash } from './atifShape';
@@ -220,9 +220,10 @@ function addAgentStep(b: StepBuilder, raw: Doc, base: Base, message: string, cop
   const messageParts = splitParts(message, extra.atl_message_parts,
     (k) => (Array.isArray(extra.atl_message_parts) && (extra.atl_message_parts[k] as Doc)?.kind === 'thought' ? 'thought' : 'assistant'));
   if (messageParts.length > 1 || (messageParts.length === 1 && Array.isArray(extra.atl_message_parts))) {
-    for (const part of messageParts) outputs.push(b.add({ ...base, kind: part.kind, text: part.text, label: `message${copied}` }));
+    for (const part of messageParts) outputs.push(b.add({ ...base, kind: part.kind, text: part.text, label: part.kind === 'thought' ? `${SHOWN_TEXT_LABEL}${copied}` : `message${copied}` }));
   } else if (message || (calls.length === 0 && !reasoning)) {
-    outputs.push(b.add({ ...base, kind: calls.length > 0 ? 'thought' : 'assistant', text: message, label: `message${copied}` }));
+    // A message beside tool calls is what the person saw while the agent worked (reasoning has its own field).
+    outputs.push(b.add({ ...base, kind: calls.length > 0 ? 'thought' : 'assistant', text: message, label: calls.length > 0 ? `${SHOWN_TEXT_LABEL}${copied}` : `message${copied}` }));
   }
   const callIds: string[] = [];
   for (const call of calls) {

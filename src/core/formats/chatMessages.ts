@@ -1,4 +1,4 @@
-import type { SourceLocation, StepKind } from '../model';
+import { SHOWN_TEXT_LABEL, type SourceLocation, type StepKind } from '../model';
 import { argsOf, isRecord, StepBuilder, textOf } from '../steps';
 import { injectedLabel, type InjectedRule, withoutContextBlocks, withoutWrapperTags } from './injected';
 import { terminusReply } from './terminus';
@@ -109,7 +109,7 @@ export function addChatMessage(b: StepBuilder, msg: Record<string, unknown>, opt
       }
       // Content beside tool calls is shown to the person (reasoning has its own fields): text, as
       // Anthropic's text blocks are, not thinking.
-      if (said) b.add(withBase(toolCalls.length > 0 ? { kind: 'thought' as const, text: said, label: 'text' } : { kind: 'assistant' as const, text: said }));
+      if (said) b.add(withBase(toolCalls.length > 0 ? { kind: 'thought' as const, text: said, label: SHOWN_TEXT_LABEL } : { kind: 'assistant' as const, text: said }));
       for (const call of toolCalls) {
         const fn = isRecord(call.function) ? call.function : call;
         const name = String(fn.name ?? 'tool');
@@ -180,7 +180,7 @@ function addPartsMessage(b: StepBuilder, parts: unknown[], withBase: <T extends 
       b.add(withBase({ kind: 'tool_result' as const, text: textOf(p.output ?? p.content ?? p.text), label: 'tool_output', ...(callId ? { tool: { name: '', args: '', callId } } : {}) }));
     } else {
       const t = textOf([p]);
-      if (t) b.add(withBase(hasCall ? { kind: 'thought' as const, text: t, label: 'text' } : { kind: 'assistant' as const, text: t }));
+      if (t) b.add(withBase(hasCall ? { kind: 'thought' as const, text: t, label: SHOWN_TEXT_LABEL } : { kind: 'assistant' as const, text: t }));
     }
   }
 }

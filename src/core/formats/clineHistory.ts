@@ -1,5 +1,5 @@
 import { pointerOf } from '../io/jsonScan';
-import type { Step } from '../model';
+import { SHOWN_TEXT_LABEL, type Step } from '../model';
 import { isRecord, StepBuilder } from '../steps';
 import { addAssistantBlocks, hasToolUse, type BlockBase } from './anthropicBlocks';
 import { stringOrUndefined } from './chatMessages';
@@ -93,7 +93,7 @@ function addUser(b: StepBuilder, blocks: unknown[], base: BlockBase): void {
 function addXmlText(b: StepBuilder, text: string, base: BlockBase): void {
   const calls = findXmlCalls(text);
   if (calls.length === 0) {
-    b.add({ ...base, kind: 'assistant', text, label: 'text' });
+    b.add({ ...base, kind: 'assistant', text, label: SHOWN_TEXT_LABEL });
     return;
   }
   let at = 0;
@@ -105,7 +105,7 @@ function addXmlText(b: StepBuilder, text: string, base: BlockBase): void {
     at = call.end;
   }
   const after = text.slice(at).trim();
-  if (after) b.add({ ...base, kind: 'thought', text: after, label: 'text' });
+  if (after) b.add({ ...base, kind: 'thought', text: after, label: SHOWN_TEXT_LABEL });
 }
 
 interface XmlCall { name: string; params: Record<string, string>; start: number; end: number }

@@ -1,5 +1,5 @@
 import { pointerOf } from '../io/jsonScan';
-import type { RecordedUsage, Step, TrajectoryMeta } from '../model';
+import { SHOWN_TEXT_LABEL, type RecordedUsage, type Step, type TrajectoryMeta } from '../model';
 import { argsOf, isRecord, StepBuilder, textOf } from '../steps';
 import { jsonObjectOf, releaseItem, type ElementParser, type FormatAdapter, type ParseContext, type ParsedTrajectory } from './adapter';
 import { TimeCheck } from './times';
@@ -137,7 +137,7 @@ function addAssistantParts(b: StepBuilder, parts: Part[], base: (k: number) => B
       }
       case 'text':
         if (p.synthetic === true && !p.text) break;
-        lastOutput = b.add({ ...base(k), kind: hasTool ? 'thought' : 'assistant', text: String(p.text ?? ''), label: 'text' });
+        lastOutput = b.add({ ...base(k), kind: hasTool ? 'thought' : 'assistant', text: String(p.text ?? ''), label: SHOWN_TEXT_LABEL });
         break;
       case 'tool':
         lastOutput = addTool(b, p, base(k));

@@ -1,4 +1,4 @@
-import type { Step, TrajectoryMeta } from '../model';
+import { SHOWN_TEXT_LABEL, type Step, type TrajectoryMeta } from '../model';
 import { argsOf, isRecord, StepBuilder } from '../steps';
 import { skipRecord } from './adapter';
 import type { FormatAdapter, JsonlRecord } from './adapter';
@@ -117,7 +117,7 @@ function addMessage(b: StepBuilder, m: Entry, base: Base, setModel: (m: string |
       const own = stepModel ? { ...base, model: stepModel } : base;
       for (const c of content) {
         if (!isRecord(c)) continue;
-        if (c.type === 'text' && String(c.text ?? '') !== '') added.push(b.add({ ...own, kind: withCall ? 'thought' : 'assistant', text: String(c.text), label: 'text' }));
+        if (c.type === 'text' && String(c.text ?? '') !== '') added.push(b.add({ ...own, kind: withCall ? 'thought' : 'assistant', text: String(c.text), label: SHOWN_TEXT_LABEL }));
         else if (c.type === 'thinking') added.push(b.add({ ...own, kind: 'thought', text: String(c.thinking ?? ''), label: 'thinking' }));
         else if (c.type === 'toolCall') {
           const args = argsOf(c.arguments ?? {});

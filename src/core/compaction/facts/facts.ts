@@ -1,7 +1,7 @@
 // The extractive fact layer: a run read as a debugger would read it. Every summarising strategy
 // fills its offline sections from these facts, and the loss report takes its entities from them.
 
-import type { Step, Run } from '../../model';
+import { isShownText, type Step, type Run } from '../../model';
 import { addedLines, carriesPatch, classifyCall, onlyPatch, commandEffect, shellSegments, withoutHeredocBodies, type CallInfo, type CommandEffect, type EditAction } from './calls';
 import { shellBanners, withoutBanners, withoutEcho } from './banners';
 import { ciErrorsOf } from './diagnostics';
@@ -285,10 +285,10 @@ function endsTurn(steps: readonly Step[], i: number): boolean {
 function answerBefore(steps: readonly Step[], i: number): string {
   for (let j = i - 1; j >= 0; j--) {
     const s = steps[j];
-    if (s.kind === 'thought' && s.label !== 'text') continue;
+    if (s.kind === 'thought' && !isShownText(s)) continue;
     const call = s.kind === 'tool_result' && s.answers !== undefined ? steps[s.answers] : s.kind === 'tool_call' ? s : undefined;
     if (call?.kind === 'tool_call' && classifyCall(call).kind === 'todo') continue;
-    return (s.kind === 'assistant' || (s.kind === 'thought' && s.label === 'text')) ? s.text.trim() : '';
+    return s.kind === 'assistant' || isShownText(s) ? s.text.trim() : '';
   }
   return '';
 }
@@ -299,7 +299,7 @@ function readAgentText(facts: Facts, step: Step, before?: string): void {
   if (!text) return;
   // What the agent last said to the reader: its messages and the text it showed between calls
   // (Claude Code's text blocks), never its raw thinking, nor a JSON payload it emitted.
-  const said = step.kind === 'assistant' ? text.replace(/<(think|thinking)>[\s\S]*?(?:<\/\1>|$)/g, '').trim() : step.label === 'text' ? text : '';
+  const said = step.kind === 'assistant' ? text.replace(/<(think|thinking)>[\s\S]*?(?:<\/\1>|$)/g, '').trim() : isShownText(step) ? text : '';
   if (said && !looksLikeJson(said)) {
     // Text shown between calls stands in only where the steps hold no message of the agent's own
     // (a sub-agent's run), and only when it states something, not just what comes next.

@@ -1,0 +1,42 @@
+import { strict as assert } from 'node:assert';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { findStrategy, runCompaction } from '../../src/core/compaction';
+import { isShownText } from '../../src/core/model';
+import { loadTrajectory } from '../../src/core/open';
+import { charEstimateCounter } from '../../src/core/tokens/counter';
+import { REPO_ROOT, writeTemp } from '../helpers/paths';
+
+// What the seventh batch of dev labels (wild/split.json: dev) showed summaries leaving out: the
+// files `git status` named, ATIF's message beside tool calls, and the agent's hedged diagnosis.
+
+const wild = (rel: string) => path.join(REPO_ROOT, 'wild', 'files', rel);
+const runOf = async (file: string) => (await loadTrajectory(file)).runs[0];
+const summaryOf = async (file: string, strategy: string, range = '0:-2') =>
+  (await runCompaction(await runOf(file), { strategy: findStrategy(strategy)!, range }, { counter: charEstimateCounter })).summary ?? '';
+
+test('ATIF: a message beside tool calls is text the person saw, and the summary states it', async () => {
+  // OpenAgentsInc/openagents: a Claude Code run written as ATIF; the closing message comes with a Write call.
+  const run = await runOf(wild('OpenAgentsInc__openagents/trajectory.json'));
+  const saved = run.steps.find((s) => s.text.startsWith('The regex has been saved'))!;
+  assert.equal(saved.kind, 'thought');
+  assert.ok(isShownText(saved));
+  // A run whose every message comes with calls: its state is the last of them, not "(no agent message)";
+  // reasoning_content stays hidden reasoning.
+  const file = writeTemp('shown.atif.json', JSON.stringify({
+    schema_version: 'ATIF-v1.6', session_id: 's', agent: { name: 'a', version: '1' },
+    steps: [
+      { step_id: 1, source: 'user', message: 'Fix the tokenizer bug in parser.py' },
+      { step_id: 2, source: 'agent', message: 'The tokenizer drops the last byte of every chunk, so I will patch the loop bound.', reasoning_content: 'Hidden: maybe it is the loop.',
+        tool_calls: [{ tool_call_id: 'c1', function_name: 'bash', arguments: { command: 'sed -n 1,40p parser.py' } }],
+        observation: { results: [{ source_call_id: 'c1', content: 'def tokenize(b):\n    return b[:-1]' }] } },
+      { step_id: 3, source: 'agent', message: 'Patched the bound; the tests pass now.',
+        tool_calls: [{ tool_call_id: 'c2', function_name: 'bash', arguments: { command: 'pytest -q' } }],
+        observation: { results: [{ source_call_id: 'c2', content: '3 passed in 0.1s' }] } },
+      { step_id: 4, source: 'user', message: 'thanks' },
+    ],
+  }));
+  const summary = await summaryOf(file, 'openhands-summary', '0:-1');
+  assert.match(summary, /CURRENT_STATE: Patched the bound; the tests pass now\./);
+  assert.doesNotMatch(summary, /Hidden: maybe/);
+});
