@@ -40,3 +40,9 @@ test('ATIF: a message beside tool calls is text the person saw, and the summary 
   assert.match(summary, /CURRENT_STATE: Patched the bound; the tests pass now\./);
   assert.doesNotMatch(summary, /Hidden: maybe/);
 });
+
+test("git status's few changed files are named, many are counted", async () => {
+  // chiphuyen/sniffly: "push to github"; git status shows README.md modified and 13 untracked files.
+  const summary = await summaryOf(wild('chiphuyen__sniffly/fed8ce56-bc79-401f-a83e-af084253362f.jsonl'), 'openhands-summary');
+  assert.match(summary, /git status \(→ On branch main · up to date · modified: README\.md; 13 untracked\)/);
+});

@@ -1,7 +1,8 @@
 // What `git status` said of the working tree, in one line: the branch, how it stands against its
 // upstream, and what is changed (`On branch next · Your branch and 'origin/next' have diverged, and
 // have 2 and 5 different commits each · 3 modified, 1 untracked`). Its first line alone ("On
-// branch next") hid the state a person takes over the run from.
+// branch next") hid the state a person takes over the run from. A few changed files are named
+// (`modified: README.md; 13 untracked`): which file is changed is what the person checks next.
 
 import { cleanText } from './hygiene';
 
@@ -10,6 +11,8 @@ const BRANCH = /^(?:On branch \S+|HEAD detached (?:at|from) \S+|Not currently on
 const UPSTREAM = /^Your branch (?:is|and) /;
 const ENTRY = /^(modified|new file|deleted|renamed|copied|typechange|both modified|both added|deleted by us|deleted by them|added by us|added by them):\s+\S/;
 const SHORT_ENTRY = /^([ MADRCUT?!])([ MADRCUT?!]) \S/;
+// Up to this many files of one kind are named; more are counted.
+const NAMED = 3;
 const HEADING = /^(?:Changes to be committed|Changes not staged for commit|Untracked files|Unmerged paths|Ignored files):$/;
 
 /** `git status` (long or short), `git checkout` or `git switch` as one line, or undefined when the text is not their output. */
@@ -17,8 +20,8 @@ export function gitStatusGist(text: string): string | undefined {
   const raw = cleanText(text).split('\n').map((l) => l.trimEnd());
   const lines = raw.map((l) => l.trim());
   const parts: string[] = [];
-  const counts = new Map<string, number>();
-  const count = (what: string) => counts.set(what, (counts.get(what) ?? 0) + 1);
+  const counts = new Map<string, string[]>();
+  const count = (what: string, file: string) => counts.set(what, [...(counts.get(what) ?? []), file]);
   let section = '';
   let clean = false;
   for (let i = 0; i < lines.length; i++) {
@@ -34,15 +37,15 @@ export function gitStatusGist(text: string): string | undefined {
     } else if (HEADING.test(line)) section = line;
     else if (/^nothing to commit\b/.test(line)) clean = true;
     else if (line === '') section = ''; // a section of the long format ends with a blank line
-    else if (entry) count(entry[1] === 'new file' ? 'added' : entry[1]);
-    else if (section === 'Untracked files:' && !line.startsWith('(')) count('untracked');
+    else if (entry) count(entry[1] === 'new file' ? 'added' : entry[1], line.slice(line.indexOf(':') + 1).trim());
+    else if (section === 'Untracked files:' && !line.startsWith('(')) count('untracked', line);
     else if (short && !section) {
       const [, x, y] = short;
       const code = x === '?' ? 'untracked' : x === '!' ? 'ignored' : [x, y].includes('D') ? 'deleted' : [x, y].includes('A') ? 'added' : [x, y].includes('R') ? 'renamed' : [x, y].includes('U') ? 'unmerged' : 'modified';
-      count(code);
+      count(code, raw[i].slice(3).trim());
     }
   }
-  if (counts.size) parts.push([...counts].map(([what, n]) => `${n} ${what}`).join(', '));
+  if (counts.size) parts.push([...counts].map(([what, files]) => (files.length <= NAMED ? `${what}: ${files.join(', ')}` : `${files.length} ${what}`)).join('; '));
   else if (clean) parts.push('nothing to commit, working tree clean');
   return parts.length ? parts.join(' · ') : undefined;
 }
