@@ -46,3 +46,11 @@ test("git status's few changed files are named, many are counted", async () => {
   const summary = await summaryOf(wild('chiphuyen__sniffly/fed8ce56-bc79-401f-a83e-af084253362f.jsonl'), 'openhands-summary');
   assert.match(summary, /git status \(→ On branch main · up to date · modified: README\.md; 13 untracked\)/);
 });
+
+test("the agent's hedged diagnosis is a decision the summaries keep", async () => {
+  // dfinson/traceforge: writes are refused; the agent's thinking says why it thinks so.
+  const file = wild('dfinson__traceforge/claude/demo_issue_tracker_contributing.jsonl');
+  for (const id of ['openhands-summary', 'langchain-summarization']) {
+    assert.match(await summaryOf(file, id), /This is likely a CodePlane orchestration issue\./, id);
+  }
+});

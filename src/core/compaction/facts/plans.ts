@@ -90,7 +90,9 @@ export function taskTrackingOf(summary: string): string[] {
   return m[1].split('\n').map((l) => l.trim()).filter((l) => l && !/^\(?none/i.test(l));
 }
 
-const DECISION = /\b(the (?:fix|problem|issue|bug|cause|root cause|solution) (?:is|was|lies|seems)|(?:i|we)(?:'ll| will| need to| should) (?:change|modify|update|replace|fix|add|remove|use|switch|implement|make)|instead(?: of)?|decided|the approach|this means|because)\b/i;
+// A finding the agent hedges ("This is likely a CodePlane orchestration issue") is still its
+// diagnosis, and what a person taking over checks first.
+const DECISION = /\b(the (?:fix|problem|issue|bug|cause|root cause|solution) (?:is|was|lies|seems)|(?:i|we)(?:'ll| will| need to| should) (?:change|modify|update|replace|fix|add|remove|use|switch|implement|make)|instead(?: of)?|decided|the approach|this means|because|(?:is|are|was|were) (?:most )?(?:likely|probably)|(?:looks|seems) like (?:the|a|an|this|it|there)|turns out)\b/i;
 
 /** Sentences where the agent states what it found or decided, in order. */
 export function decisionsOf(text: string): string[] {
