@@ -4,11 +4,13 @@ import { test } from 'node:test';
 import { findStrategy, runCompaction } from '../../src/core/compaction';
 import { isShownText } from '../../src/core/model';
 import { loadTrajectory } from '../../src/core/open';
+import { extractEntities } from '../../src/core/report/entities';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
 import { REPO_ROOT, writeTemp } from '../helpers/paths';
 
 // What the seventh batch of dev labels (wild/split.json: dev) showed summaries leaving out: the
-// files `git status` named, ATIF's message beside tool calls, and the agent's hedged diagnosis.
+// files `git status` named, ATIF's message beside tool calls, the agent's hedged diagnosis, and
+// the finished items a to-do list dropped.
 
 const wild = (rel: string) => path.join(REPO_ROOT, 'wild', 'files', rel);
 const runOf = async (file: string) => (await loadTrajectory(file)).runs[0];
@@ -53,4 +55,19 @@ test("the agent's hedged diagnosis is a decision the summaries keep", async () =
   for (const id of ['openhands-summary', 'langchain-summarization']) {
     assert.match(await summaryOf(file, id), /This is likely a CodePlane orchestration issue\./, id);
   }
+});
+
+test('a to-do list that drops its finished items still counts them done; TASK_TRACKING is the list as the tool holds it', async () => {
+  // d-kimuson/claude-code-viewer: `/init` on an empty folder; TodoWrite checks off four of five
+  // items at step 21, then writes a list of the fifth alone at step 26.
+  const file = wild('d-kimuson__claude-code-viewer/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl');
+  const summary = await summaryOf(file, 'openhands-summary');
+  const section = (name: string) => new RegExp(`${name}:\\n((?:  - .*\\n)*)`).exec(summary)?.[1] ?? '';
+  assert.match(section('COMPLETED'), /task Analyze codebase structure and files \[completed\]/, summary);
+  assert.match(section('COMPLETED'), /task Check for existing CLAUDE\.md, README\.md, or rule files \[completed\]/);
+  assert.equal(section('TASK_TRACKING').trim(), '- Create CLAUDE.md with essential information [completed]');
+  // The loss report's to-do items are the list as it stands.
+  const run = await runOf(file);
+  const todos = extractEntities(run, run.steps.map((s) => s.index)).filter((e) => e.kind === 'todo').map((e) => e.text);
+  assert.deepEqual(todos, ['Create CLAUDE.md with essential information']);
 });

@@ -7,7 +7,7 @@ import { shellBanners, withoutBanners, withoutEcho } from './banners';
 import { ciErrorsOf } from './diagnostics';
 import { bounded, paragraph, unique } from './hygiene';
 import { editOutcome, errorOf, shellComplaintOf, exitCodeOf, furtherErrorsOf, isTestCommand, firstOutputLine, listingOf, pathListOf, readGist, recordLineOf, someOutputLine, tellingOutputLine, testRun, type ErrorFact, type Outcome } from './outcomes';
-import { decisionsOf, summaryOf, taskToolPlan, todosOf, type SummaryFact, type TodoItem } from './plans';
+import { decisionsOf, droppedFinished, summaryOf, taskToolPlan, todosOf, type SummaryFact, type TodoItem } from './plans';
 import { answerText, ASK_TOOLS, constraintsOf, requestText, slashRequest, taskOf, userRefsOf, type UserRef } from './requests';
 import { answersNo, verdictOf } from './verdict';
 import { nameTable } from '../../names';
@@ -99,6 +99,8 @@ interface PlanFact {
   step: number;
   tool: string;
   items: TodoItem[];
+  /** Items an earlier list of the tool finished and this one dropped (`droppedFinished`): done, not on the list. */
+  finishedEarlier?: TodoItem[];
 }
 
 export interface Facts {
@@ -333,7 +335,10 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
   const verdict = result ? verdictOf(result, call, info) : undefined;
   if (!result && info.kind !== 'finish' && !answered(call)) facts.pendingCalls.push({ step: call.index, text: bounded(`${name} ${call.tool!.args}`, 160) });
   const todos = todosOf(call);
-  if (todos) facts.plan = { step: call.index, tool: name, items: todos };
+  if (todos) {
+    const finishedEarlier = droppedFinished(facts.plan, name, todos);
+    facts.plan = { step: call.index, tool: name, items: todos, ...(finishedEarlier.length ? { finishedEarlier } : {}) };
+  }
   // The person's answer to a question the agent asked (Codex request_user_input, OpenCode question,
   // Cline ask_followup_question, Claude Code AskUserQuestion) is a request like any other.
   if (result && ASK_TOOLS.test(name)) {

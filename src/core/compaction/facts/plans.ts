@@ -45,6 +45,22 @@ function checklistItems(text: string): TodoItem[] {
   }));
 }
 
+// Finished items carried from list to list: the latest few, so a long run's plan stays a plan.
+const FINISHED_EARLIER = 5;
+
+/**
+ * What `earlier` (the same tool's list before this one) had finished that `items` no longer holds:
+ * Claude Code's TodoWrite rewrites the whole list, and an agent that prunes what is done ("Create
+ * CLAUDE.md" alone, after four items were checked off) has still done them.
+ */
+export function droppedFinished(earlier: { tool: string; items: readonly TodoItem[]; finishedEarlier?: readonly TodoItem[] } | undefined, tool: string, items: readonly TodoItem[]): TodoItem[] {
+  if (!earlier || earlier.tool !== tool) return [];
+  const key = (t: TodoItem) => t.text.replace(/\s+/g, ' ').trim().toLowerCase();
+  const seen = new Set(items.map(key));
+  const out = [...(earlier.finishedEarlier ?? []), ...earlier.items.filter((t) => t.status === 'completed')].filter((t) => !seen.has(key(t)) && seen.add(key(t)));
+  return out.slice(-FINISHED_EARLIER);
+}
+
 /** The to-do list a call writes, if it writes one. */
 export function todosOf(call: Step): TodoItem[] | undefined {
   const args = argsObject(call);

@@ -255,6 +255,11 @@ export function doneTodoLines(facts: Facts): string[] {
   return facts.plan ? facts.plan.items.filter((t) => t.status === 'completed').map(describeTodo) : [];
 }
 
+/** Items an earlier list finished and the latest dropped: done work, ranked below the list itself (must-keep). */
+export function finishedEarlierLines(facts: Facts): Ranked[] {
+  return (facts.plan?.finishedEarlier ?? []).map((t) => ({ text: describeTodo(t), rank: 1 }));
+}
+
 /** TASK_TRACKING entries: the latest plan, then the ones earlier summaries carried, copied as they are. */
 export function taskTrackingLines(facts: Facts): string[] {
   return unique([...planLines(facts), ...facts.summaries.flatMap((s) => taskTrackingOf(s.text))]);

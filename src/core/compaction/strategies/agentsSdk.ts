@@ -6,7 +6,7 @@
 import type { Step, Run } from '../../model';
 import { replaceRange, summaryStep, syntheticStep } from '../assemble';
 import {
-  changeLines, constraintLines, describeTools, doneTodoLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts,
+  changeLines, constraintLines, describeTools, doneTodoLines, finishedEarlierLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts,
   failedEditLines, failingTestIds, installLines, lastAgentLine, laterRequests, openTodoLines, pendingCallLines, readLinesUnderRoot,
   rankedCommandLines, rankedErrorLines, renderSections, taskOpening, taskWants, testLines, userRefLines, withinTokens, type Facts,
 } from '../extract';
@@ -157,7 +157,7 @@ function extractiveSessionSummary(facts: Facts, maxTokens: number, count: (text:
     { heading: '• Goal:', inline: goal ?? '(no user request in the log)', lines: [...r(wants ? [`the task also says: ${wants}`] : [], 5.5), ...r(laterRequests(facts, 250).map((q) => `then: ${q}`), 5)], priority: 5 },
     { heading: '• Steps Tried & Results:', lines: [...r(changeLines(facts), 5), ...r(failedEditLines(facts, true), 4), ...rankedCommandLines(facts, 40, true), ...outcomeLines(facts).map((o) => (o.rank >= 9 ? o : { ...o, rank: 1.2 }))], empty: '(no command or edit in these steps)', priority: 2 },
     { heading: '• Identifiers:', lines: [...r(userRefLines(facts), 3), ...r(failingTestIds(facts), 4), ...r(readLinesUnderRoot(facts, undefined, false), 1.5)], empty: '(none in these steps)', priority: 3 },
-    { heading: '• Milestones:', lines: [...r(testLines(facts), 4), ...r(doneTodoLines(facts), 3)], empty: '(no test run or finished task in these steps)', priority: 4 },
+    { heading: '• Milestones:', lines: [...r(testLines(facts), 4), ...r(doneTodoLines(facts), 3), ...finishedEarlierLines(facts)], empty: '(no test run or finished task in these steps)', priority: 4 },
     { heading: '• Tool Insights:', lines: rankedErrorLines(facts, true), empty: '(no tool reported an error)', priority: 4 },
     { heading: '• Current Status & Blockers:', inline: lastAgentLine(facts, 150) ?? '(not stated)', lines: [...r(openTodoLines(facts), 4), ...r(pendingCallLines(facts), 2), ...r(earlierSummaryText(facts).map((p) => `earlier summary ${p}`), 5)], priority: 3 },
     { heading: '• Next Step:', inline: openTodoLines(facts)[0] ?? '(not stated in the log)', lines: [], priority: 1 },

@@ -7,7 +7,7 @@ import type { Step, Run } from '../../model';
 import { charEstimateCounter, type TokenCounter } from '../../tokens';
 import { replaceRange, summaryStep } from '../assemble';
 import {
-  changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, earlierSummaryText, errorLines, EXTRACTIVE_NOTE, extractFacts,
+  changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, finishedEarlierLines, earlierSummaryText, errorLines, EXTRACTIVE_NOTE, extractFacts,
   failedEditLines, firstLine, laterRequests, openTodoLines, readLinesUnderRoot, taskLine, testLines, tidy,
 } from '../extract';
 import { exitCodeOf, firstOutputLine } from '../facts';
@@ -136,6 +136,8 @@ function extractiveSchema(trajectory: Run, steps: readonly Step[]): SchemaSummar
     decisions: [...changeLines(facts), ...decisionLines(facts, 5), ...constraintLines(facts).map((c) => `constraint: ${c}`)],
     facts: [
       ...(task ? [`task: ${task}`] : []),
+      // Dropped first when over the budget: the oldest items of a list go first.
+      ...finishedEarlierLines(facts).map((t) => `done: ${t.text}`),
       ...laterRequests(facts).map((r) => `later request: ${r}`),
       ...outcomeLines(facts).map((o) => o.text),
       ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`),

@@ -6,7 +6,7 @@ import type { ToolSpec } from '../../llm/provider';
 import type { Run } from '../../model';
 import { replaceRange, summaryStep } from '../assemble';
 import {
-  changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts,
+  changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, finishedEarlierLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts,
   failedEditLines, failingTestIds, filesChanged, installLines, lastAgentLine, laterRequests, openTodoLines, pendingCallLines, planLines,
   bounded, readLinesUnderRoot, taskLine, testLines, tidy, type Facts,
 } from '../extract';
@@ -161,7 +161,7 @@ function extractiveStateSummary(facts: Facts, budget = DEFAULT_SUMMARY_CHARS, sh
   const fixed = (text: string) => [{ text, rank: 10 }];
   const fields: Record<string, Ranked[]> = {
     user_context: [...fixed(task ?? '(no user request in the log)'), ...r(laterRequests(facts).map((q) => `Later request: ${q}`), 9), ...r(constraintLines(facts).map((c) => `Constraint: ${c}`), 5)],
-    completed_tasks: changed.length + doneTodoLines(facts).length ? [...r(changed, 9), ...r(doneTodoLines(facts), 9), ...r(commandLines(facts, countFor(12, budget), ['change', 'run']).filter((c) => !/\(exit [1-9]|failed/.test(c)), 3)] : fixed(`(nothing finished in these ${facts.stepCount} steps)`),
+    completed_tasks: changed.length + doneTodoLines(facts).length ? [...r(changed, 9), ...r(doneTodoLines(facts), 9), ...finishedEarlierLines(facts), ...r(commandLines(facts, countFor(12, budget), ['change', 'run']).filter((c) => !/\(exit [1-9]|failed/.test(c)), 3)] : fixed(`(nothing finished in these ${facts.stepCount} steps)`),
     pending_tasks: openTodoLines(facts).length + failedEditLines(facts).length + pendingCallLines(facts).length ? [...r(openTodoLines(facts), 9), ...r(failedEditLines(facts), 4), ...r(pendingCallLines(facts), 3)] : fixed('(not stated in these steps)'),
     // With nothing changed, the scripts the run ran (and what they printed) are its state; else they are completed work.
     current_state: [...r([lastAgentLine(facts) ?? '', ...decisionLines(facts, countFor(3, budget), countFor(3, budget))].filter(Boolean), 2), ...(changed.length ? [] : r(commandLines(facts, countFor(8, budget), ['run']).map((c) => `ran: ${c}`), 1.5)), ...r(commandLines(facts, countFor(8, budget), ['read']).map((c) => `checked: ${c}`), 1), ...outcomeLines(facts)],
