@@ -763,4 +763,21 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
       await wb.closeAllEditors();
     },
   },
+  {
+    // Issue 22: a real Claude Code `/init` session (d-kimuson/claude-code-viewer, wild dev split)
+    // whose last TodoWrite keeps one item after four were checked off. The summary counts the four
+    // as done; TASK_TRACKING stays the list as the tool holds it.
+    name: 'summary-keeps-finished-todos',
+    async run(ctx) {
+      const { wb, shot } = ctx;
+      await wb.closeAllEditors();
+      const { report, summary } = await compactWildFile(ctx, 'd-kimuson__claude-code-viewer/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl', 'short/claude-viewer-init.jsonl', OPENHANDS_SUMMARY, [0, 26]);
+      assert.match(summary, /COMPLETED:\n(?:  - .*\n)*  - task Analyze codebase structure and files \[completed\]/, 'a finished item the last list dropped is not counted done');
+      assert.match(summary, /TASK_TRACKING:\n  - Create CLAUDE\.md with essential information \[completed\]\nCOMPLETED:/, 'TASK_TRACKING is not the list as the tool holds it');
+      await scrollSummaryTo(report, 'TASK_TRACKING:');
+      await wb.parkMouse();
+      await shot('summary-keeps-finished-todos');
+      await wb.closeAllEditors();
+    },
+  },
 ];
