@@ -5,13 +5,12 @@ import { skipRecord } from './adapter';
 import { addAssistantBlocks, addUsage, addUserBlocks, anthropicUsage, type BlockBase, hasToolUse, isToolResultBlock } from './anthropicBlocks';
 import { FROM_WRITES, noteRetention, retentionOfWrites } from './cacheRetention';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
-import { injectedLabel, INTERRUPTED_LABEL, type InjectedRule, labelWith, tagText } from './injected';
+import { injectedAs, injectedLabel, INTERRUPTED_LABEL, type Injected, type InjectedRule, labelWith, tagText } from './injected';
 import { setExtra } from '../meta';
 import { promptText, queuedMessages, type QueuedMessage } from './claudeCodeQueue';
 import { headValues, recordListOf } from './recordArray';
 
 /** The fields of a step the client wrote: its label, and whether it says the person stopped the agent. */
-const clientStep = (label: string) => (label === INTERRUPTED_LABEL ? { label, interruption: true as const } : { label });
 
 /**
  * What Claude Code writes with the user role that the person did not type. Each becomes an
@@ -37,7 +36,7 @@ export const CLAUDE_CODE_INJECTED: readonly InjectedRule[] = [
   { name: 'system reminder', match: /^<system-reminder>/, label: (t) => labelWith('system reminder', tagText(t, 'system-reminder')?.slice(0, 80)) },
   { name: 'user-prompt-submit hook', match: /^<user-prompt-submit-hook>/, label: () => 'prompt hook' },
   // The client's note that the person pressed Esc (or refused a tool call): an act, not a request.
-  { name: 'interruption', match: /^\[Request interrupted by user(?: for tool use)?\]$/, label: () => INTERRUPTED_LABEL },
+  { name: 'interruption', match: /^\[Request interrupted by user(?: for tool use)?\]$/, label: () => INTERRUPTED_LABEL, interruption: true },
   // Another Claude Code session's message (team tools such as Brigade), delivered through the queue.
   { name: 'cross-session message', match: /^<cross-session-message\b/, label: (t) => labelWith('message from another session', /from-name="([^"]{1,80})"/.exec(t)?.[1]) },
 ];
@@ -48,11 +47,11 @@ export const CLAUDE_CODE_INJECTED: readonly InjectedRule[] = [
  */
 const CLIENT_ORIGINS: Readonly<Record<string, string>> = { 'task-notification': 'task notification' };
 
-/** The label of a user line whose `origin.kind` says the client wrote it, else undefined. */
-function clientOriginLabel(line: Line, text: string): string | undefined {
+/** The reading of a user line whose `origin.kind` says the client wrote it, else undefined. */
+function clientOrigin(line: Line, text: string): Injected | undefined {
   const kind = isRecord(line.origin) ? line.origin.kind : undefined;
   if (typeof kind !== 'string' || !(kind in CLIENT_ORIGINS)) return undefined;
-  return injectedLabel(CLAUDE_CODE_INJECTED, text) ?? labelWith(CLIENT_ORIGINS[kind], text.split('\n', 1)[0].trim().slice(0, 80));
+  return injectedAs(CLAUDE_CODE_INJECTED, text) ?? { label: labelWith(CLIENT_ORIGINS[kind], text.split('\n', 1)[0].trim().slice(0, 80)) };
 }
 
 // Claude Code session files (`~/.claude/projects/<project>/<session>.jsonl`). Each content block of
@@ -170,7 +169,7 @@ export const claudeCodeAdapter: FormatAdapter = {
       if (mainLineExists && !base.branch) noteSubagentFile(subagentFiles, value, content);
       const text = typeof content === 'string' ? content : undefined;
       let injected: string | undefined;
-      let injectedAs: string | undefined;
+      let reading: Injected | undefined;
       if (value.isCompactSummary === true) {
         const summary = text ?? plainTextOf(content);
         if (pendingCompaction && pendingCompaction.compaction?.summary === undefined) {
@@ -186,8 +185,8 @@ export const claudeCodeAdapter: FormatAdapter = {
       } else if (!base.branch && splitInjectedBlocks(b, content, base, value)) {
         // Done: the harness's blocks are environment steps, the person's are a user step.
       } else if ((injected = injectedText(content)) !== undefined
-        && (injectedAs = clientOriginLabel(value, injected) ?? injectedLabel(CLAUDE_CODE_INJECTED, injected)) !== undefined) {
-        b.add({ ...base, kind: 'environment', text: injected, ...clientStep(injectedAs) });
+        && (reading = clientOrigin(value, injected) ?? injectedAs(CLAUDE_CODE_INJECTED, injected)) !== undefined) {
+        b.add({ ...base, kind: 'environment', text: injected, ...reading });
       } else if (base.branch) {
         // The Task prompt opens the subagent's branch; it is not a turn of the main conversation.
         addUserBlocks(b, Array.isArray(content) ? content : [content], base, 'other', 'subagent prompt');
@@ -338,8 +337,8 @@ function modelOf(v: unknown): string | undefined {
  */
 function splitInjectedBlocks(b: StepBuilder, content: unknown, base: BlockBase, line: Line): boolean {
   if (!Array.isArray(content) || content.length < 2 || !textBlocks(content)) return false;
-  const labels = content.map((x) => injectedLabel(CLAUDE_CODE_INJECTED, (x as { text: string }).text));
-  if (labels.every((l) => l === undefined) || labels.every((l) => l !== undefined)) return false;
+  const readings = content.map((x) => injectedAs(CLAUDE_CODE_INJECTED, (x as { text: string }).text));
+  if (readings.every((l) => l === undefined) || readings.every((l) => l !== undefined)) return false;
   let person: unknown[] = [];
   const flush = () => {
     if (person.length > 0) addUserBlocks(b, person, base, 'user', 'user');
@@ -347,9 +346,9 @@ function splitInjectedBlocks(b: StepBuilder, content: unknown, base: BlockBase, 
   };
   content.forEach((x, i) => {
     const text = (x as { text: string }).text;
-    if (labels[i] === undefined) { person.push(x); return; }
+    if (readings[i] === undefined) { person.push(x); return; }
     flush();
-    b.add({ ...base, kind: 'environment', text, ...clientStep(clientOriginLabel(line, text) ?? labels[i]!) });
+    b.add({ ...base, kind: 'environment', text, ...(clientOrigin(line, text) ?? readings[i]!) });
   });
   flush();
   return true;

@@ -9,6 +9,14 @@ export interface InjectedRule {
   match: RegExp;
   /** A readable label: `task finished: …`, `/compact`, never the wrapper's tags. */
   label: (text: string) => string;
+  /** The message says the person stopped the agent: the step is a `Step.interruption`. */
+  interruption?: true;
+}
+
+/** What an injected message makes of its step: the label, and whether it is the person stopping the agent. */
+export interface Injected {
+  label: string;
+  interruption?: true;
 }
 
 /** Only the start of a message is looked at: injected messages say what they are up front. */
@@ -17,11 +25,16 @@ const HEAD = 4096;
 /** The label of a step that says the person stopped the agent (`Step.interruption`), in every format. */
 export const INTERRUPTED_LABEL = 'interrupted by the person';
 
+/** The rule's reading when `text` is an injected message of `rules`, else undefined. */
+export function injectedAs(rules: readonly InjectedRule[], text: string): Injected | undefined {
+  const head = text.slice(0, HEAD).trimStart();
+  for (const rule of rules) if (rule.match.test(head)) return { label: rule.label(text), ...(rule.interruption ? { interruption: true as const } : {}) };
+  return undefined;
+}
+
 /** The rule's label when `text` is an injected message of `rules`, else undefined. */
 export function injectedLabel(rules: readonly InjectedRule[], text: string): string | undefined {
-  const head = text.slice(0, HEAD).trimStart();
-  for (const rule of rules) if (rule.match.test(head)) return rule.label(text);
-  return undefined;
+  return injectedAs(rules, text)?.label;
 }
 
 /** Context blocks a client puts inside a real user message (an opened file, a reminder, the environment). */
