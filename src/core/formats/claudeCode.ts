@@ -10,8 +10,6 @@ import { setExtra } from '../meta';
 import { promptText, queuedMessages, type QueuedMessage } from './claudeCodeQueue';
 import { headValues, recordListOf } from './recordArray';
 
-/** The fields of a step the client wrote: its label, and whether it says the person stopped the agent. */
-
 /**
  * What Claude Code writes with the user role that the person did not type. Each becomes an
  * `environment` step: it starts no turn and is never a "later request".
