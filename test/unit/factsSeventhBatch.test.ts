@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { findStrategy, runCompaction } from '../../src/core/compaction';
+import { reportOpening } from '../../src/core/compaction/facts/outcomes';
 import { isShownText } from '../../src/core/model';
 import { loadTrajectory } from '../../src/core/open';
 import { extractEntities } from '../../src/core/report/entities';
@@ -70,4 +71,16 @@ test('a to-do list that drops its finished items still counts them done; TASK_TR
   const run = await runOf(file);
   const todos = extractEntities(run, run.steps.map((s) => s.index)).filter((e) => e.kind === 'todo').map((e) => e.text);
   assert.deepEqual(todos, ['Create CLAUDE.md with essential information']);
+});
+
+test("a sub-agent's report is told by its heading, not the preamble about how it got there", async () => {
+  // codemie-ai/codemie-code: both reports open "Perfect! Now I have a comprehensive …".
+  const codemie = await summaryOf(wild('codemie-ai__codemie-code/session-9eda1058.jsonl'), 'openhands-summary');
+  assert.match(codemie, /Task \("Explore codemie-code repository structure"\) → CodeMie Code Repository - Comprehensive Architectural Overview/);
+  assert.doesNotMatch(codemie, /→ Perfect!/);
+  // A heading of a word or two names no finding: the line under it is said with it.
+  assert.equal(reportOpening('Perfect! Now I understand the full pipeline.\n\n---\n\n## Summary\n\nThe SessionEnd hook never fires on exit.'), 'Summary: The SessionEnd hook never fires on exit.');
+  // A result without such a preamble is told as before (by its first line).
+  assert.equal(reportOpening('# Findings\nThe hook never fires.'), undefined);
+  assert.equal(reportOpening('Let me check the file.'), undefined);
 });

@@ -6,7 +6,7 @@ import { addedLines, carriesPatch, classifyCall, onlyPatch, commandEffect, shell
 import { shellBanners, withoutBanners, withoutEcho } from './banners';
 import { ciErrorsOf } from './diagnostics';
 import { bounded, paragraph, unique } from './hygiene';
-import { editOutcome, errorOf, shellComplaintOf, exitCodeOf, furtherErrorsOf, isTestCommand, firstOutputLine, listingOf, pathListOf, readGist, recordLineOf, someOutputLine, tellingOutputLine, testRun, type ErrorFact, type Outcome } from './outcomes';
+import { editOutcome, errorOf, reportOpening, shellComplaintOf, exitCodeOf, furtherErrorsOf, isTestCommand, firstOutputLine, listingOf, pathListOf, readGist, recordLineOf, someOutputLine, tellingOutputLine, testRun, type ErrorFact, type Outcome } from './outcomes';
 import { decisionsOf, droppedFinished, summaryOf, taskToolPlan, todosOf, type SummaryFact, type TodoItem } from './plans';
 import { answerText, ASK_TOOLS, constraintsOf, requestText, slashRequest, taskOf, userRefsOf, type UserRef } from './requests';
 import { answersNo, verdictOf } from './verdict';
@@ -379,7 +379,9 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
     const answer = ASK_TOOLS.test(name) ? answerText(result) : undefined;
     // A search or listing that returned paths is told by the paths, not the first of them.
     const paths = !err && !answer && info.kind !== 'read' && info.kind !== 'edit' ? pathListOf(result.text) : undefined;
-    const first = err ?? (answer ? `${ANSWERED_PREFIX}${answer}` : paths ?? withIdLine(firstOutputLine(result.text), result.text));
+    // A call that is not a command, an edit or a read (a sub-agent) is told by what its report found, past its preamble.
+    const opening = info.kind !== 'shell' && info.kind !== 'edit' && info.kind !== 'read' ? reportOpening(result.text) : undefined;
+    const first = err ?? (answer ? `${ANSWERED_PREFIX}${answer}` : paths ?? opening ?? withIdLine(firstOutputLine(result.text), result.text));
     const target = info.kind !== 'shell' && info.kind !== 'edit' && info.kind !== 'read' ? targetOf(info.args) : undefined;
     facts.outcomes.push({ step: call.index, tool: name, ...(target ? { target } : {}), kind: info.kind, ...(verdict?.failed !== undefined ? { failed: verdict.failed } : {}), ...(first ? { said: bounded(first, paths ? 200 : 100) } : {}) });
     // What it showed that names the person's terms, when it went through: a failure says its error.

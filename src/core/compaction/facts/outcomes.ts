@@ -441,6 +441,30 @@ export function firstOutputLine(text: string, clean = true): string | undefined 
   return undefined;
 }
 
+// A report's opening about how its writer got there ("Perfect! Now I have a comprehensive
+// understanding of the codebase. Let me compile…"), not what it found: sub-agents open so.
+const REPORT_PREAMBLE = /^(?:(?:perfect|excellent|great|good|okay|ok|alright|all right)[!.,]\s*)?(?:now,?\s+)?(?:i(?:'ve| have)? (?:now )?(?:have|understand|gathered|explored|got|found enough)|i now\b|let me\b|based on (?:my|the|all) )/i;
+
+/**
+ * What a report (a sub-agent's answer) opens with, past a preamble about how it got there: its
+ * heading (`# CodeMie Code Repository - Comprehensive Architectural Overview`) or first statement.
+ * Undefined when it has no preamble, or nothing but.
+ */
+export function reportOpening(text: string): string | undefined {
+  let skipped = false;
+  let heading: string | undefined;
+  for (const line of eachOutputLine(text)) {
+    if (REPORT_PREAMBLE.test(line) && heading === undefined) { skipped = true; continue; }
+    if (/^[-=*_\s]{3,}$/.test(line)) continue; // a rule under the preamble
+    if (!skipped) return undefined;
+    const bare = line.replace(/^#{1,6}\s+/, '');
+    // A heading of a word or two ("## Summary") names no finding: the line under it does.
+    if (heading === undefined && bare !== line && bare.split(/\s+/).length <= 2) { heading = bare; continue; }
+    return heading === undefined ? bare : `${heading}: ${bare}`;
+  }
+  return heading;
+}
+
 /** Whether any meaningful line passes `test` (`outputLines(text).some(test)`). */
 export function someOutputLine(text: string, test: (line: string) => boolean): boolean {
   for (const line of eachOutputLine(text)) if (test(line)) return true;
