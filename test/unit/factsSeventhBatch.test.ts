@@ -73,6 +73,19 @@ test('a to-do list that drops its finished items still counts them done; TASK_TR
   assert.deepEqual(todos, ['Create CLAUDE.md with essential information']);
 });
 
+test('openhands-structured counts finished items an earlier list dropped, even when the current list has none done', async () => {
+  // The same run seen before its last item was done: its last TodoWrite (line 27) holds the fifth
+  // item still pending, and the run changed no file (the write was refused).
+  const lines = (await import('node:fs')).readFileSync(wild('d-kimuson__claude-code-viewer/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl'), 'utf8').split('\n');
+  lines[26] = lines[26].replace(/"status":"completed"/g, '"status":"pending"');
+  const file = writeTemp('ccviewer-last-list-pending.jsonl', lines.join('\n'));
+  const summary = await summaryOf(file, 'openhands-structured');
+  const completed = /\*\*Completed Tasks\*\*: (.*)/.exec(summary)?.[1] ?? '';
+  assert.doesNotMatch(completed, /nothing finished/, summary);
+  assert.match(completed, /Analyze codebase structure and files \[completed\]/);
+  assert.doesNotMatch(completed, /Create CLAUDE\.md/, 'the pending item is not finished work');
+});
+
 test("a sub-agent's report is told by its heading, not the preamble about how it got there", async () => {
   // codemie-ai/codemie-code: both reports open "Perfect! Now I have a comprehensive …".
   const codemie = await summaryOf(wild('codemie-ai__codemie-code/session-9eda1058.jsonl'), 'openhands-summary');

@@ -12,6 +12,11 @@ import { argsObject } from '../text';
 import { OPENING_NOISE } from './outcomes';
 
 type CallKind = 'edit' | 'read' | 'shell' | 'todo' | 'search' | 'list' | 'finish' | 'other';
+
+/** A call that is neither a command, an edit nor a read (a search, a sub-agent, an MCP tool): told by what it returned. */
+export function returnsFinding(kind: CallKind): boolean {
+  return kind !== 'shell' && kind !== 'edit' && kind !== 'read';
+}
 export type EditAction = 'created' | 'edited' | 'deleted';
 
 interface FileTouch {

@@ -2,7 +2,7 @@
 // fills its offline sections from these facts, and the loss report takes its entities from them.
 
 import { isShownText, type Step, type Run } from '../../model';
-import { addedLines, carriesPatch, classifyCall, onlyPatch, commandEffect, shellSegments, withoutHeredocBodies, type CallInfo, type CommandEffect, type EditAction } from './calls';
+import { addedLines, carriesPatch, classifyCall, onlyPatch, returnsFinding, commandEffect, shellSegments, withoutHeredocBodies, type CallInfo, type CommandEffect, type EditAction } from './calls';
 import { shellBanners, withoutBanners, withoutEcho } from './banners';
 import { ciErrorsOf } from './diagnostics';
 import { bounded, paragraph, unique } from './hygiene';
@@ -380,9 +380,9 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
     // A search or listing that returned paths is told by the paths, not the first of them.
     const paths = !err && !answer && info.kind !== 'read' && info.kind !== 'edit' ? pathListOf(result.text) : undefined;
     // A call that is not a command, an edit or a read (a sub-agent) is told by what its report found, past its preamble.
-    const opening = info.kind !== 'shell' && info.kind !== 'edit' && info.kind !== 'read' ? reportOpening(result.text) : undefined;
+    const opening = returnsFinding(info.kind) ? reportOpening(result.text) : undefined;
     const first = err ?? (answer ? `${ANSWERED_PREFIX}${answer}` : paths ?? opening ?? withIdLine(firstOutputLine(result.text), result.text));
-    const target = info.kind !== 'shell' && info.kind !== 'edit' && info.kind !== 'read' ? targetOf(info.args) : undefined;
+    const target = returnsFinding(info.kind) ? targetOf(info.args) : undefined;
     facts.outcomes.push({ step: call.index, tool: name, ...(target ? { target } : {}), kind: info.kind, ...(verdict?.failed !== undefined ? { failed: verdict.failed } : {}), ...(first ? { said: bounded(first, paths ? 200 : 100) } : {}) });
     // What it showed that names the person's terms, when it went through: a failure says its error.
     if (!err && !answer && verdict?.failed !== true && failedEdit === undefined && !info.edits.length && info.kind !== 'todo' && info.kind !== 'finish') {

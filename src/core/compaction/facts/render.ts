@@ -6,6 +6,7 @@ import {
   ANSWERED_PREFIX, callName, describeChange, describeCommand, describeFailedEdit, describeTest, describeTodo, failedEdits, filesChanged, filesRead, readGistOf, samePath,
   type CommandFact, type Facts,
 } from './facts';
+import { returnsFinding } from './calls';
 import { isTestCommand } from './outcomes';
 import { taskTrackingOf } from './plans';
 
@@ -192,7 +193,7 @@ function isNotable(c: CommandFact): boolean {
 export function outcomeLines(facts: Facts): Ranked[] {
   const errorTexts = new Set(facts.errors.map((e) => e.text));
   const lines = facts.outcomes
-    .filter((o) => o.kind !== 'shell' && o.kind !== 'edit' && o.kind !== 'read' && o.kind !== 'todo' && o.said && !(o.failed && errorTexts.has(o.said)))
+    .filter((o) => returnsFinding(o.kind) && o.kind !== 'todo' && o.said && !(o.failed && errorTexts.has(o.said)))
     .map((o) => ({ text: `${callName(o)} ${o.failed ? 'failed: ' : '→ '}${o.said}`, rank: o.failed ? 3.5 : o.said!.startsWith(ANSWERED_PREFIX) ? MUST_KEEP : 2 }));
   const seen = new Set<string>();
   return lines.filter((l) => !seen.has(l.text) && seen.add(l.text));
