@@ -14,7 +14,8 @@ test('a long listing is told by the names it holds, folders marked, not by `tota
   const file = path.join(REPO_ROOT, 'wild', 'files', 'randlee__claude-history', 'subagents', 'agent-a53b173.jsonl');
   const run = (await loadTrajectory(file)).runs[0];
   const summary = (await runCompaction(run, { strategy: findStrategy('langchain-summarization')!, range: '0:-2' }, { counter: charEstimateCounter })).summary ?? '';
-  assert.match(summary, /&& ls -la \[…\] \("Ensure worktree base directory exists"\) \(→ feature\/, worktree-tracking\.md\)/);
+  // The mkdir changed the environment: it is written whole, with what the listing after it showed.
+  assert.match(summary, /mkdir -p \/Users\/randlee\/Documents\/github\/claude-history-worktrees && ls -la \/Users\/randlee\/Documents\/github\/claude-history-worktrees \(→ feature\/, worktree-tracking\.md\)/);
   assert.match(summary, /ls -la \/Users\/randlee\/Documents\/github\/claude-history-worktrees\/feature\/phase10-chrome \| head -20 \(→ \.git, \.github\/, \.gitignore, \.golangci\.yml and 7 more\)/);
   assert.ok(!/\(→ total \d+\)/.test(summary), summary);
 });

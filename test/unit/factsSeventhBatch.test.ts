@@ -44,6 +44,21 @@ test('ATIF: a message beside tool calls is text the person saw, and the summary 
   assert.doesNotMatch(summary, /Hidden: maybe/);
 });
 
+test("a message's numbered list is no sentence end: the line that introduces it goes on with its first item", async () => {
+  // OpenAgentsInc/openagents: "you'll need to either:" then "1. Create the `/app` directory …".
+  const summary = await summaryOf(wild('OpenAgentsInc__openagents/trajectory.json'), 'rolling-summary');
+  assert.match(summary, /you'll need to either: Create the `\/app` directory with write permissions first/, summary);
+  assert.doesNotMatch(summary, /either: 1\./);
+});
+
+test('a command that changed the repository keeps its whole path: it is what a person would run again', async () => {
+  // randlee/claude-history's worktree sub-agent: a 131-character `git worktree add`.
+  const summary = await summaryOf(wild('randlee__claude-history/subagents/agent-a53b173.jsonl'), 'openhands-summary');
+  assert.match(summary, /git worktree add -b feature\/phase10-chrome \/Users\/randlee\/Documents\/github\/claude-history-worktrees\/feature\/phase10-chrome develop/, summary);
+  // A read keeps the short form: `cd …/feature/phase10-chrome && git status --short`.
+  assert.match(summary, /checked: cd …\/feature\/phase10-chrome && git status --short/);
+});
+
 test("git status's few changed files are named, many are counted", async () => {
   // chiphuyen/sniffly: "push to github"; git status shows README.md modified and 13 untracked files.
   const summary = await summaryOf(wild('chiphuyen__sniffly/fed8ce56-bc79-401f-a83e-af084253362f.jsonl'), 'openhands-summary');

@@ -43,7 +43,7 @@ const INTENTION = /^(?:(?:now|next|first|then|so|ok(?:ay)?|great|perfect|good|al
 export function statementsOf(text: string): string {
   const out: string[] = [];
   let length = 0;
-  for (const sentence of paragraph(text.slice(0, 2000)).split(/(?<=[.!?。])\s+/)) {
+  for (const sentence of sentencesOf(text.slice(0, 2000))) {
     const s = sentence.trim();
     if (s.length < 15 || INTENTION.test(s) || /[:：]$/.test(s) && s.length < 40) continue;
     out.push(s);
@@ -51,4 +51,23 @@ export function statementsOf(text: string): string {
     if (length >= 120 || out.length === 2) break;
   }
   return out.length ? bounded(out.join(' '), 220) : '';
+}
+
+/**
+ * The sentences of a message, line by line: a list's number (`1. Create …`) is no sentence end,
+ * and a sentence that introduces a list ("you'll need to either:") goes on with its first item.
+ */
+function sentencesOf(text: string): string[] {
+  const lines = text.replace(/```[\s\S]*?(?:```|$)/g, '\n').split('\n').map((line) => paragraph(line)).filter((line) => line !== '');
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const sentences = lines[i].replace(/^(?:[-*+•]|\d+[.)])\s+/, '').split(/(?<=[.!?。])\s+/);
+    const next = lines[i + 1];
+    if (next !== undefined && LIST_ITEM.test(next) && /[:：]$/.test(sentences[sentences.length - 1])) {
+      sentences[sentences.length - 1] += ` ${next.replace(LIST_ITEM, '').split(/(?<=[.!?。])\s+/)[0]}`;
+      i++;
+    }
+    out.push(...sentences);
+  }
+  return out;
 }

@@ -147,6 +147,7 @@ export interface Facts {
   span?: [number, number];
 }
 const COMMAND_CHARS = 120;
+const CHANGE_COMMAND_CHARS = 200;
 
 /** One command as a summary names it: a single line, bounded at a word end. */
 function commandText(command: string, max = COMMAND_CHARS): string {
@@ -441,7 +442,9 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   // What the agent said the command does (Claude Code's Bash `description`) names a command cut
   // short (a perl one-liner, a script): "Replace if/else with switch using perl".
   const purpose = purposeOf(info.args);
-  const cut = commandText(command, record ? 60 : COMMAND_CHARS);
+  // A command that changed the repository or the environment is what a person would run again:
+  // it gets more room before its paths are shortened (`git worktree add -b x /Users/…/x develop`).
+  const cut = commandText(command, record ? 60 : commandEffect(command) === 'change' ? CHANGE_COMMAND_CHARS : COMMAND_CHARS);
   const text = purpose && !record && /\[…\]$/.test(cut) ? `${commandText(command, 80)} ("${purpose}")` : cut;
   const exitCode = result ? exitCodeOf(result) : undefined;
   const saysNo = answersNo(command, exitCode);
