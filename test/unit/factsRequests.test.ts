@@ -68,6 +68,12 @@ test('commands are classed by effect: reads and searches are not CHANGES', async
     assert.equal(commandEffect(c), 'change', c);
   }
   for (const c of ['pytest -x', 'python reproduce.py', 'make', 'npm test']) assert.equal(commandEffect(c), 'run', c);
+  // Stream editors told to rewrite their files, switches bundled or not; an include path is not -i.
+  for (const c of ["perl -i -0777 -pe 's/a/b/' x_test.go", "perl -pi -e 's/a/b/' a.py", "ruby -pi -e 'gsub(/a/, \"b\")' a.rb", "sed -i '' 's/a/b/' f.go", 'gawk -i inplace "{print}" f.txt']) {
+    assert.equal(commandEffect(c), 'change', c);
+  }
+  assert.equal(commandEffect('perl -Ilib t/basic.t'), 'run');
+  assert.equal(commandEffect('ruby script.rb'), 'run');
   const t = trajectory((b) => {
     b.add({ kind: 'user', text: 'Fix the float parser.' });
     call(b, 'Bash', { command: "sed -n '1,40p' src/card.py" }, 'def parse(s):\n    return float(s)');

@@ -59,6 +59,15 @@ test('a command that changed the repository keeps its whole path: it is what a p
   assert.match(summary, /checked: cd …\/feature\/phase10-chrome && git status --short/);
 });
 
+test("a file rewritten by `perl -i` is a file the run changed", async () => {
+  // randlee/claude-history's lint sub-agent removes a helper with `perl -i -0777 -pe …
+  // src/cmd/export_testhelpers_test.go`; its `git status` then lists both files as modified.
+  const summary = await summaryOf(wild('randlee__claude-history/agents/agent-aae161c.jsonl'), 'katalyst-chat');
+  const completed = /3\. Completed tasks:\n((?: {2}- .*\n)*)/.exec(summary)?.[1] ?? '';
+  assert.match(completed, /edited src\/cmd\/export_testhelpers_test\.go/, summary);
+  assert.match(completed, /edited src\/cmd\/export_manifest_test\.go/);
+});
+
 test("git status's few changed files are named, many are counted", async () => {
   // chiphuyen/sniffly: "push to github"; git status shows README.md modified and 13 untracked files.
   const summary = await summaryOf(wild('chiphuyen__sniffly/fed8ce56-bc79-401f-a83e-af084253362f.jsonl'), 'openhands-summary');

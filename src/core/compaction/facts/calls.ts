@@ -284,7 +284,8 @@ function addShellTouches(info: CallInfo, command: string): void {
     const w = words(segment);
     const cmd = w[0];
     const operands = w.slice(1).filter((x) => !x.startsWith('-'));
-    if (cmd === 'sed' && w.some((x) => /^-i/.test(x) || x === '--in-place')) {
+    if (editsInPlace(cmd, w.slice(1))) {
+      // The first operand is the script (`s/a/b/`), unless it came after -e; the rest are the files.
       for (const f of operands.slice(1).filter(looksLikeFile)) info.edits.push({ file: f, action: 'edited' });
     } else if (cmd === 'sed' || cmd === 'cat' || cmd === 'head' || cmd === 'tail' || cmd === 'nl' || cmd === 'less' || cmd === 'more' || cmd === 'bat' || POWERSHELL_READ.test(cmd)) {
       // PowerShell's paths are Windows paths: `app\service.py` is `app/service.py`.
@@ -325,6 +326,18 @@ export function commandOf(call: Step): string | undefined {
 
 export type CommandEffect = 'read' | 'change' | 'run';
 
+/**
+ * Whether a stream editor rewrites its files: `sed -i`, `sed -i ''`, `perl -pi -e`, `perl -i -0777
+ * -pe`, `ruby -pi`, `gawk -i inplace`. Perl's and Ruby's -i may be bundled with other switches.
+ */
+function editsInPlace(cmd: string, args: readonly string[]): boolean {
+  if (cmd === 'sed') return args.some((a) => /^-[nErsuz]*i/.test(a) || a.startsWith('--in-place'));
+  // Only switches that take no argument may come before it in a bundle (`-Ilib` is an include path).
+  if (cmd === 'perl' || cmd === 'ruby') return args.some((a) => /^-[0-9lnpasw]*i/.test(a));
+  if (cmd === 'awk' || cmd === 'gawk') return args.some((a, i) => a === 'inplace' && args[i - 1] === '-i');
+  return false;
+}
+
 // Programs that only look: they print files, listings, searches, state.
 const LOOKS = /^(?:cat|head|tail|less|more|bat|nl|wc|ls|ll|la|tree|find|fd|grep|egrep|fgrep|rg|ag|ack|awk|cut|sort|uniq|diff|cmp|file|stat|du|df|pwd|cd|pushd|popd|echo|printf|which|type|whereis|command|env|printenv|date|whoami|id|uname|hostname|ps|jq|yq|xxd|od|hexdump|strings|md5sum|sha\d*sum|realpath|readlink|dirname|basename|true|false|test|\[|sleep|history|man|help|source|\.|export|set|column|tr|sed|view|open|locate|lsof|free|nproc|python3? -V|node -v)$/;
 // PowerShell's own (its names are case-insensitive): a Codex or Claude Code run on Windows reads with
@@ -352,9 +365,10 @@ export function commandEffect(command: string): CommandEffect {
     const cmd = (w[0] ?? '').replace(/^.*\//, '');
     if (!cmd) continue;
     const args = w.slice(1);
-    if (cmd === 'sed' || cmd === 'perl' || cmd === 'awk') {
-      if (args.some((a) => /^-i/.test(a) || a === '--in-place' || a === 'inplace')) return 'change';
-      if (cmd !== 'sed' && effect === 'read' && cmd === 'perl') effect = 'run';
+    if (cmd === 'sed' || cmd === 'perl' || cmd === 'awk' || cmd === 'gawk' || cmd === 'ruby') {
+      if (editsInPlace(cmd, args)) return 'change';
+      // A perl or ruby script runs a program; sed and awk without -i only print.
+      if ((cmd === 'perl' || cmd === 'ruby') && effect === 'read') effect = 'run';
       continue;
     }
     if (cmd === 'git') {
