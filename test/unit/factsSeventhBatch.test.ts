@@ -121,3 +121,14 @@ test("a sub-agent's report is told by its heading, not the preamble about how it
   assert.equal(reportOpening('# Findings\nThe hook never fires.'), undefined);
   assert.equal(reportOpening('Let me check the file.'), undefined);
 });
+
+test('a web search is told by what it looked for and what its digest found, not by the echo of its query', async () => {
+  // moredip/session-share: Claude Code's WebSearch result opens with
+  // `Web search results for query: "…"`, a line of links as JSON, then the digest.
+  const summary = await summaryOf(wild('moredip__session-share/0ccf1a04-1b4c-43b6-8aa5-79e41db43a68.jsonl'), 'openhands-summary', '0:-2');
+  assert.match(summary, /WebSearch for "Thai yellow curry flavor profile description adjectives" → Flavor Profile: Thai yellow curry is mild and slightly sweet/, summary);
+  assert.doesNotMatch(summary, /→ Web search results for query/);
+  // The echo counts only as the call's own input: a line that merely mentions it further on is a finding.
+  assert.equal(reportOpening('Web search results for query: "tokio runtime"\n\nLinks: [{"title":"x","url":"https://x"}]\n\nThe tokio runtime is multi-threaded by default.', ['tokio runtime']), 'The tokio runtime is multi-threaded by default.');
+  assert.equal(reportOpening('The tokio runtime is multi-threaded by default.', ['tokio runtime']), undefined);
+});

@@ -381,7 +381,7 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
     // A search or listing that returned paths is told by the paths, not the first of them.
     const paths = !err && !answer && info.kind !== 'read' && info.kind !== 'edit' ? pathListOf(result.text) : undefined;
     // A call that is not a command, an edit or a read (a sub-agent) is told by what its report found, past its preamble.
-    const opening = returnsFinding(info.kind) ? reportOpening(result.text) : undefined;
+    const opening = returnsFinding(info.kind) ? reportOpening(result.text, queryOf(info.args) ? [queryOf(info.args)!] : []) : undefined;
     const first = err ?? (answer ? `${ANSWERED_PREFIX}${answer}` : paths ?? opening ?? withIdLine(firstOutputLine(result.text), result.text));
     const target = returnsFinding(info.kind) ? targetOf(info.args) : undefined;
     facts.outcomes.push({ step: call.index, tool: name, ...(target ? { target } : {}), kind: info.kind, ...(verdict?.failed !== undefined ? { failed: verdict.failed } : {}), ...(first ? { said: bounded(first, paths ? 200 : 100) } : {}) });
@@ -517,7 +517,15 @@ function targetOf(args: CallInfo['args']): string | undefined {
   const link = [args.url, args.uri, args.href].find((v): v is string => typeof v === 'string' && /^https?:\/\/\S+$/.test(v.trim()));
   if (link) return bounded(link.trim(), 160);
   const purpose = purposeOf(args);
-  return purpose ? `("${purpose}")` : undefined;
+  if (purpose) return `("${purpose}")`;
+  const query = queryOf(args);
+  return query ? `for "${bounded(query, 120)}"` : undefined;
+}
+
+/** What a search call looked for (`query`, `q`), when it is one line of words. */
+function queryOf(args: CallInfo['args']): string | undefined {
+  const q = args?.query ?? args?.q;
+  return typeof q === 'string' && q.trim().length >= 3 && !q.includes('\n') ? q.trim() : undefined;
 }
 
 /** A call as a summary names it: the tool, then what it was aimed at. */

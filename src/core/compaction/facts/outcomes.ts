@@ -443,18 +443,25 @@ export function firstOutputLine(text: string, clean = true): string | undefined 
 
 // A report's opening about how its writer got there ("Perfect! Now I have a comprehensive
 // understanding of the codebase. Let me compile…"), not what it found: sub-agents open so.
-const REPORT_PREAMBLE = /^(?:(?:perfect|excellent|great|good|okay|ok|alright|all right)[!.,]\s*)?(?:now,?\s+)?(?:i(?:'ve| have)? (?:now )?(?:have|understand|gathered|explored|got|found enough)|i now\b|let me\b|based on (?:my|the|all) )/i;
+const REPORT_PREAMBLE = /^(?:(?:perfect|excellent|great|good|okay|ok|alright|all right)[!.,]\s*)?(?:now,?\s+)?(?:i(?:'ve| have)? (?:now )?(?:have|understand|gathered|explored|got|found enough)|i now\b|let me\b|i'll (?:search|look|check|find|research)\b|based on (?:my|the|all) )/i;
+
+// A list of links as data (`Links: [{"title":…,"url":…}]`): where a search looked, not what it found.
+const LINK_DATA = /^(?:links|sources|results)\s*:\s*[[{]/i;
 
 /**
- * What a report (a sub-agent's answer) opens with, past a preamble about how it got there: its
- * heading (`# CodeMie Code Repository - Comprehensive Architectural Overview`) or first statement.
- * Undefined when it has no preamble, or nothing but.
+ * What a report (a sub-agent's answer, a web search's digest) opens with, past a preamble about
+ * how it got there: its heading (`# CodeMie Code Repository - Comprehensive Architectural
+ * Overview`) or first statement. A line that repeats the call's own input (`Web search results for
+ * query: "…"`, given in `echoes`) or lists links as data is preamble too. Undefined when it has no
+ * preamble, or nothing but.
  */
-export function reportOpening(text: string): string | undefined {
+export function reportOpening(text: string, echoes: readonly string[] = []): string | undefined {
   let skipped = false;
   let heading: string | undefined;
+  // An echo ends with the input it repeats (`… for query: "tokio runtime"`), after a short lead.
+  const echo = (line: string) => echoes.some((e) => e.length >= 8 && line.replace(/["'`:.\s]+$/, '').endsWith(e) && line.length <= e.length + 60);
   for (const line of eachOutputLine(text)) {
-    if (REPORT_PREAMBLE.test(line) && heading === undefined) { skipped = true; continue; }
+    if ((REPORT_PREAMBLE.test(line) || echo(line) || LINK_DATA.test(line)) && heading === undefined) { skipped = true; continue; }
     if (/^[-=*_\s]{3,}$/.test(line)) continue; // a rule under the preamble
     if (!skipped) return undefined;
     const bare = line.replace(/^#{1,6}\s+/, '');
