@@ -68,6 +68,15 @@ test("a file rewritten by `perl -i` is a file the run changed", async () => {
   assert.match(completed, /edited src\/cmd\/export_manifest_test\.go/);
 });
 
+test('a file changed is said with the first line its latest edit put in, when that line is short', async () => {
+  // JayFarei/opentraces: one Edit adds `def farewell(name: str) -> str:` under the greet helper.
+  const summary = await summaryOf(wild('JayFarei__opentraces/claude-linear-edit-real-session.jsonl'), 'openhands-summary');
+  assert.match(summary, /COMPLETED:\n {2}- edited \/workspace\/claude-real-edit-box\/project\/src\/app\.py \(adds def farewell\(name: str\) -> str:\)\n/, summary);
+  // summarizing-session's 400 tokens keep the bare line: more files named beats one file's line.
+  const session = await summaryOf(wild('JayFarei__opentraces/claude-linear-edit-real-session.jsonl'), 'summarizing-session');
+  assert.match(session, /edited \/workspace\/claude-real-edit-box\/project\/src\/app\.py(?! \(adds)/);
+});
+
 test("git status's few changed files are named, many are counted", async () => {
   // chiphuyen/sniffly: "push to github"; git status shows README.md modified and 13 untracked files.
   const summary = await summaryOf(wild('chiphuyen__sniffly/fed8ce56-bc79-401f-a83e-af084253362f.jsonl'), 'openhands-summary');

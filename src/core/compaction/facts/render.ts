@@ -106,9 +106,18 @@ export function userRefLines(facts: Facts): string[] {
   return facts.userRefs.map((r) => r.text);
 }
 
-export function changeLines(facts: Facts): string[] {
-  return filesChanged(facts).map(describeChange);
+/**
+ * Each file changed, with the first line its latest edit put in when that is short: "edited
+ * src/app.py (adds def farewell(name: str) -> str:)" says what changed, not only where.
+ */
+export function changeLines(facts: Facts, withAdded = true): string[] {
+  return filesChanged(facts).map((c) => {
+    const added = withAdded ? [...facts.edits].reverse().find((e) => e.outcome === 'ok' && samePath(e.file, c.file))?.added?.[0] : undefined;
+    return added && added.length <= ADDED_IN_LINE_CHARS ? `${describeChange(c)} (adds ${added})` : describeChange(c);
+  });
 }
+
+const ADDED_IN_LINE_CHARS = 80;
 
 /**
  * What the edits put into each file changed (`CMakeLists.txt now has: option(BUILD_TESTS "Build

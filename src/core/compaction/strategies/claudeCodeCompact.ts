@@ -10,11 +10,11 @@ import type { Step, Run } from '../../model';
 import { charEstimateCounter, type TokenCounter } from '../../tokens';
 import { keep, summaryStep, withText } from '../assemble';
 import {
-  changeLines, constraintLines, decisionLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts, failedEditLines,
+  constraintLines, decisionLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts, failedEditLines,
   doneTodoLines, filesChanged, lastAgentLine, openTodoLines, paragraph, readLinesUnderRoot, renderSections, taskLine, testLines, tidy, type Facts,
 } from '../extract';
 import { roomFillLines, errorLinesKeepingLast, must, outcomeLines, rankedCommandLines } from '../facts';
-import { charsBudget, countFor, fillRoom, editGists, overShareWarning, rangeShareChars, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
+import { changeLinesWithin, charsBudget, countFor, fillRoom, editGists, overShareWarning, rangeShareChars, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import { classifyCall } from '../facts';
 import { ANSWERED_PREFIX, INTERRUPTED_PREFIX, requestText } from '../facts';
 import { contextTextOf } from '../text';
@@ -97,7 +97,7 @@ function extractiveNineSections(trajectory: Run, facts: Facts, steps: readonly S
     { heading: '2. Key Technical Concepts:', lines: decisionLines(facts, countFor(5, counts), countFor(3, counts)), empty: '(none stated in these steps)' },
     { heading: '3. Files and Code Sections:', lines: [...changed.map((c) => `${c.file} (${c.action}${c.times > 1 ? `, ${c.times} edits` : ''})`), ...readLinesUnderRoot(facts, (f) => `${f} (read)`), ...editGists(facts, budget, fill)], empty: '(no file touched in these steps)' },
     { heading: '4. Errors and fixes:', lines: [...errorLinesKeepingLast(facts), ...failedEditLines(facts), ...testLines(facts)], empty: '(no error in these steps)' },
-    { heading: '5. Problem Solving:', lines: [...must(changeLines(facts)), ...rankedCommandLines(facts, countFor(20, counts)), ...outcomeLines(facts), ...(fill ? roomFillLines(facts) : [])], empty: '(no command or change in these steps)' },
+    { heading: '5. Problem Solving:', lines: [...must(changeLinesWithin(facts, budget)), ...rankedCommandLines(facts, countFor(20, counts)), ...outcomeLines(facts), ...(fill ? roomFillLines(facts) : [])], empty: '(no command or change in these steps)' },
     { heading: '6. All user messages:', lines: must(userMessages), empty: '(none in these steps)' },
     { heading: '7. Pending Tasks:', lines: [...must(openTodoLines(facts)), ...must(doneTodoLines(facts)), ...earlierSummaryText(facts).map((p) => `from an earlier summary ${p}`)], empty: '(none stated in these steps)' },
     { heading: '8. Current Work:', inline: lastAgentLine(facts, short ? 200 : 600) ?? '(no agent message in these steps)', lines: [] },

@@ -9,11 +9,11 @@ import type { Step, Run } from '../../model';
 import { charEstimateCounter, type TokenCounter } from '../../tokens';
 import { keep, summaryStep, withText } from '../assemble';
 import {
-  changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, finishedEarlierLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts,
+  commandLines, constraintLines, decisionLines, doneTodoLines, finishedEarlierLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts,
   failedEditLines, laterRequests, openTodoLines, pendingCallLines, readLinesUnderRoot, renderSections, taskLine, testLines, tidy, userRefLines, type Facts,
 } from '../extract';
 import { roomFillLines, errorLinesKeepingLast, must, outcomeLines } from '../facts';
-import { charsBudget, countFor, fillRoom, editGists, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
+import { changeLinesWithin, charsBudget, countFor, fillRoom, editGists, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import { requestText } from '../facts';
 import { contextTextOf } from '../text';
 import type { ForcedTrigger, OptionSpec, OutputStep, PolicyChoice, StepFate, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
@@ -89,7 +89,7 @@ function recentUserMessages(steps: readonly Step[], budget: number): { step: Ste
 function extractiveHandoff(facts: Facts, budget: number, counts = budget, fill = false): string {
   return renderSections([
     { heading: 'Goal:', inline: taskLine(facts) ?? '(no user request in the log)', lines: must(laterRequests(facts).map((r) => `then: ${r}`)) },
-    { heading: 'Progress and key decisions:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts)), ...finishedEarlierLines(facts), ...testLines(facts), ...decisionLines(facts, countFor(4, counts), countFor(3, counts)), ...editGists(facts, budget, fill)], empty: '(nothing done in these steps)' },
+    { heading: 'Progress and key decisions:', lines: [...must(changeLinesWithin(facts, budget)), ...must(doneTodoLines(facts)), ...finishedEarlierLines(facts), ...testLines(facts), ...decisionLines(facts, countFor(4, counts), countFor(3, counts)), ...editGists(facts, budget, fill)], empty: '(nothing done in these steps)' },
     { heading: 'Context, constraints and preferences:', lines: [...constraintLines(facts), ...errorLinesKeepingLast(facts), ...failedEditLines(facts), ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`)], empty: '(none stated)' },
     { heading: 'What remains:', lines: [...must(openTodoLines(facts)), ...pendingCallLines(facts)], empty: '(not stated in the log)' },
     { heading: 'Data and references:', lines: [...userRefLines(facts), ...readLinesUnderRoot(facts, (f) => `read ${f}`), ...commandLines(facts, countFor(15, counts)), ...outcomeLines(facts), ...(fill ? roomFillLines(facts) : [])], empty: '(none)' },

@@ -9,11 +9,11 @@ import type { Step, Run } from '../../model';
 import { charEstimateCounter, type TokenCounter } from '../../tokens';
 import { replaceRange, summaryStep } from '../assemble';
 import {
-  changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, finishedEarlierLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts, failedEditLines,
+  commandLines, constraintLines, decisionLines, doneTodoLines, finishedEarlierLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts, failedEditLines,
   lastAgentLine, laterRequests, openTodoLines, pendingCallLines, readLinesUnderRoot, renderSections, taskLine, testLines, tidy, userRefLines, type Facts,
 } from '../extract';
 import { roomFillLines, errorLinesKeepingLast, must, outcomeLines } from '../facts';
-import { charsBudget, countFor, fillRoom, editGists, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
+import { changeLinesWithin, charsBudget, countFor, fillRoom, editGists, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import { contextTextOf } from '../text';
 import type { ForcedTrigger, OptionSpec, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
 import { sessionSnippets } from './agentsSdk';
@@ -96,7 +96,7 @@ function trimForSummary(steps: readonly Step[], maxTokens: number, counter: Toke
 function extractiveContext(facts: Facts, budget: number, counts = budget, fill = false): string {
   return renderSections([
     { heading: 'Task:', inline: taskLine(facts) ?? '(no user request in the log)', lines: [...must(laterRequests(facts).map((r) => `then: ${r}`)), ...constraintLines(facts).map((c) => `constraint: ${c}`), ...userRefLines(facts).map((r) => `given: ${r}`)] },
-    { heading: 'Done:', lines: [...must(changeLines(facts)), ...must(doneTodoLines(facts)), ...finishedEarlierLines(facts), ...testLines(facts), ...commandLines(facts, countFor(15, counts)), ...editGists(facts, budget, fill)], empty: '(nothing done in these messages)' },
+    { heading: 'Done:', lines: [...must(changeLinesWithin(facts, budget)), ...must(doneTodoLines(facts)), ...finishedEarlierLines(facts), ...testLines(facts), ...commandLines(facts, countFor(15, counts)), ...editGists(facts, budget, fill)], empty: '(nothing done in these messages)' },
     { heading: 'Failed:', lines: [...failedEditLines(facts), ...errorLinesKeepingLast(facts)], empty: '(nothing failed in these messages)' },
     { heading: 'Found:', lines: [...decisionLines(facts, countFor(4, counts), countFor(3, counts)), ...outcomeLines(facts), ...(fill ? roomFillLines(facts) : []), ...readLinesUnderRoot(facts, (f) => `read ${f}`)], empty: '(nothing stated)' },
     { heading: 'Open:', lines: [...must(openTodoLines(facts)), ...pendingCallLines(facts), ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`)], empty: '(not stated)' },

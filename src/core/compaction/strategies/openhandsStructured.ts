@@ -6,14 +6,14 @@ import type { ToolSpec } from '../../llm/provider';
 import type { Run } from '../../model';
 import { replaceRange, summaryStep } from '../assemble';
 import {
-  changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, finishedEarlierLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts,
+  commandLines, constraintLines, decisionLines, doneTodoLines, finishedEarlierLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts,
   failedEditLines, failingTestIds, filesChanged, installLines, lastAgentLine, laterRequests, openTodoLines, pendingCallLines, planLines,
   bounded, readLinesUnderRoot, taskLine, testLines, tidy, type Facts,
 } from '../extract';
 import { dropFillers, errorLinesKeepingLast, MUST_KEEP, outcomeLines, roomFillLines, type Ranked } from '../facts';
 import type { StepRange, Strategy, StrategyContext, StrategyOutput } from '../types';
 import { eventBlocks, forgottenEvents, OPENHANDS_OPTIONS, openHandsPolicy, openHandsSurvivor } from './openhandsCommon';
-import { charsBudget, countFor, DEFAULT_SUMMARY_CHARS, overShareWarning, rangeShareChars, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
+import { changeLinesWithin, charsBudget, countFor, DEFAULT_SUMMARY_CHARS, overShareWarning, rangeShareChars, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 
 /**
  * Fields filled offline shrink to fit the summary's size: the lowest-ranked item of any field
@@ -155,7 +155,7 @@ function extractiveStateSummary(facts: Facts, budget = DEFAULT_SUMMARY_CHARS, sh
   const gitText = facts.commands.map((c) => c.command).join('\n');
   const branch = /git (?:checkout -b|switch -c|branch)\s+([\w./-]+)/.exec(gitText)?.[1];
   const lastTest = facts.tests[facts.tests.length - 1];
-  const changed = changeLines(facts);
+  const changed = changeLinesWithin(facts, budget);
   const task = taskLine(facts, 1200);
   const r = (lines: string[], rank: number) => lines.map((text) => ({ text, rank }));
   const fixed = (text: string) => [{ text, rank: 10 }];

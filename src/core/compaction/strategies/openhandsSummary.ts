@@ -4,12 +4,12 @@
 import type { Run } from '../../model';
 import { replaceRange, summaryStep } from '../assemble';
 import {
-  changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, finishedEarlierLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts,
+  commandLines, constraintLines, decisionLines, doneTodoLines, finishedEarlierLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts,
   failedEditLines, filesChanged, gitLines, installLines, lastAgentLine, laterRequests, openTodoLines, pendingCallLines, readLinesUnderRoot, renderSections,
   taskLine, taskTrackingLines, testLines, userRefLines, type Facts, type Section,
 } from '../extract';
 import { roomFillLines, errorLinesKeepingLast, must, outcomeLines } from '../facts';
-import { charsBudget, countFor, fillRoom, editGists, DEFAULT_SUMMARY_CHARS, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
+import { changeLinesWithin, charsBudget, countFor, fillRoom, editGists, DEFAULT_SUMMARY_CHARS, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import type { StepRange, Strategy, StrategyContext, StrategyOutput } from '../types';
 import { eventBlocks, forgottenEvents, OPENHANDS_OPTIONS, openHandsPolicy, openHandsSurvivor } from './openhandsCommon';
 
@@ -76,14 +76,14 @@ function extractiveOpenHandsSummary(facts: Facts, budget = DEFAULT_SUMMARY_CHARS
   const sections: Section[] = [
     { heading: 'USER_CONTEXT:', inline: task ?? '(no user request in the log)', lines: [...must(later), ...constraints, ...(refs.length ? [`given: ${refs.join(', ')}`] : [])], priority: 5 },
     { heading: 'TASK_TRACKING:', lines: must(taskTrackingLines(facts)), empty: '(no task list in these steps)', priority: 5 },
-    { heading: 'COMPLETED:', lines: [...must(changeLines(facts)), ...doneTodoLines(facts).map((t) => `task ${t}`), ...finishedEarlierLines(facts).map((t) => ({ ...t, text: `task ${t.text}` }))], empty: `(nothing finished in these ${facts.stepCount} steps)`, priority: 4 },
+    { heading: 'COMPLETED:', lines: [...must(changeLinesWithin(facts, budget)), ...doneTodoLines(facts).map((t) => `task ${t}`), ...finishedEarlierLines(facts).map((t) => ({ ...t, text: `task ${t.text}` }))], empty: `(nothing finished in these ${facts.stepCount} steps)`, priority: 4 },
     { heading: 'PENDING:', lines: [...openTodoLines(facts), ...failedEditLines(facts), ...pendingCallLines(facts)], empty: '(not stated in these steps)', priority: 4 },
     // What the commands that did not change anything showed: the state the agent relies on.
     { heading: 'CURRENT_STATE:', inline: lastAgentLine(facts) ?? '(no agent message in these steps)', lines: [...decisionLines(facts, countFor(4, counts), countFor(3, counts)), ...commandLines(facts, countFor(15, counts), ['read', 'run']).map((c) => `checked: ${c}`), ...outcomeLines(facts), ...(fill ? roomFillLines(facts) : [])], priority: 2 },
     { heading: 'CODE_STATE:', lines: [...filesChanged(facts).map((c) => `${c.file} (${c.action})`), ...readLinesUnderRoot(facts, (f) => `${f} (read)`)], empty: '(no file touched in these steps)', priority: 1 },
     { heading: 'TESTS:', lines: [...testLines(facts), ...errorLinesKeepingLast(facts)], empty: '(no test or error in these steps)', priority: 3 },
     // Only what changed files, the repository or the environment; reads and searches are not changes.
-    { heading: 'CHANGES:', lines: [...changeLines(facts), ...failedEditLines(facts), ...commandLines(facts, countFor(25, counts), ['change']), ...editGists(facts, budget, fill)], empty: '(no change in these steps)', priority: 2 },
+    { heading: 'CHANGES:', lines: [...changeLinesWithin(facts, budget), ...failedEditLines(facts), ...commandLines(facts, countFor(25, counts), ['change']), ...editGists(facts, budget, fill)], empty: '(no change in these steps)', priority: 2 },
     { heading: 'DEPS:', lines: installLines(facts), empty: '(no dependency change in these steps)', priority: 1 },
     { heading: 'VERSION_CONTROL_STATUS:', lines: gitLines(facts), empty: '(no version control in these steps)', priority: 1 },
   ];

@@ -2,7 +2,7 @@
 // size takes `summary_max_chars`; what does not fit is ranked (facts/render.ts), never cut at the end.
 
 import type { Run, Step } from '../../model';
-import { asFill, changeGistLines, type Facts, type Ranked } from '../facts';
+import { asFill, changeGistLines, changeLines, type Facts, type Ranked } from '../facts';
 import { contextTextOf } from '../text';
 import type { OptionSpec, StepRange, Strategy, StrategyOptions } from '../types';
 
@@ -65,6 +65,14 @@ const GROWN_SHARE = 0.2;
 export function editGists(facts: Facts, budget: number, fill = false): Ranked[] {
   if (budget > DEFAULT_SUMMARY_CHARS) return changeGistLines(facts);
   return fill ? asFill(changeGistLines(facts), facts) : [];
+}
+
+/**
+ * The files changed, each with the first line its latest edit put in on a short range's summary;
+ * a long range's lists what the edits put in on lines of their own (editGists), so not twice.
+ */
+export function changeLinesWithin(facts: Facts, budget: number): string[] {
+  return changeLines(facts, budget <= DEFAULT_SUMMARY_CHARS);
 }
 
 /** The options that size a summary written without a model. */
