@@ -8,7 +8,8 @@ import type { Run } from '../../src/core/model';
 
 import type { StepBuilder } from '../../src/core/steps';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
-import { fixture } from '../helpers/paths';
+import * as path from 'node:path';
+import { fixture, REPO_ROOT } from '../helpers/paths';
 import { addCall, builtRun } from '../helpers/builtRuns';
 
 // What a summary keeps of the person and the plan: answers to the agent's questions are requests,
@@ -104,4 +105,34 @@ test('CURRENT_STATE is what the agent said: never its raw thinking, never a JSON
   const r = await runCompaction(t, { strategy: findStrategy('openhands-summary')!, range: '1:-2' }, { counter: charEstimateCounter });
   assert.match(r.summary!, /CURRENT_STATE: I moved the defaults into config\/defaults\.py\./, r.summary!);
   assert.doesNotMatch(r.summary!, /PENDING:[^\n]*\n(?: {2}- .*\n)*? {2}- no result yet/, 'the ls call has its result');
+});
+
+test('an opener the agent only answered ("shell", "hi") is not the task: the request that followed is', async () => {
+  // EdofEngland/code_butler (wild dev split): the person types "shell", the agent asks what to do,
+  // and the next message is the /butler-exec prompt.
+  const file = path.join(REPO_ROOT, 'wild', 'files', 'EdofEngland__code_butler', 'rollout-2025-11-24T13-02-00-019ab73e-8c11-7ad2-b604-5987891db560.jsonl');
+  const run = (await loadTrajectory(file)).runs[0];
+  const facts = extractFacts(run, run.steps.map((s) => s.index));
+  assert.equal(facts.task?.step, 6);
+  assert.match(facts.task!.text, /^# \/butler-exec — Execute a ButlerSpec/);
+  const summary = (await runCompaction(run, { strategy: findStrategy('openhands-summary')!, range: '0:-2' }, { counter: charEstimateCounter })).summary!;
+  assert.match(summary, /USER_CONTEXT: # \/butler-exec — Execute a ButlerSpec/);
+  assert.doesNotMatch(summary, /Later request: shell/);
+  // A short request the agent acted on is the task: chiphuyen/sniffly's "push to github".
+  const sniffly = (await loadTrajectory(path.join(REPO_ROOT, 'wild', 'files', 'chiphuyen__sniffly', 'fed8ce56-bc79-401f-a83e-af084253362f.jsonl'))).runs[0];
+  assert.equal(extractFacts(sniffly, sniffly.steps.map((s) => s.index)).task?.text, 'push to github');
+  // A greeting answered in words, then the work.
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'hi' });
+    b.add({ kind: 'assistant', text: 'Hello! What would you like to work on?' });
+    b.add({ kind: 'user', text: 'Fix the float parser in src/card.py.' });
+    call(b, 'Bash', { command: "sed -n '1,40p' src/card.py" }, 'def parse(s):\n    return float(s)');
+  });
+  assert.equal(extractFacts(t, t.steps.map((s) => s.index)).task?.text, 'Fix the float parser in src/card.py.');
+  // With nothing after it, the opener is all the person asked.
+  const alone = trajectory((b) => {
+    b.add({ kind: 'user', text: 'hi' });
+    b.add({ kind: 'assistant', text: 'Hello!' });
+  });
+  assert.equal(extractFacts(alone, alone.steps.map((s) => s.index)).task?.text, 'hi');
 });

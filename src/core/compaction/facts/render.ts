@@ -95,7 +95,8 @@ export function taskWants(facts: Facts, after: number, max: number): string | un
 
 /** Requests after the task among the steps read, each whole (bounded), each once. */
 export function laterRequests(facts: Facts, max = 1000): string[] {
-  return unique(facts.requests.filter((r) => r.step !== facts.task?.step).map((r) => bounded(r.text, max, false)));
+  // An opener before the task ("shell", answered with a question) is no request of its own.
+  return unique(facts.requests.filter((r) => r.step > (facts.task?.step ?? -1)).map((r) => bounded(r.text, max, false)));
 }
 
 export function constraintLines(facts: Facts): string[] {

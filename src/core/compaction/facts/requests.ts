@@ -82,13 +82,29 @@ function withoutHarness(text: string): string {
     .replace(/^\s*(?:<pr_description>\s*)?Consider the following PR description:\s*/i, '');
 }
 
-/** The first real request of the whole run: the task (a slash command the agent acted on is one). */
+/**
+ * The first real request of the whole run: the task (a slash command the agent acted on is one).
+ * An opener the agent answered without doing anything ("hi", "shell": it asked what to do, and the
+ * person said) is not the task when a request follows it.
+ */
 export function taskOf(steps: readonly Step[]): { step: number; text: string } | undefined {
+  let opener: { step: number; text: string } | undefined;
+  let worked = false;
   for (const [i, s] of steps.entries()) {
+    if (opener && s.kind === 'tool_call') worked = true;
     const text = requestText(s) ?? (s.kind === 'environment' ? slashRequest(steps, i)?.text : undefined);
-    if (text) return { step: s.index, text };
+    if (!text) continue;
+    if (opener && !worked) return { step: s.index, text };
+    if (opener) return opener;
+    if (!isOpener(text)) return { step: s.index, text };
+    opener = { step: s.index, text };
   }
-  return undefined;
+  return opener;
+}
+
+/** A request of a word or a few that names nothing to work on: a greeting, a mode ("shell"). */
+function isOpener(text: string): boolean {
+  return text.length <= 30 && text.split(/\s+/).length <= 3 && !/[/\\.#:=]/.test(text);
 }
 
 /**
