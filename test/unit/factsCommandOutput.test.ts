@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { findStrategy, runCompaction } from '../../src/core/compaction';
-import { listingOf, recordLineOf, tellingOutputLine } from '../../src/core/compaction/facts/outcomes';
+import { listingOf, recordLineOf, tellingOutputLine, twoLineOutput } from '../../src/core/compaction/facts/outcomes';
 import { loadTrajectory } from '../../src/core/open';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
 import { REPO_ROOT } from '../helpers/paths';
@@ -41,4 +41,20 @@ test('a tracker command that closed two things records both', () => {
   // marot/spotter: `bd close spotter-4te.6 && bd close spotter-4te` closes a task and its epic.
   assert.equal(recordLineOf('✓ Closed spotter-4te.6: Closed\n✓ Closed spotter-4te: Closed\n'), '✓ Closed spotter-4te.6: Closed · ✓ Closed spotter-4te: Closed');
   assert.equal(recordLineOf('✓ Created issue owner/repo#12\nhttps://github.com/owner/repo/issues/12\n'), '✓ Created issue owner/repo#12');
+});
+
+test("a command's output of two short lines is told whole; katalyst-tools keeps what changed the repository before what reads showed", async () => {
+  // randlee/claude-history's worktree sub-agent: `git worktree add -b …` prints "HEAD is now at …"
+  // and "Preparing worktree (new branch 'feature/phase10-chrome')": the second names the branch made.
+  const file = path.join(REPO_ROOT, 'wild', 'files', 'randlee__claude-history', 'subagents', 'agent-a53b173.jsonl');
+  const run = (await loadTrajectory(file)).runs[0];
+  const summary = (await runCompaction(run, { strategy: findStrategy('openhands-summary')!, range: '0:-2' }, { counter: charEstimateCounter })).summary ?? '';
+  assert.match(summary, /develop \(→ HEAD is now at 38a1d24 docs: update Phase 10 Wave 2 completion status · Preparing worktree \(new branch 'feature\/phase10-chrome'\)\)/, summary);
+  // Katalyst's group has the room of its last three calls: the worktree it made stays, a date it printed may go.
+  const katalyst = (await runCompaction(run, { strategy: findStrategy('katalyst-tools')!, range: '0:-2' }, { counter: charEstimateCounter })).summary ?? '';
+  assert.match(katalyst, /git worktree add -b feature\/phase10-chrome/, katalyst);
+  assert.equal(twoLineOutput('one\ntwo\n'), 'one · two');
+  assert.equal(twoLineOutput('one\n'), undefined);
+  assert.equal(twoLineOutput('one\ntwo\nthree\n'), undefined);
+  assert.equal(twoLineOutput(`${'a'.repeat(100)}\n${'b'.repeat(100)}`), undefined);
 });

@@ -6,7 +6,7 @@ import { addedLines, carriesPatch, classifyCall, onlyPatch, returnsFinding, comm
 import { shellBanners, withoutBanners, withoutEcho } from './banners';
 import { ciErrorsOf } from './diagnostics';
 import { bounded, paragraph, unique } from './hygiene';
-import { editOutcome, errorOf, reportOpening, shellComplaintOf, exitCodeOf, furtherErrorsOf, isTestCommand, firstOutputLine, listingOf, pathListOf, readGist, recordLineOf, someOutputLine, tellingOutputLine, testRun, type ErrorFact, type Outcome } from './outcomes';
+import { editOutcome, errorOf, reportOpening, shellComplaintOf, exitCodeOf, furtherErrorsOf, isTestCommand, firstOutputLine, listingOf, pathListOf, readGist, recordLineOf, someOutputLine, tellingOutputLine, testRun, twoLineOutput, type ErrorFact, type Outcome } from './outcomes';
 import { decisionsOf, droppedFinished, summaryOf, taskToolPlan, todosOf, type SummaryFact, type TodoItem } from './plans';
 import { answerText, ASK_TOOLS, constraintsOf, requestText, slashRequest, taskOf, userRefsOf, type UserRef } from './requests';
 import { answersNo, verdictOf } from './verdict';
@@ -481,8 +481,9 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   // A script that records no exit status says how it went last (`Total broken: 34`); a write's last line is an echo.
   else if (said && (commandEffect(command) === 'run' || said === status || said === found)) outcome = `→ ${bounded(said, saidRoom)}`;
   else {
+    const both = twoLineOutput(result.text);
     const first = firstOutputLine(result.text);
-    outcome = first ? `→ ${bounded(first, 80)}` : 'no output';
+    outcome = both ? `→ ${both}` : first ? `→ ${bounded(first, 80)}` : 'no output';
   }
   // The shell's own complaint in a command that went through (a backquote in a message run as a
   // command): the exit status stands, and the outcome says what the shell said.

@@ -441,6 +441,20 @@ export function firstOutputLine(text: string, clean = true): string | undefined 
   return undefined;
 }
 
+/**
+ * An output of two short lines, told whole (`HEAD is now at 38a1d24 … · Preparing worktree (new
+ * branch 'x')`): its second line is as much its outcome as its first. Undefined for one line, for
+ * three or more, or past `max` characters.
+ */
+export function twoLineOutput(text: string, max = 160): string | undefined {
+  const lines: string[] = [];
+  for (const line of eachOutputLine(text)) {
+    if (lines.push(line) > 2) return undefined;
+  }
+  const joined = lines.join(' · ');
+  return lines.length === 2 && joined.length <= max ? joined : undefined;
+}
+
 // A report's opening about how its writer got there ("Perfect! Now I have a comprehensive
 // understanding of the codebase. Let me compile…"), not what it found: sub-agents open so.
 const REPORT_PREAMBLE = /^(?:(?:perfect|excellent|great|good|okay|ok|alright|all right)[!.,]\s*)?(?:now,?\s+)?(?:i(?:'ve| have)? (?:now )?(?:have|understand|gathered|explored|got|found enough)|i now\b|let me\b|i'll (?:search|look|check|find|research)\b|based on (?:my|the|all) )/i;

@@ -228,14 +228,16 @@ function groupItems(facts: Facts, calls: number): DigestItem[] {
     if (o.failed) { if (!o.said || !errorTexts.has(o.said)) add(`${aim}failed${o.said ? `: ${o.said}` : ''}`, 4, o.step); }
     else if (o.said) add(`${aim}→ ${o.said}`, calls === 1 ? 3 : 2, o.step);
   }
-  // In a group, failures, commits and pushes (their hashes) and telling output first, then what changed files.
-  // Errors are listed above and test runs said: a failure names its exit status only, a test is not told twice.
+  // In a group, failures, commits and pushes (their hashes) first, then what changed files, the
+  // repository or the environment, then what scripts printed, then what reads showed. Errors are listed above and test
+  // runs said: a failure names its exit status only, a test is not told twice.
   const tests = new Set(facts.tests.map((t) => t.step));
   if (!lone) {
     for (const c of facts.commands) {
       if (tests.has(c.step)) continue;
       const text = c.ok === false ? `${c.command} (${c.exitCode !== undefined ? `exit ${c.exitCode}` : 'failed'})` : describeCommand(c);
-      add(text, c.ok === false || c.recorded ? 3.5 : c.shellSaid ? 3.4 : / → /.test(c.outcome) ? 3.2 : /(?:^|&&\s*|;\s*)(?:rm|mv|sed -i)\b|>\s*\S/.test(c.command) ? 3 : 1.5, c.step);
+      const printed = / → /.test(c.outcome);
+      add(text, c.ok === false || c.recorded ? 3.5 : c.shellSaid ? 3.4 : c.effect === 'change' ? 3.3 : printed && c.effect === 'run' ? 3.2 : printed ? 2.5 : 1.5, c.step);
     }
   }
   const read = filesRead(facts);
