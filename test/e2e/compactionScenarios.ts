@@ -780,4 +780,22 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
       await wb.closeAllEditors();
     },
   },
+  {
+    // randlee/claude-history's worktree sub-agent (wild dev split): the command that made the
+    // worktree is named whole, with both lines git printed; `git worktree list` is a read.
+    name: 'summary-names-the-change-whole',
+    async run(ctx) {
+      const { wb, shot } = ctx;
+      await wb.closeAllEditors();
+      const { report, summary } = await compactWildFile(ctx, 'randlee__claude-history/subagents/agent-a53b173.jsonl', 'short/worktree-subagent.jsonl', OPENHANDS_SUMMARY, [0, 19]);
+      const changes = /CHANGES:\n((?: {2}- .*\n)*)/.exec(summary)?.[1] ?? '';
+      assert.match(changes, /git worktree add -b feature\/phase10-chrome \/Users\/randlee\/Documents\/github\/claude-history-worktrees\/feature\/phase10-chrome develop \(→ HEAD is now at 38a1d24 .* · Preparing worktree \(new branch 'feature\/phase10-chrome'\)\)/, 'the worktree command or what git printed is cut');
+      assert.doesNotMatch(changes, /git worktree list/, 'a listing of worktrees is not a change');
+      await scrollSummaryTo(report, 'develop (→ HEAD is now at');
+      await wb.clearNotifications();
+      await wb.parkMouse();
+      await shot('summary-names-the-change-whole');
+      await wb.closeAllEditors();
+    },
+  },
 ];

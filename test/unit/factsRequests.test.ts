@@ -62,10 +62,10 @@ test("Claude Code 2.1's TaskCreate, TaskUpdate and TaskList make the plan, with 
 });
 
 test('commands are classed by effect: reads and searches are not CHANGES', async () => {
-  for (const c of ['cat a.py', "sed -n '1,20p' a.py", 'rg -n foo src', 'grep -r foo .', 'ls -la', 'git show HEAD', 'git diff', 'head -5 a.py', 'find . -name "*.py"', 'cd /repo && git status && git log --oneline | head']) {
+  for (const c of ['cat a.py', "sed -n '1,20p' a.py", 'rg -n foo src', 'grep -r foo .', 'ls -la', 'git show HEAD', 'git diff', 'head -5 a.py', 'find . -name "*.py"', 'cd /repo && git status && git log --oneline | head', 'git worktree list', 'git stash list', 'git submodule status']) {
     assert.equal(commandEffect(c), 'read', c);
   }
-  for (const c of ["sed -i 's/a/b/' a.py", 'echo x > a.txt', 'git commit -m fix', 'pip install requests', 'rm -rf build', 'mkdir -p out', 'npm install', 'git checkout -b fix', 'python -m pip install -e .', 'find . -name "*.pyc" -delete']) {
+  for (const c of ["sed -i 's/a/b/' a.py", 'echo x > a.txt', 'git commit -m fix', 'pip install requests', 'rm -rf build', 'mkdir -p out', 'npm install', 'git checkout -b fix', 'python -m pip install -e .', 'find . -name "*.pyc" -delete', 'git worktree add -b x ../x develop', 'git stash', 'git submodule update --init']) {
     assert.equal(commandEffect(c), 'change', c);
   }
   for (const c of ['pytest -x', 'python reproduce.py', 'make', 'npm test']) assert.equal(commandEffect(c), 'run', c);

@@ -344,7 +344,7 @@ const LOOKS = /^(?:cat|head|tail|less|more|bat|nl|wc|ls|ll|la|tree|find|fd|grep|
 // `Get-Content app\service.py -Raw` and lists with `Get-ChildItem` or `dir`.
 const POWERSHELL_READ = /^(?:get-content|gc)$/i;
 const POWERSHELL_LOOKS = /^(?:get-content|gc|get-childitem|gci|dir|select-string|sls|get-location|get-item|test-path|resolve-path)$/i;
-const GIT_LOOKS = /^(?:show|diff|log|status|blame|grep|ls-files|ls-tree|rev-parse|describe|shortlog|reflog|cat-file|whatchanged|config|remote|branch|tag|stash list|help|version)$/;
+const GIT_LOOKS = /^(?:show|diff|log|status|blame|grep|ls-files|ls-tree|rev-parse|describe|shortlog|reflog|cat-file|whatchanged|config|remote|branch|tag|help|version)$/;
 const CHANGES = /^(?:mkdir|touch|rm|rmdir|mv|cp|ln|chmod|chown|tee|patch|truncate|dd|install|unzip|gunzip|untar|rsync|scp|kill|pkill|killall|systemctl|service|docker|kubectl|terraform|useradd|crontab)$/;
 const INSTALLERS = /^(?:pip3?|uv|poetry|conda|mamba|npm|yarn|pnpm|bun|apt|apt-get|brew|cargo|gem|go|composer|dnf|yum|apk|pipx|rustup|nvm)$/;
 
@@ -372,8 +372,12 @@ export function commandEffect(command: string): CommandEffect {
       continue;
     }
     if (cmd === 'git') {
-      const sub = args.find((a) => !a.startsWith('-') && !/^[\w.-]+=/.test(a)) ?? '';
-      if (!GIT_LOOKS.test(sub) || (sub === 'branch' && args.some((a) => /^-[dDmM]$/.test(a) || !a.startsWith('-') && a !== 'branch')) || (sub === 'stash' && args[1] !== 'list')) return 'change';
+      const at = args.findIndex((a) => !a.startsWith('-') && !/^[\w.-]+=/.test(a));
+      const sub = args[at] ?? '';
+      // `git worktree list`, `git stash list`, `git submodule status`: a subcommand that only reports.
+      const reports = /^(?:worktree|stash|submodule|notes)$/.test(sub) && /^(?:list|show|status)$/.test(args[at + 1] ?? '');
+      if (reports) continue;
+      if (!GIT_LOOKS.test(sub) || (sub === 'branch' && args.some((a) => /^-[dDmM]$/.test(a) || !a.startsWith('-') && a !== 'branch'))) return 'change';
       continue;
     }
     if (cmd === 'find' && args.some((a) => a === '-delete' || a === '-exec' && /\b(rm|sed|mv|chmod)\b/.test(args.join(' ')))) return 'change';
