@@ -19,7 +19,7 @@ export function closingStatementOf(text: string): string | undefined {
     return statesSomething(s) && !paragraph(text.slice(0, 300)).includes(s) ? s : undefined;
   }
   // Lines first (a rule `---` or a heading ends what came before it), then sentences; markup goes.
-  const sentences = lines.flatMap((line) => line.replace(/^(?:[-=*_~]{3,}|[#>]+|[-*+]|\d+[.)])\s*/, '').split(/(?<=[.!?。])\s+/))
+  const sentences = lines.flatMap((line) => line.replace(/^(?:[-=*_~]{3,}|[#>]+|[-*+]|\d+[.)])\s*/, '').split(SENTENCE_BREAK))
     .map((x) => x.trim()).filter((x) => /[\p{L}\p{N}]/u.test(x));
   for (let i = sentences.length - 1; i >= Math.max(0, sentences.length - 3); i--) {
     const s = sentences[i];
@@ -30,6 +30,8 @@ export function closingStatementOf(text: string): string | undefined {
 }
 
 const LIST_ITEM = /^(?:[-*+•]|\d+[.)])\s/;
+// Where one sentence ends and the next begins.
+const SENTENCE_BREAK = /(?<=[.!?。])\s+/;
 
 /** A sentence that states something: not what comes next, a sign-off, a question or a link. */
 function statesSomething(s: string): boolean {
@@ -61,10 +63,10 @@ function sentencesOf(text: string): string[] {
   const lines = text.replace(/```[\s\S]*?(?:```|$)/g, '\n').split('\n').map((line) => paragraph(line)).filter((line) => line !== '');
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const sentences = lines[i].replace(/^(?:[-*+•]|\d+[.)])\s+/, '').split(/(?<=[.!?。])\s+/);
+    const sentences = lines[i].replace(LIST_ITEM, '').split(SENTENCE_BREAK);
     const next = lines[i + 1];
     if (next !== undefined && LIST_ITEM.test(next) && /[:：]$/.test(sentences[sentences.length - 1])) {
-      sentences[sentences.length - 1] += ` ${next.replace(LIST_ITEM, '').split(/(?<=[.!?。])\s+/)[0]}`;
+      sentences[sentences.length - 1] += ` ${next.replace(LIST_ITEM, '').split(SENTENCE_BREAK)[0]}`;
       i++;
     }
     out.push(...sentences);

@@ -2,6 +2,7 @@
 // (rolling and hierarchical summaries). When a piece is over its size, the least important and
 // oldest items go first, so the newest and the most telling survive.
 
+import { returnsFinding } from './calls';
 import { bounded, paragraph } from './hygiene';
 import { fillEntries, messageLine } from './render';
 import { ANSWERED_PREFIX, callName, describeChange, describeCommand, describeFailedEdit, describeTest, describeTodo, failedEdits, filesChanged, filesNotRead, filesRead, readGistOf, type Facts } from './facts';
@@ -30,7 +31,7 @@ export function digestItems(facts: Facts): DigestItem[] {
   for (const e of facts.moreErrors) add(`error: ${e.text}`, 2, e.step);
   if (facts.plan) add(`tasks: ${facts.plan.items.map(describeTodo).join(', ')}`, 3, facts.plan.step);
   for (const o of facts.outcomes) {
-    if (o.kind === 'shell' || o.kind === 'edit' || o.kind === 'read' || o.kind === 'todo' || !o.said || o.failed) continue;
+    if (!returnsFinding(o.kind) || o.kind === 'todo' || !o.said || o.failed) continue;
     add(`${callName(o)} → ${o.said}`, o.said.startsWith(ANSWERED_PREFIX) ? 5 : 2, o.step);
   }
   for (const c of facts.commands) add(`ran ${describeCommand(c)}`, c.ok === false ? 3 : / → /.test(c.outcome) ? 2 : 1, c.step);

@@ -381,9 +381,11 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
     // A search or listing that returned paths is told by the paths, not the first of them.
     const paths = !err && !answer && info.kind !== 'read' && info.kind !== 'edit' ? pathListOf(result.text) : undefined;
     // A call that is not a command, an edit or a read (a sub-agent) is told by what its report found, past its preamble.
-    const opening = returnsFinding(info.kind) ? reportOpening(result.text, queryOf(info.args) ? [queryOf(info.args)!] : []) : undefined;
+    const finding = returnsFinding(info.kind);
+    const query = finding ? queryOf(info.args) : undefined;
+    const opening = finding ? reportOpening(result.text, query ? [query] : []) : undefined;
     const first = err ?? (answer ? `${ANSWERED_PREFIX}${answer}` : paths ?? opening ?? withIdLine(firstOutputLine(result.text), result.text));
-    const target = returnsFinding(info.kind) ? targetOf(info.args) : undefined;
+    const target = finding ? targetOf(info.args) : undefined;
     facts.outcomes.push({ step: call.index, tool: name, ...(target ? { target } : {}), kind: info.kind, ...(verdict?.failed !== undefined ? { failed: verdict.failed } : {}), ...(first ? { said: bounded(first, paths ? 200 : 100) } : {}) });
     // What it showed that names the person's terms, when it went through: a failure says its error.
     if (!err && !answer && verdict?.failed !== true && failedEdit === undefined && !info.edits.length && info.kind !== 'todo' && info.kind !== 'finish') {
@@ -444,7 +446,8 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   const purpose = purposeOf(info.args);
   // A command that changed the repository or the environment is what a person would run again:
   // it gets more room before its paths are shortened (`git worktree add -b x /Users/…/x develop`).
-  const cut = commandText(command, record ? 60 : commandEffect(command) === 'change' ? CHANGE_COMMAND_CHARS : COMMAND_CHARS);
+  const effect = commandEffect(command);
+  const cut = commandText(command, record ? 60 : effect === 'change' ? CHANGE_COMMAND_CHARS : COMMAND_CHARS);
   const text = purpose && !record && /\[…\]$/.test(cut) ? `${commandText(command, 80)} ("${purpose}")` : cut;
   const exitCode = result ? exitCodeOf(result) : undefined;
   const saysNo = answersNo(command, exitCode);
@@ -479,7 +482,7 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   else if (error) outcome = `failed: ${error.text}`;
   else if (record) outcome = `→ ${record}`;
   // A script that records no exit status says how it went last (`Total broken: 34`); a write's last line is an echo.
-  else if (said && (commandEffect(command) === 'run' || said === status || said === found)) outcome = `→ ${bounded(said, saidRoom)}`;
+  else if (said && (effect === 'run' || said === status || said === found)) outcome = `→ ${bounded(said, saidRoom)}`;
   else {
     const both = twoLineOutput(result.text);
     const first = firstOutputLine(result.text);
@@ -490,7 +493,7 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   const shellSaid = result && !failed && !readsOnly ? shellComplaintOf(result.text) : undefined;
   if (shellSaid) outcome += ` (the shell said: ${shellSaid})`;
   const ok = !result ? undefined : failed || (exitCode === undefined && error) ? false : verdict?.failed === false || saysNo ? true : undefined;
-  facts.commands.push({ step: call.index, command: text, longCommand: commandText(command, 300), wholeCommand: paragraph(command).slice(0, 2000), ...(exitCode !== undefined ? { exitCode } : {}), outcome, ...(ok !== undefined ? { ok } : {}), effect: commandEffect(command), ...(record ? { recorded: record } : {}), ...(shellSaid ? { shellSaid } : {}), ...(onlyPatch(command) ? { onlyPatch: true as const } : {}) });
+  facts.commands.push({ step: call.index, command: text, longCommand: commandText(command, 300), wholeCommand: paragraph(command).slice(0, 2000), ...(exitCode !== undefined ? { exitCode } : {}), outcome, ...(ok !== undefined ? { ok } : {}), effect, ...(record ? { recorded: record } : {}), ...(shellSaid ? { shellSaid } : {}), ...(onlyPatch(command) ? { onlyPatch: true as const } : {}) });
   if (result && isTestCommand(command)) {
     const run = testRun(result, exitCode);
     facts.tests.push({ step: call.index, command: text, outcome: run.outcome, failing: run.failing, passing: run.passing, ...(run.ok !== undefined ? { ok: run.ok } : {}) });
