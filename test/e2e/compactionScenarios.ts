@@ -176,6 +176,28 @@ async function compactWildFile(ctx: Context, wild: string, dest: string, strateg
   return { report, summary, want, title };
 }
 
+/**
+ * A scenario that compacts `range` of a real log (wild/files/`wild`) with openhands-summary from the
+ * palette, checks the panel's summary against `compact --json` (compactWildFile) and with `check`,
+ * and takes a screenshot named after it with `scrollTo` in the middle of the Summary side.
+ */
+function summaryScenario(name: string, wild: string, dest: string, range: [number, number], check: (summary: string) => void, scrollTo: string, options: { clearNotifications?: boolean } = {}): Scenario {
+  return {
+    name,
+    async run(ctx) {
+      const { wb, shot } = ctx;
+      await wb.closeAllEditors();
+      const { report, summary } = await compactWildFile(ctx, wild, dest, OPENHANDS_SUMMARY, range);
+      check(summary);
+      await scrollSummaryTo(report, scrollTo);
+      if (options.clearNotifications) await wb.clearNotifications();
+      await wb.parkMouse();
+      await shot(name);
+      await wb.closeAllEditors();
+    },
+  };
+}
+
 /** Scrolls the Summary side (it scrolls on its own) so that `text` stands in its middle, for a screenshot. */
 async function scrollSummaryTo(report: ReportView, text: string): Promise<void> {
   await report.frame().locator('#summary-text').evaluate((el: HTMLElement, wanted: string) => {
@@ -689,21 +711,11 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
       await wb.closeAllEditors();
     },
   },
-  {
-    // Issue 22: a short real OpenHands run (wild dev split). Its summary has room left, and fills it
-    // with what the files the agent read show of the request: the route and the method it asked for.
-    name: 'summary-fills-room',
-    async run(ctx) {
-      const { wb, shot } = ctx;
-      await wb.closeAllEditors();
-      const { report, summary } = await compactWildFile(ctx, 'dfinson__traceforge/openhands/demo_issue_tracker_get_endpoint.jsonl', 'short/traceforge-get-endpoint.jsonl', OPENHANDS_SUMMARY, [0, 21]);
-      assert.match(summary, /app\/main\.py shows: @app\.get\("\/tickets\/\{ticket_id\}", response_model=Ticket\)/, 'the room left is not filled with what the files read show of the request');
-      await scrollSummaryTo(report, 'app/main.py shows:');
-      await wb.parkMouse();
-      await shot('summary-fills-room');
-      await wb.closeAllEditors();
-    },
-  },
+  // Issue 22: a short real OpenHands run (wild dev split). Its summary has room left, and fills it
+  // with what the files the agent read show of the request: the route and the method it asked for.
+  summaryScenario('summary-fills-room', 'dfinson__traceforge/openhands/demo_issue_tracker_get_endpoint.jsonl', 'short/traceforge-get-endpoint.jsonl', [0, 21], (summary) => {
+    assert.match(summary, /app\/main\.py shows: @app\.get\("\/tickets\/\{ticket_id\}", response_model=Ticket\)/, 'the room left is not filled with what the files read show of the request');
+  }, 'app/main.py shows:'),
   {
     // Issue 22: a real Codex coordinator's session (EntityProcess/agentv, wild dev split) polls its
     // workers with `workmux capture prepare-cli -n 80`, then -n 120, -n 200…. The loss report lists
@@ -728,74 +740,33 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
       await wb.closeAllEditors();
     },
   },
-  {
-    // Issue 22: a real Codex rollout (EdouardZemb/test-framework, wild dev split) that reads its
-    // agent's config and sprint status, then answers in French and picks the story in review. The
-    // summary's room left says what those files set, not their comment lines.
-    name: 'summary-says-settings',
-    async run(ctx) {
-      const { wb, shot } = ctx;
-      await wb.closeAllEditors();
-      const { report, summary } = await compactWildFile(ctx, 'EdouardZemb__test-framework/rollout-2026-02-04T20-56-42-019c2a3a-7de1-7c11-8099-326909cfa51a.jsonl', 'short/test-framework-rollout.jsonl', OPENHANDS_SUMMARY, [0, 31]);
-      assert.match(summary, /_bmad\/bmm\/config\.yaml sets: .*communication_language: French/, 'the config the agent read is not told by what it sets');
-      assert.match(summary, /sprint-status\.yaml sets: .*0-1-configurer-un-projet-via-config-yaml: review/, 'the story in review is not told');
-      await scrollSummaryTo(report, 'config.yaml sets:');
-      await wb.parkMouse();
-      await shot('summary-says-settings');
-      await wb.closeAllEditors();
-    },
-  },
-  {
-    // Issue 22: a real Claude Code session (codemie-ai/codemie-code, wild dev split) in which the
-    // person refused a write, interrupted, and asked for an exploration by two sub-agents. The
-    // summary says the person stopped the agent, and which sub-agent was asked what.
-    name: 'summary-keeps-interruption',
-    async run(ctx) {
-      const { wb, shot } = ctx;
-      await wb.closeAllEditors();
-      const { report, summary } = await compactWildFile(ctx, 'codemie-ai__codemie-code/session-9eda1058.jsonl', 'short/codemie-session.jsonl', OPENHANDS_SUMMARY, [0, 16]);
-      assert.match(summary, /later request: interrupted: \[Request interrupted by user for tool use\]/, 'the person stopping the agent is not in the summary');
-      assert.match(summary, /Task \("Explore codemie-code repository structure"\) → /, 'a sub-agent call is not named by its task');
-      assert.match(summary, /Task \("Deep dive into uncovered areas"\) → /, 'the second sub-agent call is not named by its task');
-      await scrollSummaryTo(report, 'interrupted:');
-      await wb.parkMouse();
-      await shot('summary-keeps-interruption');
-      await wb.closeAllEditors();
-    },
-  },
-  {
-    // Issue 22: a real Claude Code `/init` session (d-kimuson/claude-code-viewer, wild dev split)
-    // whose last TodoWrite keeps one item after four were checked off. The summary counts the four
-    // as done; TASK_TRACKING stays the list as the tool holds it.
-    name: 'summary-keeps-finished-todos',
-    async run(ctx) {
-      const { wb, shot } = ctx;
-      await wb.closeAllEditors();
-      const { report, summary } = await compactWildFile(ctx, 'd-kimuson__claude-code-viewer/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl', 'short/claude-viewer-init.jsonl', OPENHANDS_SUMMARY, [0, 26]);
-      assert.match(summary, /COMPLETED:\n(?:  - .*\n)*  - task Analyze codebase structure and files \[completed\]/, 'a finished item the last list dropped is not counted done');
-      assert.match(summary, /TASK_TRACKING:\n  - Create CLAUDE\.md with essential information \[completed\]\nCOMPLETED:/, 'TASK_TRACKING is not the list as the tool holds it');
-      await scrollSummaryTo(report, 'TASK_TRACKING:');
-      await wb.parkMouse();
-      await shot('summary-keeps-finished-todos');
-      await wb.closeAllEditors();
-    },
-  },
-  {
-    // randlee/claude-history's worktree sub-agent (wild dev split): the command that made the
-    // worktree is named whole, with both lines git printed; `git worktree list` is a read.
-    name: 'summary-names-the-change-whole',
-    async run(ctx) {
-      const { wb, shot } = ctx;
-      await wb.closeAllEditors();
-      const { report, summary } = await compactWildFile(ctx, 'randlee__claude-history/subagents/agent-a53b173.jsonl', 'short/worktree-subagent.jsonl', OPENHANDS_SUMMARY, [0, 19]);
-      const changes = /CHANGES:\n((?: {2}- .*\n)*)/.exec(summary)?.[1] ?? '';
-      assert.match(changes, /git worktree add -b feature\/phase10-chrome \/Users\/randlee\/Documents\/github\/claude-history-worktrees\/feature\/phase10-chrome develop \(→ HEAD is now at 38a1d24 .* · Preparing worktree \(new branch 'feature\/phase10-chrome'\)\)/, 'the worktree command or what git printed is cut');
-      assert.doesNotMatch(changes, /git worktree list/, 'a listing of worktrees is not a change');
-      await scrollSummaryTo(report, 'develop (→ HEAD is now at');
-      await wb.clearNotifications();
-      await wb.parkMouse();
-      await shot('summary-names-the-change-whole');
-      await wb.closeAllEditors();
-    },
-  },
+  // Issue 22: a real Codex rollout (EdouardZemb/test-framework, wild dev split) that reads its
+  // agent's config and sprint status, then answers in French and picks the story in review. The
+  // summary's room left says what those files set, not their comment lines.
+  summaryScenario('summary-says-settings', 'EdouardZemb__test-framework/rollout-2026-02-04T20-56-42-019c2a3a-7de1-7c11-8099-326909cfa51a.jsonl', 'short/test-framework-rollout.jsonl', [0, 31], (summary) => {
+    assert.match(summary, /_bmad\/bmm\/config\.yaml sets: .*communication_language: French/, 'the config the agent read is not told by what it sets');
+    assert.match(summary, /sprint-status\.yaml sets: .*0-1-configurer-un-projet-via-config-yaml: review/, 'the story in review is not told');
+  }, 'config.yaml sets:'),
+  // Issue 22: a real Claude Code session (codemie-ai/codemie-code, wild dev split) in which the
+  // person refused a write, interrupted, and asked for an exploration by two sub-agents. The
+  // summary says the person stopped the agent, and which sub-agent was asked what.
+  summaryScenario('summary-keeps-interruption', 'codemie-ai__codemie-code/session-9eda1058.jsonl', 'short/codemie-session.jsonl', [0, 16], (summary) => {
+    assert.match(summary, /later request: interrupted: \[Request interrupted by user for tool use\]/, 'the person stopping the agent is not in the summary');
+    assert.match(summary, /Task \("Explore codemie-code repository structure"\) → /, 'a sub-agent call is not named by its task');
+    assert.match(summary, /Task \("Deep dive into uncovered areas"\) → /, 'the second sub-agent call is not named by its task');
+  }, 'interrupted:'),
+  // Issue 22: a real Claude Code `/init` session (d-kimuson/claude-code-viewer, wild dev split)
+  // whose last TodoWrite keeps one item after four were checked off. The summary counts the four
+  // as done; TASK_TRACKING stays the list as the tool holds it.
+  summaryScenario('summary-keeps-finished-todos', 'd-kimuson__claude-code-viewer/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl', 'short/claude-viewer-init.jsonl', [0, 26], (summary) => {
+    assert.match(summary, /COMPLETED:\n(?:  - .*\n)*  - task Analyze codebase structure and files \[completed\]/, 'a finished item the last list dropped is not counted done');
+    assert.match(summary, /TASK_TRACKING:\n  - Create CLAUDE\.md with essential information \[completed\]\nCOMPLETED:/, 'TASK_TRACKING is not the list as the tool holds it');
+  }, 'TASK_TRACKING:'),
+  // randlee/claude-history's worktree sub-agent (wild dev split): the command that made the
+  // worktree is named whole, with both lines git printed; `git worktree list` is a read.
+  summaryScenario('summary-names-the-change-whole', 'randlee__claude-history/subagents/agent-a53b173.jsonl', 'short/worktree-subagent.jsonl', [0, 19], (summary) => {
+    const changes = /CHANGES:\n((?: {2}- .*\n)*)/.exec(summary)?.[1] ?? '';
+    assert.match(changes, /git worktree add -b feature\/phase10-chrome \/Users\/randlee\/Documents\/github\/claude-history-worktrees\/feature\/phase10-chrome develop \(→ HEAD is now at 38a1d24 .* · Preparing worktree \(new branch 'feature\/phase10-chrome'\)\)/, 'the worktree command or what git printed is cut');
+    assert.doesNotMatch(changes, /git worktree list/, 'a listing of worktrees is not a change');
+  }, 'develop (→ HEAD is now at', { clearNotifications: true }),
 ];
