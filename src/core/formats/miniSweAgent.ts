@@ -52,6 +52,10 @@ function addAssistant(s: ActionStepper, msg: Record<string, unknown>, i: number)
     usage = undefined;
     return b;
   };
+  // A reasoning model's thinking comes back beside the reply (litellm's `reasoning_content`, as
+  // DeepSeek and others send it); with tool calls the reply's own content is often empty.
+  const reasoning = textOf(msg.reasoning_content ?? msg.reasoning).trim();
+  if (reasoning) s.add({ ...base(), kind: 'thought', label: 'reasoning', text: reasoning });
   const toolCalls = Array.isArray(msg.tool_calls) ? msg.tool_calls.filter(isRecord) : [];
   if (toolCalls.length > 0) {
     if (content.trim()) s.add({ ...base(), kind: 'thought', label: 'thought', text: content });
@@ -72,7 +76,7 @@ function addAssistant(s: ActionStepper, msg: Record<string, unknown>, i: number)
     ? actions.map((a) => textOf(a.command))
     : blocks.length === 1 ? [blocks[0][1]] : [];
   if (commands.length === 0) {
-    s.add({ ...base(), kind: 'assistant', label: 'assistant', text: content });
+    if (content.trim() || !reasoning) s.add({ ...base(), kind: 'assistant', label: 'assistant', text: content });
     return;
   }
   const thought = blocks.reduce((text, blk) => text.replace(blk[0], ''), content).trim();
@@ -103,12 +107,17 @@ function addMessage(s: ActionStepper, msg: unknown, i: number): void {
       return;
     case 'tool': {
       const callId = stringOrUndefined(msg.tool_call_id);
-      s.add({ ...base, kind: 'tool_result', text, tool: callId ? { name: '', args: '', callId } : undefined });
+      // v2 keeps the command's status beside its text: `returncode`, and the exception when it never finished (a timeout).
+      const exitCode = numberOrUndefined(extra.returncode);
+      const failed = !!stringOrUndefined(extra.exception_info ?? extra.exception_type)?.trim();
+      s.add({ ...base, kind: 'tool_result', text, tool: callId ? { name: '', args: '', callId } : undefined, ...(exitCode !== undefined ? { exitCode } : {}), ...(failed ? { isError: true } : {}) });
       return;
     }
     case 'exit': {
       const status = stringOrUndefined(extra.exit_status) ?? 'unknown';
-      s.add({ ...base, kind: 'other', text: text ? `Run ended: ${status}\n\n${text}` : `Run ended: ${status}` });
+      // The run ended on an exception when the log keeps one (a provider's error, a crash), whatever its status is called.
+      const failed = !!(stringOrUndefined(extra.exception_str)?.trim() || stringOrUndefined(extra.traceback)?.trim());
+      s.add({ ...base, kind: 'other', text: text ? `Run ended: ${status}\n\n${text}` : `Run ended: ${status}`, ...(failed ? { isError: true } : {}) });
       return;
     }
     default:
