@@ -69,6 +69,21 @@ function withEscapedBreaks(line: string): string {
   return (line.match(/\\n/g)?.length ?? 0) >= 2 ? line.split(/(?:\s*\\n\s*)+/).filter(Boolean).join(' · ') : line;
 }
 
+/**
+ * One line kept to `max` characters by cutting its middle: where a message ends says what went
+ * wrong (`… 'pip install numpy pandas']' timed out after 60 seconds`) when its head is a long echo of
+ * the command, and two such messages stay two.
+ */
+export function headAndTail(line: string, max: number): string {
+  if (line.length <= max) return line;
+  const tailRoom = Math.floor(max * 0.4);
+  const headEnd = line.lastIndexOf(' ', max - tailRoom - 3);
+  const tailStart = line.indexOf(' ', line.length - tailRoom);
+  const head = line.slice(0, headEnd > max * 0.3 ? headEnd : max - tailRoom - 3);
+  const tail = line.slice(tailStart > 0 && tailStart < line.length - 10 ? tailStart + 1 : line.length - tailRoom);
+  return `${head.trimEnd()} … ${tail.trimStart()}`;
+}
+
 /** The first non-empty line of `text`, bounded like `bounded`; read from a growing prefix of the text. */
 export function firstLine(text: string, max: number): string {
   for (let n = 4096; ; n *= 4) {

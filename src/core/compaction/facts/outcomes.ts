@@ -4,7 +4,7 @@
 
 import type { Step } from '../../model';
 import { diagnosticsOf } from './diagnostics';
-import { bounded, cleanText, firstLine } from './hygiene';
+import { bounded, cleanText, firstLine, headAndTail } from './hygiene';
 
 const EXIT_PATTERNS = [
   /<returncode>\s*(-?\d+)\s*<\/returncode>/,
@@ -60,6 +60,8 @@ export function editOutcome(result: Step | undefined): Outcome {
 
 /** An error's message is kept to its first line, and that line to this many characters. */
 const ERROR_CHARS = 240;
+/** How many times ERROR_CHARS a message is read before its middle is cut (`headAndTail`). */
+const LONGEST_ERROR = 4;
 
 /** The first non-empty line after `line` (CMake puts its message on the next line, indented). */
 function nextLine(lines: string[], line: string): string {
@@ -86,8 +88,9 @@ const CODE_LIKE = /^\s*(?:\d+[:\t|]|\d+\s{2,}|\d+→)|(?:^|\s)(?:raise|except|im
 
 /** An error a tool reported, from its output only. Reads (`cat`, editors' views) are skipped by the caller. */
 export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
-  // Claude Code wraps a tool's refusal in `<tool_use_error>…</tool_use_error>`: the message is inside.
-  const text = cleanText(result.text).replace(/<\/?tool_use_error>/g, '');
+  // Claude Code wraps a tool's refusal in `<tool_use_error>…</tool_use_error>`, mini-swe-agent a command
+  // that never finished in `<exception>…</exception>`: the message is inside.
+  const text = cleanText(result.text).replace(/<\/?(?:tool_use_error|exception)>/g, '');
   const api = apiErrorOf(text);
   if (api) return { step: result.index, type: api.type, text: firstLine(api.text, ERROR_CHARS) };
   // An editor that could not find the text to replace quotes it, over many lines: keep its first
@@ -113,14 +116,19 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
   }
   if (failed || result.isError) {
     const meaningful = outputLines(text, false).filter((l) => !NO_ERROR.test(l));
+    // An exception named with its message (`litellm.InternalServerError: …` after a harness's "Run ended: …") is the error.
+    for (const l of meaningful) {
+      const m = /^((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)):\s+(\S.*)$/.exec(l);
+      if (m) return make(result.index, m[1], m[2]);
+    }
     // A line that says it failed beats the first line; "ERROR:" alone heads the message on the next line.
     const telling = meaningful.findIndex((l) => /\b(?:error|failed|failure|fatal|cannot|denied|not found|no such file|invalid|not recognized|not permitted|rejected|unexpected)\b/i.test(l));
     const at = telling >= 0 ? telling : 0;
     const first = /^\w+:$/.test(meaningful[at] ?? '') && meaningful[at + 1] ? `${meaningful[at]} ${meaningful[at + 1]}` : meaningful[at];
     // A line that opens by saying it failed, or names the system's error (`[Errno 2]`), is a message
-    // even where a word of it reads like code ("… while trying to write to …").
-    const usable = first && (/^(?:ERROR|Error|error|FAILED|Failed|fatal|Invalid|Cannot|Could not|Unable to)\b|\[Errno \d+\]/.test(first) || !CODE_LIKE.test(first) || PROSE.test(first));
-    if (usable && telling >= 0) return { step: result.index, type: 'failure', text: firstLine(first, ERROR_CHARS) };
+    // even where a word of it reads like code ("… while trying to write to …", "An error occurred while executing …").
+    const usable = first && (/^(?:ERROR|Error|error|FAILED|Failed|fatal|Invalid|Cannot|Could not|Unable to|An (?:error|exception) occurred|Timed out)\b|\[Errno \d+\]/.test(first) || !CODE_LIKE.test(first) || PROSE.test(first));
+    if (usable && telling >= 0) return { step: result.index, type: 'failure', text: headAndTail(firstLine(first, ERROR_CHARS * LONGEST_ERROR), ERROR_CHARS) };
     // A linter's or a compiler's finding, its message beside its location (credo, dialyzer, ruff),
     // says more than a first line that does not say it failed.
     for (const d of diagnosticsOf(text)) return { step: result.index, type: d.type, text: d.text };
