@@ -5,7 +5,7 @@ import type { FormatAdapter, JsonlRecord, ParsedInput } from './adapter';
 import { skipRecord } from './adapter';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
 import { injectedLabel, INTERRUPTED_LABEL, type InjectedRule, labelWith, tagText } from './injected';
-import { addResponseItem, isResponseItem, partsText } from './responseItems';
+import { addResponseItem, IMAGE_WRAPPER, isResponseItem, partsText } from './responseItems';
 import { extraOf } from '../meta';
 
 // Codex CLI rollout files (`~/.codex/sessions/…/rollout-*.jsonl`): one `{timestamp, type, payload}`
@@ -168,8 +168,8 @@ function echoedTexts(records: JsonlRecord[]): Map<string, number> {
     const p = isRolloutLine(value) && value.type === 'response_item' ? value.payload : undefined;
     if (!isRecord(p)) continue;
     if (p.type === 'message' && (p.role === 'user' || p.role === 'assistant')) {
-      // Images are not echoed in the event copy; compare the text parts only.
-      const textParts = Array.isArray(p.content) ? p.content.filter((part) => isRecord(part) && typeof part.text === 'string') : p.content;
+      // Images are not echoed in the event copy, nor the text parts that wrap one (`<image name=[Image #1]>`, `</image>`); compare the rest.
+      const textParts = Array.isArray(p.content) ? p.content.filter((part) => isRecord(part) && typeof part.text === 'string' && !IMAGE_WRAPPER.test(part.text)) : p.content;
       bump(`${p.role === 'user' ? 'user_message' : 'agent_message'}\u0000${partsText(textParts).trim()}`);
     } else if (p.type === 'reasoning' && Array.isArray(p.summary)) {
       for (const part of p.summary) if (isRecord(part)) bump(`agent_reasoning\u0000${String(part.text ?? '').trim()}`);

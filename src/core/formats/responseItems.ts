@@ -33,12 +33,22 @@ export function isDistinctlyResponses(value: unknown): boolean {
     && value.content.some((p) => isRecord(p) && (p.type === 'input_text' || p.type === 'output_text'));
 }
 
+/** A text part Codex puts around an attached image: `<image name=[Image #1]>` (the name captured), `</image>`. */
+export const IMAGE_WRAPPER = /^\s*(?:<image name=([^>\n]{1,80})>|<\/image>)\s*$/;
+
 /** Text of Responses content: a string, or parts (`input_text`, `output_text`, `refusal`, images, files). */
 export function partsText(content: unknown): string {
   if (content === undefined || content === null) return '';
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return isRecord(content) ? partText(content) : String(content);
-  return content.map((p) => (isRecord(p) ? partText(p) : String(p))).filter((t) => t !== '').join('\n');
+  const texts = content.map((p) => (isRecord(p) ? partText(p) : String(p))).filter((t) => t !== '');
+  // Codex wraps an attached image in text parts naming it (`<image name=[Image #1]>`, the image,
+  // `</image>`): one placeholder, as the person's own text refers to it.
+  for (let i = 0; i + 2 < texts.length; i++) {
+    const name = IMAGE_WRAPPER.exec(texts[i])?.[1];
+    if (name && texts[i + 1] === '[image]' && texts[i + 2].trim() === '</image>') texts.splice(i, 3, name.startsWith('[') ? name : `[image ${name}]`);
+  }
+  return texts.join('\n');
 }
 
 function partText(p: Record<string, unknown>): string {
