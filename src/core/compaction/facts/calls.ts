@@ -100,6 +100,20 @@ function pathOf(args: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether a read tool's result lists a folder rather than showing a file: OpenHands' editor says
+ * so; Copilot's `view` of a directory prints its entries, one bare name a line. A path whose last
+ * part has an extension is a file whatever its lines look like.
+ */
+function listsFolder(path: string, result: Step | undefined): boolean {
+  if (!result) return false;
+  if (/^Here's the files and directories/.test(result.text)) return true;
+  const base = path.replace(/[\\/]+$/, '').split(/[\\/]/).pop() ?? '';
+  if (/.\.[A-Za-z0-9]{1,8}$/.test(base)) return false;
+  const lines = result.text.split('\n').map((l) => l.trim()).filter(Boolean);
+  return lines.length >= 2 && lines.every((l) => l.length <= 100 && /^[\w.@+-]+\/?$/.test(l));
+}
+
 /** The file a text-mode editor reports it is showing: SWE-agent's `[File: path (N lines total)]`. */
 function fileHeaderOf(result: Step | undefined): string | undefined {
   const m = result && /\[File: ([^\n]+?) \(\d+ lines total\)\]/.exec(result.text);
@@ -113,7 +127,7 @@ function classifyJson(info: CallInfo, tool: string, args: Record<string, unknown
   if (EDITOR_TOOLS.test(tool)) {
     if (sub === 'view' && path) {
       // Viewing a folder lists it: what a listing shows is not a file the run read.
-      if (result && /^Here's the files and directories/.test(result.text)) { info.kind = 'list'; return; }
+      if (listsFolder(path, result)) { info.kind = 'list'; return; }
       info.kind = 'read';
       info.reads.push(path);
       return;
@@ -138,15 +152,17 @@ function classifyJson(info: CallInfo, tool: string, args: Record<string, unknown
   if (tables.read.has(name)) {
     const many = Array.isArray(args.paths) ? args.paths.filter((p): p is string => typeof p === 'string') : [];
     const files = [...(path ? [path] : []), ...many];
+    if (path && many.length === 0 && listsFolder(path, result)) { info.kind = 'list'; return; }
     if (files.length) { info.kind = 'read'; info.reads.push(...files); return; }
   }
   // A tool no table names that says it reads or views, given a file and no text to write: a read.
   if (path && READ_HINT.test(tool) && !WRITE_HINT.test(tool) && !['content', 'new_string', 'old_string', 'new_str', 'text', 'patch'].some((k) => k in args)) {
+    if (listsFolder(path, result)) { info.kind = 'list'; return; }
     info.kind = 'read';
     info.reads.push(path);
     return;
   }
-  const command = commandArg(args, sub);
+  const command = commandArg(args, sub, tables.shell.has(name));
   if (command !== undefined && (tables.shell.has(name) || !EDITOR_TOOLS.test(tool))) {
     info.kind = 'shell';
     info.command = command;
@@ -158,8 +174,13 @@ function classifyJson(info: CallInfo, tool: string, args: Record<string, unknown
   if (FINISH_TOOLS.test(tool)) { info.kind = 'finish'; return; }
 }
 
-function commandArg(args: Record<string, unknown>, sub: string | undefined): string | undefined {
+/**
+ * The command a call's arguments carry. `code` is a program in some language (a browser's or a
+ * notebook's REPL): a command only for a tool the tables name as one (`ipython`, `execute_ipython_cell`).
+ */
+function commandArg(args: Record<string, unknown>, sub: string | undefined, shellTool = false): string | undefined {
   for (const key of ['command', 'cmd', 'script', 'code', 'keystrokes']) {
+    if (key === 'code' && !shellTool) continue;
     // Terminus types its commands as keystrokes ending in a newline.
     const v = key === 'keystrokes' && typeof args[key] === 'string' ? (args[key] as string).replace(/\n$/, '') : args[key];
     if (typeof v === 'string' && v.trim() !== '' && !(key === 'command' && sub && (EDITOR_WRITES[sub] || sub === 'view'))) return v;
@@ -213,7 +234,8 @@ function patchTouches(patch: string): FileTouch[] {
   return out;
 }
 
-const FILE_TOKEN = /^(?:\.{0,2}\/)?[\w.@+-]+(?:\/[\w.@+-]+)*$/;
+// A shell word may hold spaces when it was quoted or escaped (`Sample\ Project\ Demo\ Prep.vtt`).
+const FILE_TOKEN = /^(?:\.{0,2}\/)?[\w.@+-]+(?: [\w.@+-]+)*(?:\/[\w.@+-]+(?: [\w.@+-]+)*)*$/;
 // A file has an extension that starts with a letter: `a.py`, `x.h`; not `repo__0.1` or `2.0`.
 const looksLikeFile = (t: string) => FILE_TOKEN.test(t) && /\.[A-Za-z][A-Za-z0-9]{0,7}$/.test(t);
 // What `cat`, `head` or `sed -n` is given is a file even without an extension: a path
@@ -257,8 +279,10 @@ export function shellSegments(command: string): string[] {
 function words(segment: string): string[] {
   const out: string[] = [];
   let skipNext = false;
-  for (const m of segment.matchAll(/'([^']*)'|"((?:[^"\\]|\\.)*)"|(\S+)/g)) {
-    const bare = m[3];
+  // A backslash keeps a space or a shell character in its word (`Demo\ Prep.vtt`); before a letter
+  // it is a Windows path's separator and stays.
+  for (const m of segment.matchAll(/'([^']*)'|"((?:[^"\\]|\\.)*)"|((?:\\[\s'"()&;|<>$`]|[^\s\\]|\\(?![\s'"()&;|<>$`]))+)/g)) {
+    const bare = m[3]?.replace(/\\([\s'"()&;|<>$`])/g, '$1');
     if (skipNext) { skipNext = false; continue; }
     if (bare !== undefined && /^\d*(?:>>?|<<-?|<|&>)/.test(bare)) {
       // `>` alone takes the next word as its target; `>file` and `2>&1` carry it.

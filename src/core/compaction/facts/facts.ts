@@ -353,7 +353,9 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
     const outcome = info.kind === 'edit' ? failedEdit! : shellWriteOutcome(result, info.command ?? '', touch.file);
     const error = outcome === 'failed' && result ? errorOf(result, true)?.text : undefined;
     // What went in, when one file was written and the write went through.
-    const added = outcome === 'ok' && info.edits.length === 1 ? addedLines(info.args, info.command).slice(0, 3).map((l) => bounded(l, 120)) : [];
+    // A patch tool given its patch as plain text (Codex's freeform `apply_patch`) has no arguments object: the text is the patch.
+    const patchText = info.command ?? (info.args ? undefined : call.tool?.args);
+    const added = outcome === 'ok' && info.edits.length === 1 ? addedLines(info.args, patchText).slice(0, 3).map((l) => bounded(l, 120)) : [];
     facts.edits.push({ step: call.index, file: touch.file, action: touch.action, tool: name, outcome, ...(error ? { error } : {}), ...(added.length ? { added } : {}) });
   }
   // A read of one file that went through says what the file is; a command that read several does not say which printed what.
@@ -433,7 +435,8 @@ function shellWriteOutcome(result: Step | undefined, command: string, file: stri
   if (!result.isError && code === undefined && carriesPatch(command)) return editOutcome(result);
   if (!result.isError && (code === undefined || code === 0)) return 'ok';
   const base = file.split('/').pop()!;
-  const named = someOutputLine(result.text, (l) => l.includes(base) && /error|denied|no such file|cannot|failed/i.test(l));
+  // The complaint is the line's own words, not the name (`reproduce_error.py` in a later traceback says nothing of the write).
+  const named = someOutputLine(result.text, (l) => l.includes(base) && /error|denied|no such file|cannot|failed/i.test(l.split(base).join(' ')));
   return named || shellSegments(command).length === 1 ? 'failed' : 'ok';
 }
 
