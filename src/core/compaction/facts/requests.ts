@@ -152,6 +152,35 @@ const CONSTRAINT = new RegExp([
 // with "should not", "should always", "should be" is a rule without its subject.
 const NOT_A_RULE = /\b(?:how|what|why|where|which)\b[^.]{0,40}\bshould\b|\bwhether\b[^.]{0,80}\bshould\b|^(?:(?:so|also|and|but|then|ok|okay|hmm),?\s+)*(?:should|shouldn't|can|could|would|will)\s+(?!not\b|never\b|be\b|always\b|only\b|also\b|just\b)\w+|\?["')\]]*$/i;
 
+// The same in Chinese and Japanese: 不要/請勿 (don't), 禁止, 不得, 必須 (must), 務必 (be sure to),
+// 一定要, 只能 (only), 確保 (ensure), 避免 (avoid); しないで, してはいけない, 必ず.
+const CJK_CONSTRAINT = /不要|請勿|请勿|切勿|禁止|不得|不准|不許|不许|不可以|必須|必须|務必|务必|一定要|只能|只可以|確保|确保|避免|しないで|してはいけない|必ず/;
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const CJK_QUESTION = /[？?嗎吗呢か]$/;
+
+/**
+ * A Chinese or Japanese request's binding clauses: the text has no spaces between words, so a
+ * clause ends at its punctuation, or at a space between two characters (how many type a pause).
+ * A pause is the weaker break: binding clauses with only a pause between them are one rule
+ * (`…透過 uv run 來執行 避免環境有問題`: run it with uv, so the environment stays sound).
+ */
+function cjkConstraints(sentence: string): string[] {
+  const out: string[] = [];
+  const binds = (c: string) => c.length >= 4 && c.length <= 200 && CJK_CONSTRAINT.test(c) && !CJK_QUESTION.test(c);
+  for (const clause of sentence.split(/[。！？；;!?，,、]/)) {
+    let run: string[] = [];
+    const flush = () => { if (run.length) out.push(run.join(' ')); run = []; };
+    for (const part of clause.split(CJK_PAUSE).map((c) => c.trim()).filter(Boolean)) {
+      if (binds(part)) run.push(part);
+      else flush();
+    }
+    flush();
+  }
+  return out;
+}
+
+const CJK_PAUSE = /(?<=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])\s+(?=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])/u;
+
 /** Sentences of a request that bind the agent: "must", "should", "don't", "never", "always", "only change…". */
 export function constraintsOf(text: string): string[] {
   const out: string[] = [];
@@ -163,6 +192,8 @@ export function constraintsOf(text: string): string[] {
     // A list item's marker is not part of its rule (`- Never rewrite the spec file.`).
     for (const sentence of line.replace(/^\s*(?:[-*•+]|\d+[.)])\s+/, '').split(/(?<=[.!?])\s+/)) {
       const s = sentence.trim();
+      const cjk = CJK.test(s) ? cjkConstraints(s) : [];
+      if (cjk.length) { out.push(...cjk); continue; }
       // Three words make a rule when they make a sentence ("Keep changes minimal.").
       const words = s.split(/\s+/).length;
       if (s.length >= 12 && s.length <= 300 && (words >= 4 || (words === 3 && /^[A-Z].*[.!]$/.test(s))) && CONSTRAINT.test(s) && !NOT_A_RULE.test(s) && /[a-z]/.test(s) && !/[{}();=]\s*$/.test(s)) out.push(s);
@@ -193,17 +224,21 @@ function testIdsIn(text: string): string[] {
 
 const NOT_TICKETS = /^(?:UTF|GPT|ISO|SHA|MD|RFC|TLS|SSL|HTTP|HTTPS|ES|ECMA|PEP|IEEE|ASCII|CP|WIN|X|Z|AES|RSA|BASE|INT|FLOAT|UINT|UCS|LATIN|PY|V|VER)-/i;
 
+const ATTACHMENT_PLACEHOLDER = /\[(?:Image|Pasted text|Pasted image|Screenshot|File) #\d+[^\]\n]*\]/g;
+
 /** URLs and ids the user gave: issue and ticket numbers, commit hashes, UUIDs, line numbers. */
 export function userRefsOf(text: string): UserRef[] {
   const out: UserRef[] = [];
   const add = (kind: UserRef['kind'], t: string) => { if (!out.some((r) => r.text === t)) out.push({ kind, text: t }); };
   for (const m of text.matchAll(/\bhttps?:\/\/[^\s"'<>)\]`]+/g)) add('url', m[0].replace(/[.,;:]+$/, ''));
-  const noUrls = text.replace(/\bhttps?:\/\/[^\s"'<>)\]`]+/g, ' ');
+  // A client's placeholder for what was pasted or attached (`[Image #1]`, `[Pasted text #2 +31 lines]`) numbers the attachment, not an issue.
+  const noUrls = text.replace(/\bhttps?:\/\/[^\s"'<>)\]`]+/g, ' ').replace(ATTACHMENT_PLACEHOLDER, ' ');
   for (const m of noUrls.matchAll(/(?<![\w/#-])#(\d{1,7})\b/g)) add('identifier', `#${m[1]}`);
   for (const m of noUrls.matchAll(/\b[A-Z][A-Z0-9]{1,9}-\d{2,6}\b/g)) if (!NOT_TICKETS.test(m[0])) add('identifier', m[0]);
   for (const m of noUrls.matchAll(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi)) add('identifier', m[0]);
   for (const m of noUrls.matchAll(/(?<![\w.-])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}(?![\w.-])/g)) add('identifier', m[0]);
-  for (const m of noUrls.matchAll(/\bline (\d{1,6})\b/gi)) add('identifier', `line ${m[1]}`);
+  // A traceback's line in code that has no file (`File "<ipython-input-3-…>", line 2`) is nowhere to look.
+  for (const m of noUrls.matchAll(/(?<!File "<[^"\n]*>", )\bline (\d{1,6})\b/gi)) add('identifier', `line ${m[1]}`);
   // A place in a file the person points at: `export_manifest_test.go:224`, `src/a.py:12`.
   for (const m of noUrls.matchAll(/(?<![\w/.:-])[\w./-]*\w\.[A-Za-z]\w{0,5}:\d{1,6}(?![\w.:])/g)) add('identifier', m[0]);
   // Dotted numeric ids of five parts or more (OIDs, DICOM UIDs), never version numbers.
