@@ -265,8 +265,10 @@ test('a file read says what the file is (its first lines), a folder listing does
     b.add({ kind: 'assistant', text: 'Use cargo doc.' });
   });
   const facts = all(t);
+  // The folder's entries, one bare name a line, say it is a folder: a listing, not a file read.
+  assert.deepEqual(facts.reads.map((r) => r.text), ['/home/wei/repo/VibeCodingTracker/Cargo.toml', '/home/USER/spotter/lib/spotter/services/session_registry.ex']);
   const gists = facts.reads.map((r) => r.gist);
-  assert.deepEqual(gists, [undefined, '[package] · name = "vibe_coding_tracker"', 'defmodule Spotter.Services.SessionRegistry do · @moduledoc false']);
+  assert.deepEqual(gists, ['[package] · name = "vibe_coding_tracker"', 'defmodule Spotter.Services.SessionRegistry do · @moduledoc false']);
   const r = await runCompaction(t, { strategy: findStrategy('openhands-summary')!, range: '1:-1' }, { counter: charEstimateCounter });
   assert.match(r.summary!, /Cargo\.toml \(read\): \[package\] · name = "vibe_coding_tracker"/);
   assert.match(r.summary!, /session_registry\.ex \(read\): defmodule Spotter\.Services\.SessionRegistry do/);

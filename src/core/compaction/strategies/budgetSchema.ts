@@ -128,23 +128,28 @@ function renderSchema(s: SchemaSummary, extractive: boolean): string {
   return tidy([...(extractive ? [EXTRACTIVE_NOTE] : []), ...blocks].join('\n'));
 }
 
-function extractiveSchema(trajectory: Run, steps: readonly Step[]): SchemaSummary {
+/** The summary without a model, and the items it keeps while anything else can go (issue 22: the task, the person's later requests, the files changed, the last error). */
+function extractiveSchema(trajectory: Run, steps: readonly Step[]): { schema: SchemaSummary; keep: Set<string> } {
   const facts = extractFacts(trajectory, steps.map((s) => s.index));
   const results = steps.filter((s) => s.kind === 'tool_result').slice(-5);
   const task = taskLine(facts, 800);
-  return {
-    decisions: [...changeLines(facts), ...decisionLines(facts, 5), ...constraintLines(facts).map((c) => `constraint: ${c}`)],
+  const changes = changeLines(facts);
+  const requests = laterRequests(facts).map((r) => `later request: ${r}`);
+  const errors = errorLines(facts).map((e) => `error: ${e}`);
+  const keep = new Set([...changes, ...requests, ...errors.slice(-1)]);
+  const schema = {
+    decisions: [...changes, ...decisionLines(facts, 5), ...constraintLines(facts).map((c) => `constraint: ${c}`)],
     facts: [
       ...(task ? [`task: ${task}`] : []),
       // Dropped first when over the budget: the oldest items of a list go first.
       ...finishedEarlierLines(facts).map((t) => `done: ${t.text}`),
-      ...laterRequests(facts).map((r) => `later request: ${r}`),
+      ...requests,
       ...outcomeLines(facts).map((o) => o.text),
       ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`),
       ...doneTodoLines(facts).map((t) => `done: ${t}`),
       ...readLinesUnderRoot(facts, (f) => `read ${f}`),
       ...testLines(facts),
-      ...errorLines(facts).map((e) => `error: ${e}`),
+      ...errors,
       ...commandLines(facts, 15),
     ],
     open_questions: [
@@ -159,19 +164,27 @@ function extractiveSchema(trajectory: Run, steps: readonly Step[]): SchemaSummar
       return `${r.toolName ?? 'tool'}${code !== undefined ? ` (exit ${code})` : ''}: ${firstLine(firstOutputLine(r.text) ?? '(no output)', 120)}`;
     }),
   };
+  return { schema, keep };
 }
 
-/** Deterministic tightening: drop tool-result digests first, then the oldest items of each list. */
-function tighten(s: SchemaSummary, fits: (text: string) => boolean, extractive: boolean): SchemaSummary | undefined {
+/**
+ * Deterministic tightening: drop tool-result digests first, then the oldest items of the longest
+ * list, passing over the items in `keep`; those go (oldest first) only when nothing else is left.
+ * The task (the first fact) goes never: without it the rest means little.
+ */
+function tighten(s: SchemaSummary, fits: (text: string) => boolean, extractive: boolean, keep: ReadonlySet<string> = new Set()): SchemaSummary | undefined {
   const t: SchemaSummary = { ...s, recent_tool_results: [] };
   if (fits(renderSchema(t, extractive))) return t;
-  // The task (the first fact) goes last: without it the rest means little.
-  const droppable = (f: Field) => t[f].length - (f === 'facts' && /^task: /.test(t.facts[0] ?? '') ? 1 : 0);
-  while (SCHEMA_FIELDS.some((f) => droppable(f) > 0)) {
-    const longest = [...SCHEMA_FIELDS].sort((a, b) => droppable(b) - droppable(a))[0];
-    const keepTask = longest === 'facts' && /^task: /.test(t.facts[0] ?? '');
-    t[longest] = keepTask ? [t.facts[0], ...t.facts.slice(2)] : t[longest].slice(1);
-    if (fits(renderSchema(t, extractive))) return t;
+  const isTask = (f: Field, i: number) => f === 'facts' && i === 0 && /^task: /.test(t.facts[0] ?? '');
+  for (const spareKept of [true, false]) {
+    const droppable = (f: Field) => t[f].map((_, i) => i).filter((i) => !isTask(f, i) && !(spareKept && keep.has(t[f][i])));
+    for (;;) {
+      const longest = [...SCHEMA_FIELDS].sort((a, b) => droppable(b).length - droppable(a).length)[0];
+      const at = droppable(longest)[0];
+      if (at === undefined) break;
+      t[longest] = t[longest].filter((_, i) => i !== at);
+      if (fits(renderSchema(t, extractive))) return t;
+    }
   }
   return undefined;
 }
@@ -192,6 +205,7 @@ async function run(trajectory: Run, range: StepRange, ctx: StrategyContext): Pro
   const first = prompt(events, prevStep?.text, maxChars);
 
   let schema: SchemaSummary;
+  let keep = new Set<string>();
   let text: string;
   if (ctx.llm) {
     const problems: string[] = [];
@@ -205,11 +219,11 @@ async function run(trajectory: Run, range: StepRange, ctx: StrategyContext): Pro
     }
     warnings.push(...new Set(problems));
   } else {
-    schema = extractiveSchema(trajectory, summarized);
+    ({ schema, keep } = extractiveSchema(trajectory, summarized));
     text = renderSchema(schema, true);
   }
   if (!fits(text)) {
-    const tightened = tighten(schema, fits, !ctx.llm);
+    const tightened = tighten(schema, fits, !ctx.llm, keep);
     if (tightened) {
       text = renderSchema(tightened, !ctx.llm);
       warnings.push('Summary plus kept tail was over the budget; tool-result digests and the oldest items were dropped to fit.');
