@@ -1,8 +1,11 @@
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkFile, markupIn, outOfScope } from '../../scripts/wild/check';
 import { assignSplit } from '../../scripts/wild/split';
-import { corpus } from '../helpers/paths';
+import { corpus, REPO_ROOT, SHARED } from '../helpers/paths';
 
 // `npm run wild` (issue 20 §5) measured on corpus files; the wild set itself stays out of unit tests.
 
@@ -53,4 +56,26 @@ test('wild: the split is deterministic, a third locked, and files added later ne
   const grown = assignSplit([...files, 'files/new/a.jsonl', 'files/new/b.jsonl'], fmt, first);
   for (const f of files) assert.equal(grown.files[f], first.files[f], f);
   assert.ok(grown.files['files/new/a.jsonl']);
+});
+
+// The wild-log set is runs the layers were not developed on: a copy of a corpus run is not one
+// (session 42 added two corpus runs, found only after they were labelled). A wild file copied into
+// test/fixtures later is allowed (wild/README.md).
+test('wild: no file of the wild-log set is a copy of a corpus run', () => {
+  const filesUnder = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : e.isFile() ? [path.join(dir, e.name)] : []));
+  const known = new Map<number, string[]>();
+  for (const f of filesUnder(path.join(SHARED, 'corpus'))) {
+    const size = fs.statSync(f).size;
+    known.set(size, [...(known.get(size) ?? []), f]);
+  }
+  const digest = (f: string) => crypto.createHash('sha256').update(fs.readFileSync(f)).digest('hex');
+  const copies: string[] = [];
+  for (const f of filesUnder(path.join(REPO_ROOT, 'wild', 'files'))) {
+    const same = known.get(fs.statSync(f).size);
+    if (!same) continue;
+    const d = digest(f);
+    for (const k of same) if (digest(k) === d) copies.push(`${path.relative(REPO_ROOT, f)} = ${k}`);
+  }
+  assert.deepEqual(copies, []);
 });
