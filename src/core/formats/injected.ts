@@ -68,10 +68,17 @@ export function labelWith(label: string, detail: string | undefined, max = 100):
  * underscored tag names, and names of several words (Codex's `<permissions instructions>`), are never
  * HTML; the plain names are the ones agents are known to use.
  */
-const WRAPPER_TAG = /<\/?(?:[a-z]+[_-][a-z0-9_-]+|[a-z]+(?: [a-z]+)+|output|task|issue|thinking|think|reasoning|returncode|warning|instructions|example|answer|problem_statement|analysis|summary|system)>/gi;
+const WRAPPER_TAG = /<\/?(?:[a-z]+[_-][a-z0-9_-]+|[a-z]+(?: [a-z]+)+|output|task|issue|thinking|think|reasoning|returncode|exception|warning|instructions|example|answer|problem_statement|analysis|summary|system)>/gi;
 
-/** Text without wrapper tags; a recorded exit status reads `exit 0 ·`. */
+const RETURN_CODE = /<returncode>\s*(-?\d+)\s*<\/returncode>/i;
+
+/**
+ * Text without wrapper tags; a recorded exit status reads `exit 0 ·`, first, wherever the log put it
+ * (mini-swe-agent 2 writes a command that timed out as `<exception>…</exception>` before its `<returncode>-1</returncode>`).
+ */
 export function withoutWrapperTags(text: string): string {
-  return text.replace(/<returncode>\s*(-?\d+)\s*<\/returncode>/gi, 'exit $1 ·').replace(WRAPPER_TAG, ' ');
+  const code = RETURN_CODE.exec(text);
+  const rest = code ? text.slice(0, code.index) + text.slice(code.index + code[0].length) : text;
+  return `${code ? `exit ${code[1]} · ` : ''}${rest.replace(WRAPPER_TAG, ' ')}`;
 }
 
