@@ -1,7 +1,7 @@
 // Logs like the ones issue 20 met in the wild, opened in the real workbench: a Claude Code 2.1
 // session whose task notification is an environment step (not a turn of the person), a Claude Code
 // session whose subagent shows as a branch, a Harbor Terminus-2 ATIF run whose subagents sit in files
-// beside it, and a pi session; each
+// beside it, a pi session and a mini-swe-agent 2 run of a reasoning model; each
 // root row's tooltip says what the reader read ("Coverage: …"). Files are real ones under
 // test/fixtures (and the corpus), copied into the workspace: e2e never reads wild/.
 import * as assert from 'node:assert/strict';
@@ -40,6 +40,8 @@ const PARALLEL: WildFile = {
   beside: [['b3a7bd3c-5a10-4e7b-8ff0-7fc0cd6d1093/subagents/agent-ac47f8c.jsonl', 'claude-code/b3a7bd3c-5a10-4e7b-8ff0-7fc0cd6d1093/subagents/agent-ac47f8c.jsonl']],
 };
 const PI: WildFile = { name: 'pi-session.jsonl', source: 'pi/agent-sessions-small.jsonl' };
+// mini-swe-agent 2.2.7 on deepseek-reasoner: thinking in reasoning_content, two timeouts, a provider's exception at the end.
+const REASONING: WildFile = { name: 'pvlib-1072-deepseek.traj.json', source: 'mini-swe-agent/pvlib__pvlib-python-1072.traj.json' };
 
 function place(ctx: Context, f: WildFile): string {
   const from = f.corpus ? path.join(SHARED, 'corpus', f.source) : path.join(ctx.repo, 'test', 'fixtures', f.source);
@@ -168,6 +170,20 @@ export const WILD_SCENARIOS: Scenario[] = [
       await shot('pi-tree');
       const piTip = await rootTooltip(ctx, pi.title, 'pi-tooltip');
       assert.match(piTip, /skipped 1 session \(header\)/);
+      await closeOpenTrajectories(ctx);
+      // mini-swe-agent 2 with a reasoning model: each reply's thinking is a thought row before its
+      // call; the two commands that timed out and the run's closing exception carry the error icon.
+      const reasoning = await openExpanded(ctx, REASONING);
+      assert.equal(kindRows(reasoning.rows, 'thought').length, reasoning.want.byKind.thought, JSON.stringify(reasoning.rows.map((r) => r.label)));
+      assert.equal(reasoning.want.byKind.thought, 15);
+      // A command that timed out says its status first and its message, never the <exception> tag.
+      assert.equal(reasoning.rows.filter((r) => /exit -1 · An error occurred while executing/.test(r.description)).length, 2, JSON.stringify(reasoning.rows.map((r) => r.description)));
+      assert.ok(!reasoning.rows.some((r) => r.description.includes('<exception>')));
+      const last = reasoning.rows[reasoning.rows.length - 1];
+      const lastRow = await wb.traceRowAt(last.index);
+      assert.equal(await lastRow.locator('.codicon-error').count(), 1, `the run's closing exception has no error icon: ${last.label} ${last.description}`);
+      await wb.parkMouse();
+      await shot('mini-swe-agent-reasoning-tree');
       await closeOpenTrajectories(ctx);
       // Later scenarios find folders by their Explorer rows: leave the workspace as it was.
       fs.rmSync(path.join(ctx.workspace, DIR), { recursive: true, force: true });
