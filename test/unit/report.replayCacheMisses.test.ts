@@ -5,7 +5,7 @@ import { findStrategy } from '../../src/core/compaction/registry';
 import { loadTrajectory } from '../../src/core/open';
 import { PromptCache } from '../../src/core/pricing/promptCache';
 import { billAsHappened, billRunAsHappened, replay } from '../../src/core/simulate';
-import { REPO_ROOT } from '../helpers/paths';
+import { corpus, REPO_ROOT } from '../helpers/paths';
 import { loadRun } from '../helpers/runs';
 
 // Issue 21: where the log records the cache hits call by call, the replay's hit pattern follows
@@ -89,4 +89,18 @@ test('the reason for a deviation names what the log leaves out: cached tokens it
   assert.equal(bill.unrecorded?.requests, 2);
   assert.doesNotMatch(bill.differenceReason!, /prompt tokens/);
   assert.match(bill.differenceReason!, /the replay has 6,528 cache reads where the log records 0/);
+});
+
+test("DeepSeek's cache, as a run's recorded reads show it: the reply is not read back where no read goes past the previous prompt", async () => {
+  // mini-swe-agent 2 on deepseek-reasoner: 2,182 tokens sent, then 2,176 read; 2,333 sent, then 2,304 read…
+  const reasoner = billRunAsHappened(await loadRun(fixture('mini-swe-agent/pvlib__pvlib-python-1072.traj.json')));
+  assert.equal(reasoner.billing.calibration!.replyCached, false);
+  assert.match(reasoner.billing.calibration!.note, /never reach past the previous prompt, so a reply is not read from the cache/);
+  // With the reply counted as cached the replay read 86k where the log records 83k, and billed 10.5% under it.
+  assert.ok(near(reasoner.billing.totals.cachedInput, reasoner.bill.tokens.cachedInput, 0.02), `reads ${reasoner.billing.totals.cachedInput} against ${reasoner.bill.tokens.cachedInput}`);
+  assert.ok(Math.abs(reasoner.bill.difference!) < 0.02, String(reasoner.bill.difference));
+  // deepseek-chat in the corpus reads past the previous prompt at most calls: its replies stay cached.
+  const chat = billRunAsHappened(await loadRun(corpus('mini-swe-agent/astropy__astropy-12907.traj.json')));
+  assert.equal(chat.billing.calibration!.replyCached, true);
+  assert.ok(Math.abs(chat.bill.difference!) < 0.02, String(chat.bill.difference));
 });

@@ -135,7 +135,7 @@ export class PromptCache {
   /** Anthropic: prefixes written by earlier requests that still match the context. */
   private prefixes: CachedPrefix[] = [];
   private systemCached = 0;
-  /** What the next request can find cached at most: the previous prompt (OpenAI: and its reply). */
+  /** What the next request can find cached at most: the previous prompt (OpenAI and Gemini: and its reply, unless the log shows otherwise). */
   private previousPrompt = 0;
   private first = true;
   /** Requests that found the cache expired after an idle gap longer than the lifetime. */
@@ -148,15 +148,18 @@ export class PromptCache {
    * shared system prompt from an earlier session), as the first recorded call shows.
    * `smallestRecordedRead`: the smallest cache read the log records (`Calibration.smallestRead`).
    */
-  constructor(readonly behaviour: CacheBehaviour, model: string | undefined, private readonly warm = 0, readonly lifetimeSeconds = Infinity, smallestRecordedRead?: number) {
+  constructor(readonly behaviour: CacheBehaviour, model: string | undefined, private readonly warm = 0, readonly lifetimeSeconds = Infinity, smallestRecordedRead?: number, private readonly replyCached?: boolean) {
     // A read the log records below the published minimum shows the provider caches shorter prefixes for this model.
     this.minimum = Math.min(minimumCacheable(behaviour, model), smallestRecordedRead ?? Infinity);
     this.step = behaviour === 'openai' && isDeepSeek(model ? normalizeModelId(model) : '') ? DEEPSEEK_UNIT : OPENAI_STEP;
   }
 
-  /** The reply of the latest request: automatic caches hold it as part of the conversation's prefix. */
+  /**
+   * The reply of the latest request: automatic caches hold it as part of the conversation's prefix,
+   * unless the log's own reads show they do not (`replyCached` false: Calibration.replyCached).
+   */
   output(tokens: number): void {
-    if (this.behaviour === 'openai' || this.behaviour === 'gemini') this.previousPrompt += tokens;
+    if ((this.behaviour === 'openai' || this.behaviour === 'gemini') && this.replyCached !== false) this.previousPrompt += tokens;
   }
 
   bill(r: CacheRequest): CacheBill {

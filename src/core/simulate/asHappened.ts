@@ -74,6 +74,8 @@ export interface AsHappened {
     warmCache: number;
     /** The smallest cache read the log records (`Calibration.smallestRead`). */
     smallestRead?: number;
+    /** Whether the cache held each reply, as the recorded reads show (`Calibration.replyCached`). */
+    replyCached?: boolean;
   };
 }
 
@@ -108,7 +110,7 @@ export function billAsHappened(trajectory: Run, o: BillingOptions): AsHappened {
   }
   const ledgerModel = only ?? o.model ?? '';
   const billRaw = (scale: Scale, lifetime: number) => {
-    const ledger = new Ledger(price, new PromptCache(cache, o.model, warm, lifetime, calibration?.smallestRead), scale, true, timing, ledgerModel);
+    const ledger = new Ledger(price, new PromptCache(cache, o.model, warm, lifetime, calibration?.smallestRead, calibration?.replyCached), scale, true, timing, ledgerModel);
     raw.requests.forEach((r, i) => { ledger.request(r); ledger.output(raw.outputs[i]); });
     return ledger;
   };
@@ -178,7 +180,7 @@ export function billAsHappened(trajectory: Run, o: BillingOptions): AsHappened {
     recorded: { ...comparison, source: bill.source },
     agentCompactions: raw.agentCompactions,
     branches,
-    basis: { stepTokens, starts, raw, price, timing, ledgerModel, scale, warmCache: warm, ...(calibration?.smallestRead !== undefined ? { smallestRead: calibration.smallestRead } : {}) },
+    basis: { stepTokens, starts, raw, price, timing, ledgerModel, scale, warmCache: warm, ...(calibration?.smallestRead !== undefined ? { smallestRead: calibration.smallestRead } : {}), ...(calibration?.replyCached !== undefined ? { replyCached: calibration.replyCached } : {}) },
   };
 }
 

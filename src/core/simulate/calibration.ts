@@ -29,6 +29,13 @@ export interface Calibration extends Scale {
   unshown: [number, number][];
   /** The smallest cache read the log records, where it records one: the provider caches prefixes that short for this model. */
   smallestRead?: number;
+  /**
+   * Whether the provider's automatic cache held each reply for the next request, as the recorded
+   * reads show: a read past the previous prompt says yes; three reads or more that never go past it
+   * say no (a deepseek-reasoner run reads exactly its previous prompt, in 64-token units). Unset: too
+   * few reads to tell.
+   */
+  replyCached?: boolean;
   /** How the scale was found, in words, for the report and the CLI. */
   note: string;
 }
@@ -115,7 +122,9 @@ export function calibrate(calls: readonly RecordedCall[], ownTokenizer: boolean,
   const jumps = unshown.length > 0
     ? `; the recorded prompt changes by more than the log shows at ${unshown.length} call${unshown.length === 1 ? '' : 's'} (context it does not show, or shows and the call did not carry): both runs carry the difference from there on`
     : '';
-  return { offset, ratio, outputRatio, warmCache, ...(smallestRead < Infinity ? { smallestRead } : {}), unshown, calls: pairs.length, note: note + more + jumps };
+  const replyCached = replyCachedIn(pairs);
+  const replyNote = replyCached === false ? '; the recorded cache reads never reach past the previous prompt, so a reply is not read from the cache' : '';
+  return { offset, ratio, outputRatio, warmCache, ...(smallestRead < Infinity ? { smallestRead } : {}), ...(replyCached !== undefined ? { replyCached } : {}), unshown, calls: pairs.length, note: note + more + jumps + replyNote };
 }
 
 /**
@@ -330,4 +339,17 @@ export function recordedCacheTiming(calibration: Calibration | null, recordedCal
     misses: m?.misses ?? 0,
     unseenHits: m?.unseenHits ?? 0,
   };
+}
+
+/** Whether the recorded reads show the cache holding each reply: see `Calibration.replyCached`. */
+function replyCachedIn(pairs: readonly RecordedCall[]): boolean | undefined {
+  let reads = 0;
+  let past = 0;
+  for (let i = 1; i < pairs.length; i++) {
+    const read = pairs[i].usage.cachedInputTokens ?? 0;
+    if (read <= 0 || pairs[i].usage.cachedIncludesWrites) continue;
+    reads++;
+    if (read > (pairs[i - 1].usage.inputTokens ?? Infinity)) past++;
+  }
+  return past > 0 ? true : reads >= 3 ? false : undefined;
 }
