@@ -54,7 +54,8 @@ test('mini-swe-agent 2: a command that timed out and a run that ended on an exce
 test("a file written through the shell stays written when a later command fails in a file called `…_error.py`", async () => {
   // `cat > reproduce_error.py << 'EOF' … EOF` then `python reproduce_error.py`, which fails on a missing numpy:
   // the traceback names reproduce_error.py, and the word "error" in its name is not a complaint about the write.
-  const facts = extractFacts(await runOf(PVLIB), (await runOf(PVLIB)).steps.map((s) => s.index));
+  const run = await runOf(PVLIB);
+  const facts = extractFacts(run, run.steps.map((s) => s.index));
   assert.ok(filesChanged(facts).some((c) => c.file === '/testbed/reproduce_error.py'), JSON.stringify(filesChanged(facts)));
   const entities = await entitiesOf(PVLIB);
   assert.ok(entities.some((e) => e.kind === 'file' && e.text === '/testbed/reproduce_error.py'));

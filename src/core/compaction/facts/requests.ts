@@ -155,7 +155,9 @@ const NOT_A_RULE = /\b(?:how|what|why|where|which)\b[^.]{0,40}\bshould\b|\bwheth
 // The same in Chinese and Japanese: 不要/請勿 (don't), 禁止, 不得, 必須 (must), 務必 (be sure to),
 // 一定要, 只能 (only), 確保 (ensure), 避免 (avoid); しないで, してはいけない, 必ず.
 const CJK_CONSTRAINT = /不要|請勿|请勿|切勿|禁止|不得|不准|不許|不许|不可以|必須|必须|務必|务必|一定要|只能|只可以|確保|确保|避免|しないで|してはいけない|必ず/;
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+// A Chinese or Japanese character (Han, kana).
+const CJK_CHAR = String.raw`[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]`;
+const CJK = new RegExp(CJK_CHAR, 'u');
 const CJK_QUESTION = /[？?嗎吗呢か]$/;
 
 /**
@@ -179,7 +181,7 @@ function cjkConstraints(sentence: string): string[] {
   return out;
 }
 
-const CJK_PAUSE = /(?<=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])\s+(?=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])/u;
+const CJK_PAUSE = new RegExp(String.raw`(?<=${CJK_CHAR})\s+(?=${CJK_CHAR})`, 'u');
 
 /** Sentences of a request that bind the agent: "must", "should", "don't", "never", "always", "only change…". */
 export function constraintsOf(text: string): string[] {

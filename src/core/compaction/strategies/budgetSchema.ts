@@ -179,10 +179,12 @@ function tighten(s: SchemaSummary, fits: (text: string) => boolean, extractive: 
   for (const spareKept of [true, false]) {
     const droppable = (f: Field) => t[f].map((_, i) => i).filter((i) => !isTask(f, i) && !(spareKept && keep.has(t[f][i])));
     for (;;) {
-      const longest = [...SCHEMA_FIELDS].sort((a, b) => droppable(b).length - droppable(a).length)[0];
-      const at = droppable(longest)[0];
+      // Each list's droppable items once a round; the first of the longest list goes (ties: schema order).
+      const lists = SCHEMA_FIELDS.map((f) => ({ f, at: droppable(f) }));
+      const longest = lists.reduce((a, b) => (b.at.length > a.at.length ? b : a));
+      const at = longest.at[0];
       if (at === undefined) break;
-      t[longest] = t[longest].filter((_, i) => i !== at);
+      t[longest.f] = t[longest.f].filter((_, i) => i !== at);
       if (fits(renderSchema(t, extractive))) return t;
     }
   }
