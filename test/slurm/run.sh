@@ -35,7 +35,7 @@ trap cleanup EXIT
 
 # --- a folder of runs: copies of corpus runs in nested folders ---
 RUNS="$TMP/runs"
-COPIES="${ATL_SLURM_COPIES:-6}"
+COPIES="${ATL_SLURM_COPIES:-12}"
 for c in $(seq 1 "$COPIES"); do
   for rel in mini-swe-agent/astropy__astropy-12907.traj.json mini-swe-agent/sphinx-doc__sphinx-9711.traj.json \
              swe-agent/marshmallow-code__marshmallow-1867.traj swe-agent/pydicom__pydicom-1458.traj \
@@ -66,18 +66,30 @@ JOB="${JOB%%;*}"
 say "submitted array job $JOB (tasks 0-3 = shards 1/4-4/4)"
 
 # Kill shard 2 (task 1) once it has printed a few runs and before it finishes, then requeue it.
+# A shard measures its dozen runs in a fifth of a second, faster than a poll can catch it, so the
+# victim is held with SIGSTOP and let run in slices of 20 ms: it is stopped, not racing, whenever
+# its output is read, and the SIGKILL lands mid-way on any machine.
 VICTIM=2
 OUT="out/shard-$VICTIM-of-4.jsonl"
-killed=""
+PIDFILE="pids/shard-$VICTIM"
+victim=""
 for _ in $(seq 1 1200); do
-  if [ -f "pids/shard-$VICTIM" ] && [ -f "$OUT" ] && [ "$(grep -c '"file"' "$OUT" || true)" -ge 2 ]; then
-    if grep -q '"total"' "$OUT"; then fail "shard $VICTIM finished before it could be stopped; raise ATL_SLURM_COPIES"; fi
-    kill -KILL "$(cat "pids/shard-$VICTIM")" && killed=1
+  if [ -s "$PIDFILE" ]; then victim="$(cat "$PIDFILE")"; kill -STOP "$victim" 2>/dev/null || victim=""; break; fi
+  sleep 0.05
+done
+[ -n "$victim" ] || fail "shard $VICTIM never started: $(cat logs/*.log 2>/dev/null | tail -n 5)"
+killed=""
+for _ in $(seq 1 3000); do
+  if [ -f "$OUT" ] && [ "$(grep -c '"file"' "$OUT" || true)" -ge 2 ]; then
+    if grep -q '"total"' "$OUT"; then fail "shard $VICTIM finished before it could be stopped"; fi
+    kill -KILL "$victim" && killed=1
     break
   fi
-  sleep 0.1
+  kill -CONT "$victim" 2>/dev/null || fail "shard $VICTIM ended before it printed two runs: $(tail -n 5 "logs/shard-$((VICTIM - 1)).log" 2>/dev/null)"
+  sleep 0.02
+  kill -STOP "$victim" 2>/dev/null || fail "shard $VICTIM ended between two looks at its output: $(tail -n 5 "$OUT" 2>/dev/null | cut -c 1-120)"
 done
-[ -n "$killed" ] || fail "shard $VICTIM never started printing runs: $(cat logs/*.log 2>/dev/null | tail -n 5)"
+[ -n "$killed" ] || fail "shard $VICTIM never printed two runs: $(cat logs/*.log 2>/dev/null | tail -n 5)"
 lines_at_kill="$(grep -c '"file"' "$OUT" || true)"
 say "killed shard $VICTIM mid-way, after $lines_at_kill runs"
 # The task ends FAILED; requeue it (it resumes from its own output).
