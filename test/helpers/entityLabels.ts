@@ -33,6 +33,8 @@ export const HELDOUT_DIR = path.join(REPO_ROOT, 'test', 'fixtures', 'entities-he
 export const RELABELLED_DIR = path.join(REPO_ROOT, 'test', 'fixtures', 'entities-relabelled');
 /** The locked third (issue 22): labelled before the extractor ran on them, never tuned on. */
 export const LOCKED_DIR = path.join(REPO_ROOT, 'test', 'fixtures', 'entities-locked');
+/** Long locked runs labelled again, blind, by a second labeller: how much the locked figure depends on who labels. Never tuned on. */
+export const LOCKED_RELABELLED_DIR = path.join(REPO_ROOT, 'test', 'fixtures', 'entities-locked-relabelled');
 
 export function labelFiles(dir = LABEL_DIR): LabelFile[] {
   return fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()

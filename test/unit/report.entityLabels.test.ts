@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
-import { absentLabelFiles, HELDOUT_DIR, LABEL_DIR, LOCKED_DIR, scoreAll } from '../helpers/entityLabels';
+import { absentLabelFiles, HELDOUT_DIR, LABEL_DIR, labelFiles, LOCKED_DIR, LOCKED_RELABELLED_DIR, scoreAll } from '../helpers/entityLabels';
 
 // The loss report's entities measured against a set labelled by hand from real runs
 // (test/fixtures/entities): at least 300 entities from at least 10 runs of at least 5 formats,
@@ -38,4 +38,19 @@ test('entity extraction on the locked third (test/fixtures/entities-locked, neve
   // Totals only: the locked misses are not to be read while working (the test log is read often).
   for (const f of locked.perFile) console.log(`  ${f.name}: ${f.matched}/${f.labelled} labelled found, ${f.matched}/${f.extracted} extracted right`);
   assert.ok(locked.runs >= 4 && locked.labelled >= 30, `${locked.labelled} locked entities from ${locked.runs} runs`);
+});
+
+test('the locked runs labelled again (test/fixtures/entities-locked-relabelled) are locked runs, and their figures print beside the first labels', async () => {
+  const locked = new Map(labelFiles(LOCKED_DIR).map((l) => [`${l.wild ?? l.fixture ?? l.corpus}#${l.run}`, l]));
+  const again = labelFiles(LOCKED_RELABELLED_DIR);
+  assert.ok(again.length >= 2, `${again.length} relabelled runs`);
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const [firstScores, againScores] = [await scoreAll([LOCKED_DIR]), await scoreAll([LOCKED_RELABELLED_DIR])];
+  for (const l of again) {
+    const first = locked.get(`${l.wild ?? l.fixture ?? l.corpus}#${l.run}`);
+    assert.ok(first, `${l.name} names no run of the locked set`);
+    assert.equal(l.range, first.range, `${l.name}: the same range as the first labels`);
+    const [a, b] = [firstScores.perFile.find((f) => f.name === first.name)!, againScores.perFile.find((f) => f.name === l.name)!];
+    console.log(`  ${l.name}: first labels ${a.labelled} (precision ${pct(a.matched / a.extracted)}, recall ${pct(a.matched / a.labelled)}); labelled again ${b.labelled} (precision ${pct(b.matched / b.extracted)}, recall ${pct(b.matched / b.labelled)})`);
+  }
 });
