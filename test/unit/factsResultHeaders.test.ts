@@ -1,11 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import { findStrategy, runCompaction } from '../../src/core/compaction';
-import { commandEffect } from '../../src/core/compaction/facts/calls';
+import { commandEffect, shellSegments } from '../../src/core/compaction/facts/calls';
 import { extractFacts } from '../../src/core/compaction/extract';
 import { bounded, filesChanged, filesRead, messageLine, taskLine } from '../../src/core/compaction/facts';
 import { errorOf } from '../../src/core/compaction/facts/outcomes';
 import { errorSteps } from '../../src/core/find';
+import { extractEntities } from '../../src/core/report/entities';
 import type { Run } from '../../src/core/model';
 import type { StepBuilder } from '../../src/core/steps';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
@@ -157,6 +158,24 @@ test('a patch sent through the shell (`applypatch << PATCH`) changes the files i
   assert.deepEqual(filesChanged(facts).map((c) => c.file), ['app/service.py']);
   assert.equal(commandEffect(patch), 'change');
   assert.ok(facts.errors.some((e) => /apply_patch verification failed/.test(e.text)), JSON.stringify(facts.errors));
+});
+
+test('a patch heredoc that lost its closing word is still one patch, as bash reads it: its file changed, no command in the loss report', () => {
+  // bash runs a here-document with no closing line to the end of the script ("here-document at
+  // line 1 delimited by end-of-file (wanted `PATCH')") and apply_patch gets the envelope.
+  const open = "apply_patch << 'PATCH'\n*** Begin Patch\n*** Update File: opk/gui/main.py\n@@\n-    x = 1\n+    x = 2\n+    print(x); echo not a command && rm -rf build\n*** End Patch";
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Set x to 2.' });
+    call(b, 'shell', { command: ['bash', '-lc', open] }, "bash: line 9: warning: here-document at line 1 delimited by end-of-file (wanted `PATCH')\nSuccess. Updated the following files:\nM opk/gui/main.py\n");
+    call(b, 'shell', { command: ['bash', '-lc', 'cat <<< "hello" && echo $((1 << 2))\nls build'] }, 'hello\n4\nmain.o\n');
+  });
+  const facts = all(t);
+  assert.deepEqual(filesChanged(facts).map((c) => c.file), ['opk/gui/main.py']);
+  assert.equal(shellSegments(open).length, 1);
+  const commands = extractEntities(t, t.steps.map((s) => s.index)).filter((e) => e.kind === 'command').map((e) => e.text);
+  // The patch is an edit; the here-string and the shift are not heredocs, so the script's second line is its own command.
+  assert.deepEqual(commands.filter((c) => /apply_patch|rm -rf/.test(c)), []);
+  assert.deepEqual(shellSegments('cat <<< "hello" && echo $((1 << 2))\nls build'), ['cat <<< "hello"', 'echo $((1 << 2))', 'ls build']);
 });
 
 test('a read tool no table names (Kimi `ReadFile {path}`) is a read of that file', () => {

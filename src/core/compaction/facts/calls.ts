@@ -246,9 +246,14 @@ const looksLikeReadFile = (t: string) => {
   return looksLikeFile(p) || (FILE_TOKEN.test(p) && /\p{L}/u.test(p) && (/\/[^/]*\p{L}/u.test(p) || /^\.[\w-]+$/.test(p) || /^[A-Z][A-Za-z]+$/.test(p)));
 };
 
-/** `command` with each heredoc's body (data, not commands) cut to the line that opens it, followed by `mark`. */
+/**
+ * `command` with each heredoc's body (data, not commands) cut to the line that opens it, followed by
+ * `mark`. A body whose closing word never comes runs to the end of the script, as bash reads it
+ * ("here-document delimited by end-of-file"): an `apply_patch << 'PATCH'` that lost its last line is
+ * still one patch, not its lines run as commands. Not a here-string (`<<<`), not a shift (`1 << 2`).
+ */
 export function withoutHeredocBodies(command: string, mark = ''): string {
-  return command.replace(/<<-?\s*['"]?(\w+)['"]?[^\n]*\n[\s\S]*?\n\1\b/g, (m) => `${m.split('\n')[0]}${mark}`);
+  return command.replace(/(?<!<)<<(?!<)-?\s*['"]?([A-Za-z_]\w*)['"]?[^\n]*\n[\s\S]*?(?:\n\t*\1\b|$)/g, (m) => `${m.split('\n')[0]}${mark}`);
 }
 
 /** Splits `cd x && sed -i … a.py; cat b.py | head` into its simple commands, quotes respected. */
