@@ -90,3 +90,32 @@ test('hierarchical-summary and rolling-summary keep the task on every real file'
   }
   assert.deepEqual(lost, []);
 });
+
+/** The wild-log set's development part (wild/split.json says `dev`): the locked third is left to the bench. */
+function devWildFiles(): string[] {
+  const split = path.join(REPO_ROOT, 'wild', 'split.json');
+  if (!fs.existsSync(split)) return [];
+  const files = (JSON.parse(fs.readFileSync(split, 'utf8')) as { files: Record<string, string> }).files;
+  return Object.entries(files).filter(([, part]) => part === 'dev').map(([rel]) => path.join(REPO_ROOT, 'wild', rel)).filter((f) => fs.existsSync(f));
+}
+
+test('no summarising strategy drops the task on any corpus file, fixture or dev wild-log file: it is kept as a step or said in the summary', async () => {
+  const lost: string[] = [];
+  let checked = 0;
+  for (const file of [...allRealFiles(), ...devWildFiles()]) {
+    for (const [ri, run] of (await runsIn(file)).entries()) {
+      const task = taskOf(run.steps);
+      if (!task) continue;
+      const opening = norm(task.text).slice(0, 60).replace(/\s\S*$/, '');
+      for (const id of SUMMARISING) {
+        const r = await runCompaction(run, { strategy: findStrategy(id)!, range: '0:-2' }, { counter: charEstimateCounter }).catch(() => undefined);
+        if (!r?.summary || (r.fates[task.step] ?? 'kept') === 'kept') continue;
+        checked++;
+        if (!norm(r.summary).includes(opening)) lost.push(`${id} on ${path.basename(file)}#${ri}: "${opening}"`);
+      }
+    }
+  }
+  assert.ok(checked > 500, `${checked} summaries that replace the task`);
+  assert.deepEqual(lost, []);
+});
+

@@ -107,14 +107,17 @@ function isOpener(text: string): boolean {
   return text.length <= 30 && text.split(/\s+/).length <= 3 && !/[/\\.#:=]/.test(text);
 }
 
+/** A slash command the person typed (`/init`, `/model opus`): the client records it as its own event, labelled with the command. */
+export const isTypedCommand = (step: Pick<Step, 'kind' | 'label'>) => step.kind === 'environment' && /^\/[\w:.-]+/.test(step.label ?? '');
+
 /**
  * A slash command the person typed (`/init`, `/publish-session abc`) that the agent then acted on:
  * what they typed, and the request with the prompt it expanded into when the log holds it (Claude
  * Code writes that prompt as a meta line right after): "/init: Please analyze this codebase…".
  */
 export function slashRequest(steps: readonly Step[], i: number): { typed: string; text: string } | undefined {
-  const command = steps[i]?.kind === 'environment' ? steps[i].label ?? '' : '';
-  if (!/^\/[\w:.-]+/.test(command)) return undefined;
+  if (!steps[i] || !isTypedCommand(steps[i])) return undefined;
+  const command = steps[i].label!;
   const expanded: string[] = [];
   let j = i + 1;
   // The harness's own lines come first (the expanded prompt, a command's output): the agent acts after them.

@@ -9,6 +9,7 @@ import { changeGistLines, fitItems, joinItems, type DigestItem } from '../facts'
 import { truncateEnd, toolInputStr } from '../text';
 import type { ForcedTrigger, IncrementalPolicy, OptionSpec, OutputStep, PolicyChoice, StepFate, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
 import { fromDefaults } from '../describeDefaults';
+import { isTypedCommand } from '../facts/requests';
 
 const SUMMARY_START = '[PREVIOUS ACTIONS SUMMARY]';
 const SUMMARY_END = '[END OF SUMMARY]';
@@ -59,8 +60,11 @@ function groupByTool(actions: readonly Action[]): string {
   return lines.join('\n');
 }
 
-/** What Katalyst keeps as conversation, around the scratchpad: system and user messages, and the person stopping the agent. */
-const isConversation = (s: Step) => s.kind === 'system' || s.kind === 'user' || s.interruption === true;
+/**
+ * What Katalyst keeps as conversation, around the scratchpad: system and user messages, the person
+ * stopping the agent, and a slash command the person typed (`/init`, recorded as the client's event).
+ */
+const isConversation = (s: Step) => s.kind === 'system' || s.kind === 'user' || s.interruption === true || isTypedCommand(s);
 
 /** Length of the prompt before the scratchpad: the conversation. */
 function contextChars(trajectory: Run): number {
