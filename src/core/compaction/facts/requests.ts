@@ -137,8 +137,9 @@ const CONSTRAINT = new RegExp([
   String.raw`\b(?:do not|don't) (?:have|need) to\b`,
   String.raw`\b(?:can|should|must|please) (?:avoid|never|always)\b`,
   String.raw`\bonly (?:change|modify|edit|touch|use|fix|add|remove|run|return|accept|allow)\b|^only\b`,
-  // What the person does not want binds the work too: "I don't want to fly before 11 AM", "ensure that…".
-  String.raw`\b(?:i|we) (?:do not|don't|dont) want\b|\bensure (?:that|there|no|the)\b`,
+  // What the person does not want binds the work too: "I don't want to fly before 11 AM", "ensure that…",
+  // "Ensure beads are clear…", "Be sure to prefix the file…".
+  String.raw`\b(?:i|we) (?:do not|don't|dont) want\b|\bensure (?:that|there|no|the)\b|^(?:please\s+)?ensure\b|\bbe sure to\b`,
   // A rule after a clause: "…strict guardrails; never replan", "…, and do not emit a diff".
   String.raw`(?:[;:]|,? and)\s+(?:do not|don't|never|always|avoid)\b`,
   // A condition and what to do then: "If the file is missing, respond with … and stop".
@@ -196,7 +197,8 @@ export function constraintsOf(text: string): string[] {
     if (fenced || /^\s*(?:[>|]|\d+[:|]|\s{4})/.test(line)) continue; // quoted output, tables, code
     // A list item's marker is not part of its rule (`- Never rewrite the spec file.`).
     for (const sentence of line.replace(/^\s*(?:[-*•+]|\d+[.)])\s+/, '').split(/(?<=[.!?])\s+/)) {
-      const s = sentence.trim();
+      // A skill or agent the request opens by naming (Codex's `$coordinator`, `@reviewer`) is not part of its rule.
+      const s = sentence.trim().replace(/^[$@][\w-]+\s+(?=\S)/, '');
       const cjk = CJK.test(s) ? cjkConstraints(s) : [];
       if (cjk.length) { out.push(...cjk); continue; }
       // Three words make a rule when they make a sentence ("Keep changes minimal.").
