@@ -68,7 +68,7 @@ export function extractEntities(trajectory: Run, indices: Iterable<number>): Ent
   for (const t of f.tests) for (const id of t.failing) note('test', id, t.step, 'failing');
   for (const e of [...f.errors, ...f.moreErrors]) note('error', e.text, e.step);
   for (const r of f.userRefs) note(r.kind, r.text, r.step);
-  for (const c of [...f.constraints, ...f.commandRules]) note('constraint', c.text, c.step);
+  for (const c of f.constraints) note('constraint', c.text, c.step);
   if (f.plan) for (const item of f.plan.items) note('todo', item.text, f.plan.step, item.status);
   for (const e of varied) e.detail = `${e.detail ? `${e.detail} · ` : ''}run ${e.mentions} times, with other counts`;
   return tellApart([...out.values()]).sort((a, b) => a.firstStep - b.firstStep);

@@ -109,8 +109,6 @@ export interface Facts {
   /** Real requests among the steps read, the task included when it is one of them. */
   requests: TextFact[];
   constraints: TextFact[];
-  /** Rules of the prompt a typed slash command expanded into (`/init`'s "Avoid listing every component…"). */
-  commandRules: TextFact[];
   userRefs: (UserRef & { step: number })[];
   edits: EditFact[];
   commands: CommandFact[];
@@ -196,7 +194,7 @@ export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts 
   const task = taskOf(steps);
   const facts: Facts = {
     task: task ? { step: task.step, text: task.text } : undefined,
-    requests: [], constraints: [], commandRules: [], userRefs: [], edits: [], commands: [], tests: [], errors: [], moreErrors: [], reads: [], decisions: [],
+    requests: [], constraints: [], userRefs: [], edits: [], commands: [], tests: [], errors: [], moreErrors: [], reads: [], decisions: [],
     summaries: [], outcomes: [], pendingCalls: [], replies: [], notes: [], bearing: [], settings: [], toolCounts: nameTable<number>(), stepCount: chosen.length,
     replacedChars: chosen.reduce((n, i) => n + contextTextOf(steps[i]).length, 0),
     span: chosen.length ? [chosen[0], chosen[chosen.length - 1]] : undefined,
@@ -238,9 +236,6 @@ export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts 
     else if (step.kind === 'environment') {
       const slash = slashRequest(steps, i);
       if (slash) readRequest(facts, step, slash.typed);
-      // The prompt it expanded into binds the work ("Avoid listing every component…"): the loss report
-      // lists its rules; summaries keep the person's own words and the task, which quotes it.
-      if (slash && slash.text !== slash.typed) for (const c of constraintsOf(slash.text.slice(slash.typed.length + 1))) facts.commandRules.push({ step: step.index, text: bounded(c, 240) });
     }
     else if (step.kind === 'assistant' || step.kind === 'thought') readAgentText(facts, step, endsTurn(steps, i) ? answerBefore(steps, i) : undefined);
     else if (step.kind === 'tool_call' && step.tool) readCall(facts, step, withoutBanners(resultOf.get(i), banners), answered, bearing);
