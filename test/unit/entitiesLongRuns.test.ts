@@ -94,3 +94,14 @@ test('a constraint is a rule in the request: not a question without its mark, no
   assert.deepEqual(constraintsOf('Should not touch the tests at all.'), ['Should not touch the tests at all.']);
   assert.deepEqual(constraintsOf('```python\n"""Should be treated as immutable (if required, copy before changing)."""\n```\nYou must keep the public API stable.'), ['You must keep the public API stable.']);
 });
+
+test("a rejected push's errors are each told once: the rule with its reason, the rejected ref, git's own verdict", async () => {
+  // Codex (wild dev split, agentv): `git push --force-with-lease` against a protected branch.
+  const run = (await loadTrajectory(wild('EntityProcess__agentv/codex-full.jsonl'))).runs[0];
+  const push = run.steps.find((s) => s.kind === 'tool_result' && s.text.includes('failed to push some refs'))!;
+  const errors = extractEntities(run, run.steps.map((s) => s.index)).filter((e) => e.kind === 'error' && e.firstStep === push.index).map((e) => e.text);
+  assert.equal(errors.filter((e) => e.includes("GH013")).length, 1, errors.join("\n"));
+  assert.ok(errors.some((e) => e.includes('GH013') && e.endsWith('Cannot force-push to this branch')), errors.join('\n'));
+  assert.ok(errors.some((e) => e.startsWith('! [remote rejected] main -> main')), errors.join('\n'));
+  assert.ok(errors.includes("error: failed to push some refs to 'https://github.com/EntityProcess/agentv.git'"), errors.join('\n'));
+});

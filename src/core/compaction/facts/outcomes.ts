@@ -198,9 +198,11 @@ export function furtherErrorsOf(result: Step, first: ErrorFact, max = 2): ErrorF
   const found: (ErrorFact & { line: number })[] = [...lineErrors(result, text, true)];
   for (const d of diagnosticsOf(text)) found.push({ step: result.index, type: d.type, text: d.text, line: d.line });
   const seen = new Set([first.text]);
+  // The first error told with its reason (`GH013: … for refs/heads/main: Cannot force-push…`) is the line it began with.
+  const told = (e: ErrorFact) => first.text.startsWith(e.text.replace(/[.:]\s*$/, ''));
   return found
     .sort((a, b) => Number(WRAPPER.test(a.text)) - Number(WRAPPER.test(b.text)) || a.line - b.line)
-    .filter((e) => !seen.has(e.text) && seen.add(e.text))
+    .filter((e) => !told(e) && !seen.has(e.text) && seen.add(e.text))
     .slice(0, max)
     .map(({ step, type, text: t }) => ({ step, type, text: t }));
 }
