@@ -105,3 +105,10 @@ test("a rejected push's errors are each told once: the rule with its reason, the
   assert.ok(errors.some((e) => e.startsWith('! [remote rejected] main -> main')), errors.join('\n'));
   assert.ok(errors.includes("error: failed to push some refs to 'https://github.com/EntityProcess/agentv.git'"), errors.join('\n'));
 });
+
+test("the shell's own complaint in a command that went through is an error of the loss report", async () => {
+  // Codex (wild dev split, agentv): a backquoted id in a message run as a command; the script went on.
+  const run = (await loadTrajectory(wild('EntityProcess__agentv/codex-full.jsonl'))).runs[0];
+  const errors = extractEntities(run, run.steps.map((s) => s.index)).filter((e) => e.kind === 'error').map((e) => e.text);
+  assert.ok(errors.some((e) => e.startsWith('zsh:1: command not found: av-44n')), errors.filter((e) => e.startsWith('zsh')).join('\n'));
+});

@@ -67,6 +67,8 @@ export function extractEntities(trajectory: Run, indices: Iterable<number>): Ent
   for (const c of f.commands) if (!c.onlyPatch) note('command', withoutWorkdir(c.longCommand), c.step, c.exitCode !== undefined ? `exit ${c.exitCode}` : c.outcome, c.wholeCommand);
   for (const t of f.tests) for (const id of t.failing) note('test', id, t.step, 'failing');
   for (const e of [...f.errors, ...f.moreErrors]) note('error', e.text, e.step);
+  // The shell's own complaint in a command that went through (`zsh:1: command not found: av-44n`) is an error a tool reported.
+  for (const c of f.commands) if (c.shellSaid) note('error', c.shellSaid, c.step);
   for (const r of f.userRefs) note(r.kind, r.text, r.step);
   for (const c of f.constraints) note('constraint', c.text, c.step);
   if (f.plan) for (const item of f.plan.items) note('todo', item.text, f.plan.step, item.status);
