@@ -112,3 +112,16 @@ test("the shell's own complaint in a command that went through is an error of th
   const errors = extractEntities(run, run.steps.map((s) => s.index)).filter((e) => e.kind === 'error').map((e) => e.text);
   assert.ok(errors.some((e) => e.startsWith('zsh:1: command not found: av-44n')), errors.filter((e) => e.startsWith('zsh')).join('\n'));
 });
+
+test('Windows paths: a Grep in one named file reads it, a shell command given `D:/…` reads it, and either slash names one file', async () => {
+  // Claude Code on Windows (wild dev split, oh-my-posh): `Grep {path: "D:\\oh-my-posh\\src\\color\\palette.go"}`,
+  // `grep -n "func FindStringMatch" -A 30 D:/oh-my-posh/src/regex/regex.go`, and a worktree's
+  // load_test.go read as `D:/…/load_test.go` and written as `D:\…\load_test.go`.
+  const run = (await loadTrajectory(wild('JanDeDobbeleer__oh-my-posh/full.jsonl'))).runs[0];
+  const files = extractEntities(run, run.steps.map((s) => s.index)).filter((e) => e.kind === 'file').map((e) => e.text.replace(/\\/g, '/'));
+  assert.ok(files.includes('D:/oh-my-posh/src/color/palette.go'), files.join('\n'));
+  assert.ok(files.includes('D:/oh-my-posh/src/regex/regex.go'), files.join('\n'));
+  const worktree = files.filter((f) => f.endsWith('agent-a407974e3874000da/src/config/load_test.go'));
+  assert.equal(worktree.length, 1, worktree.join('\n'));
+  assert.deepEqual(classifyCall(call('grep -n x src/**/*.go')).reads, []);
+});

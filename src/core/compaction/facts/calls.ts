@@ -169,10 +169,18 @@ function classifyJson(info: CallInfo, tool: string, args: Record<string, unknown
     addShellTouches(info, command);
     return;
   }
-  if (SEARCH_TOOLS.test(tool)) { info.kind = 'search'; return; }
+  if (SEARCH_TOOLS.test(tool)) {
+    info.kind = 'search';
+    // A search in one named file (Grep's `path: D:\repo\src\palette.go`) reads that file, as `grep x a.go` does.
+    if (path && namesOneFile(path)) info.reads.push(path);
+    return;
+  }
   if (LIST_TOOLS.test(tool)) { info.kind = 'list'; return; }
   if (FINISH_TOOLS.test(tool)) { info.kind = 'finish'; return; }
 }
+
+/** A path that names one file: no wildcard, and a last part with an extension (`palette.go`, not `src` or `*.ts`). */
+const namesOneFile = (path: string) => !/[*?[\]{}]/.test(path) && /(?:^|[\\/])[^\\/]*[^\\/.]\.[A-Za-z][A-Za-z0-9]{0,7}$/.test(path);
 
 /**
  * The command a call's arguments carry. `code` is a program in some language (a browser's or a
@@ -235,7 +243,8 @@ function patchTouches(patch: string): FileTouch[] {
 }
 
 // A shell word may hold spaces when it was quoted or escaped (`Sample\ Project\ Demo\ Prep.vtt`).
-const FILE_TOKEN = /^(?:\.{0,2}\/)?[\w.@+-]+(?: [\w.@+-]+)*(?:\/[\w.@+-]+(?: [\w.@+-]+)*)*$/;
+// A Windows drive (`D:/oh-my-posh/src/a.go`) may lead the path.
+const FILE_TOKEN = /^(?:[A-Za-z]:(?=\/))?(?:\.{0,2}\/)?[\w.@+-]+(?: [\w.@+-]+)*(?:\/[\w.@+-]+(?: [\w.@+-]+)*)*$/;
 // A file has an extension that starts with a letter: `a.py`, `x.h`; not `repo__0.1` or `2.0`.
 const looksLikeFile = (t: string) => FILE_TOKEN.test(t) && /\.[A-Za-z][A-Za-z0-9]{0,7}$/.test(t);
 // What `cat`, `head` or `sed -n` is given is a file even without an extension: a path

@@ -549,6 +549,8 @@ function purposeOf(args: CallInfo['args']): string | undefined {
 /** True when two paths name the same file: equal, or one is the other seen from a folder above. */
 export function samePath(a: string, b: string): boolean {
   if (a === b) return true;
+  // A Windows path is the same file spelled with either slash (`D:\repo\a.go`, `D:/repo/a.go`).
+  if (a.includes('\\') || b.includes('\\')) return samePath(a.replace(/\\/g, '/'), b.replace(/\\/g, '/'));
   const [short, long] = a.length < b.length ? [a, b] : [b, a];
   const tail = short.replace(/^\.\//, '');
   return long.endsWith(`/${tail}`);
