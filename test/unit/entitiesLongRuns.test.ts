@@ -125,3 +125,11 @@ test('Windows paths: a Grep in one named file reads it, a shell command given `D
   assert.equal(worktree.length, 1, worktree.join('\n'));
   assert.deepEqual(classifyCall(call('grep -n x src/**/*.go')).reads, []);
 });
+
+test("a script whose first line is `cd` into the workdir is listed by what it ran there, as `cd x && …` is", async () => {
+  // oh-my-posh (wild dev split): "cd /d/oh-my-posh\ngit branch backup-before-fixup next\ngit rev-parse next backup-before-fixup".
+  const run = (await loadTrajectory(wild('JanDeDobbeleer__oh-my-posh/full.jsonl'))).runs[0];
+  const commands = extractEntities(run, run.steps.map((s) => s.index)).filter((e) => e.kind === 'command').map((e) => e.text);
+  assert.ok(commands.some((c) => c.startsWith('git branch backup-before-fixup next')), commands.filter((c) => c.includes('backup-before-fixup')).join('\n'));
+  assert.ok(!commands.some((c) => c.startsWith('cd /d/oh-my-posh git branch')), 'the cd line is not part of the command');
+});

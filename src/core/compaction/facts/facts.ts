@@ -166,7 +166,8 @@ const LONG_PATH = /(?<=^|[\s"'=])\/[^\s"'`;|&<>()]{48,}(?=$|[\s"'`;|&<>()])/g;
 // `cd /Users/u/worktrees/feature/x && sed -n …`: an agent that runs every command in a worktree
 // repeats its absolute path each time. A leading change into an absolute folder (quoted or not).
 const ABSOLUTE_DIR = String.raw`(?:"((?:\/|~|[A-Za-z]:[\\/])[^"]*)"|'((?:\/|~|[A-Za-z]:[\\/])[^']*)'|((?:\/|~|[A-Za-z]:[\\/])[^\s;&|]*))`;
-const LEADING_CD = new RegExp(String.raw`^\s*cd\s+${ABSOLUTE_DIR}\s*(?:&&|;)\s*`);
+// A script's first line does as well as `&&` (`cd /d/oh-my-posh\ngit branch backup next`).
+const LEADING_CD = new RegExp(String.raw`^\s*cd\s+${ABSOLUTE_DIR}[ \t]*(?:&&|;|\n)\s*`);
 // The same, or as `commandText` has shortened it (`cd …/feature/x && `).
 const LEADING_CD_OR_SHORT = new RegExp(String.raw`^\s*cd\s+(?:…\/[^\s;&|]+|${ABSOLUTE_DIR})\s*(?:&&|;)\s*`);
 
@@ -174,7 +175,9 @@ const LEADING_CD_OR_SHORT = new RegExp(String.raw`^\s*cd\s+(?:…\/[^\s;&|]+|${A
 function shortWorkdir(command: string): string {
   const m = LEADING_CD.exec(command);
   const dir = m && (m[1] ?? m[2] ?? m[3]).replace(/[\\/]+$/, '');
-  if (!m || !dir || dir.length <= 24 || !command.slice(m[0].length).trim()) return command;
+  if (!m || !dir || !command.slice(m[0].length).trim()) return command;
+  // On one line a first line's `cd` reads as `cd … &&`, so the loss report can set it apart (withoutWorkdir).
+  if (dir.length <= 24) return m[0].includes('\n') ? `${m[0].replace(/\s+$/, '')} && ${command.slice(m[0].length)}` : command;
   return `cd …/${dir.split(/[\\/]/).slice(-2).join('/')} && ${command.slice(m[0].length)}`;
 }
 
