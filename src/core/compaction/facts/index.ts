@@ -5,5 +5,5 @@ export { bounded, cleanText, firstLine, paragraph, tidy } from './hygiene';
 export { classifyCall } from './calls';
 export { digestItems, FILL_PRIORITY, fitItems, joinItems, type DigestItem } from './digest';
 export { exitCodeOf, firstOutputLine } from './outcomes';
-export { requestText, taskOf } from './requests';
+export { isTypedCommand, requestText, taskOf } from './requests';
 export { stepFailed } from './verdict';

@@ -5,11 +5,10 @@
 import type { Step, Run } from '../../model';
 import { keep, summaryStep, withText } from '../assemble';
 import { bounded, describeCommand, describeFailedEdit, describeTest, extractFacts, failedEdits, filesChanged, filesRead, readGistOf, tidy, type Facts } from '../extract';
-import { changeGistLines, fitItems, joinItems, type DigestItem } from '../facts';
+import { changeGistLines, fitItems, isTypedCommand, joinItems, type DigestItem } from '../facts';
 import { truncateEnd, toolInputStr } from '../text';
 import type { ForcedTrigger, IncrementalPolicy, OptionSpec, OutputStep, PolicyChoice, StepFate, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
 import { fromDefaults } from '../describeDefaults';
-import { isTypedCommand } from '../facts/requests';
 
 const SUMMARY_START = '[PREVIOUS ACTIONS SUMMARY]';
 const SUMMARY_END = '[END OF SUMMARY]';
