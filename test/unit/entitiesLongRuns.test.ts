@@ -133,3 +133,12 @@ test("a script whose first line is `cd` into the workdir is listed by what it ra
   assert.ok(commands.some((c) => c.startsWith('git branch backup-before-fixup next')), commands.filter((c) => c.includes('backup-before-fixup')).join('\n'));
   assert.ok(!commands.some((c) => c.startsWith('cd /d/oh-my-posh git branch')), 'the cd line is not part of the command');
 });
+
+test('a read whose program could not open its file read nothing, and its complaint is an error, whatever the pipeline exits with', async () => {
+  // Claude Code (wild dev split, randlee aae161c): `head -250 src/…/export_manifest_test.go | tail -50`
+  // exits 0 (tail's status) and prints only head's complaint.
+  const run = (await loadTrajectory(wild('randlee__claude-history/agents/agent-aae161c.jsonl'))).runs[0];
+  const entities = extractEntities(run, run.steps.map((s) => s.index));
+  assert.ok(entities.some((e) => e.kind === 'error' && e.text === 'head: src/internal/export/export_manifest_test.go: No such file or directory'), entities.filter((e) => e.kind === 'error').map((e) => e.text).join('\n'));
+  assert.ok(!entities.some((e) => e.kind === 'file' && e.text.endsWith('src/internal/export/export_manifest_test.go')), 'a file that could not be opened was not read');
+});

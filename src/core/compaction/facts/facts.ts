@@ -366,7 +366,11 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
   // A read the tool refused or that failed (`is_error`, a non-zero exit of `cat missing.txt`) read
   // nothing; a command that read several files, or whose status is a later stage's (`cat x | grep
   // y` finding nothing), may have read them.
-  const readNothing = verdict?.failed === true && (info.kind !== 'shell' || (info.reads.length === 1 && !/\|/.test(info.command ?? '')));
+  // A read whose program says it could not open the file it was given (`head: a.go: No such file or
+  // directory`) read nothing, whatever the pipeline's status says (`head a.go | tail` exits 0).
+  const unread = result && info.kind === 'shell' && info.reads.length === 1 ? unreadableFile(result.text, info.reads[0]) : undefined;
+  if (unread && verdict?.failed !== true) facts.errors.push({ step: result!.index, type: 'error', text: unread });
+  const readNothing = unread !== undefined || verdict?.failed === true && (info.kind !== 'shell' || (info.reads.length === 1 && !/\|/.test(info.command ?? '')));
   for (const f of info.reads) facts.reads.push({ step: call.index, text: f, ...(readNothing ? { failed: true as const } : gist ? { gist } : {}) });
   const settings = result && info.reads.length === 1 && verdict?.failed !== true && !info.edits.length ? settingsOf(info.reads[0], result.text).filter((l) => !gist?.includes(l)) : [];
   if (settings.length) facts.settings.push({ step: call.index, source: info.reads[0], lines: settings });
@@ -399,6 +403,13 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
       if (lines.length) facts.bearing.push({ step: call.index, source, lines });
     }
   }
+}
+
+/** The reading program's own complaint that it could not open `file` (`cat: a.go: No such file or directory`), when that is what the read printed first. */
+function unreadableFile(text: string, file: string): string | undefined {
+  const first = firstOutputLine(text);
+  const m = first ? /^[\w.-]+: (.+?): (?:No such file or directory|Permission denied|Is a directory)$/.exec(first) : null;
+  return m && samePath(m[1].replace(/^['"`]|['"`]$/g, ''), file) ? first : undefined;
 }
 
 /**
