@@ -719,7 +719,8 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
   {
     // Issue 22: a real Codex coordinator's session (EntityProcess/agentv, wild dev split) polls its
     // workers with `workmux capture prepare-cli -n 80`, then -n 120, -n 200…. The loss report lists
-    // that check once, says how often it ran, and still lists each issue it read on its own row.
+    // that check once, says how often it ran, and still lists each issue it read on its own row,
+    // and the shell's complaint in a script that went on as an error.
     name: 'loss-report-one-row-per-check',
     async run(ctx) {
       const { wb, shot } = ctx;
@@ -737,6 +738,11 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
       await polls.scrollIntoViewIfNeeded();
       await wb.parkMouse();
       await shot('loss-report-one-row-per-check');
+      // The shell's own complaint in a script that went on (a backquoted issue id run as a command) is an error row.
+      const complaint = rows.filter({ hasText: 'zsh:1: command not found: av-44n' });
+      assert.equal(await complaint.count(), 1, 'the shell complaint is not an error row of the loss report');
+      await complaint.scrollIntoViewIfNeeded();
+      await shot('loss-report-shell-complaint');
       await wb.closeAllEditors();
     },
   },
