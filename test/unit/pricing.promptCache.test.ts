@@ -30,6 +30,20 @@ test('prompt cache: OpenAI serves the shared prefix from 1,024 tokens in steps o
   assert.equal(small.bill(request(1000, 900)).cached, 0, 'prompts under 1,024 tokens are never cached');
 });
 
+test('prompt cache: where the log\'s reads show the reply is not read back, the next prompt reads the previous prompt only', () => {
+  // What a deepseek-reasoner run records (Calibration.replyCached false), given as the run's recorded reads.
+  const c = new PromptCache('openai', 'gpt-4o', 0, Infinity, { replyCached: false });
+  c.bill(request(5000, 0));
+  c.output(300);
+  // Only the previous prompt's 5,000 of the 5,300 unchanged tokens: 1,024 + 31 × 128 = 4,992 cached.
+  assert.deepEqual(c.bill(request(5600, 5300)), { uncached: 608, cached: 4992, written: 0 });
+  // By default the reply is held too: 1,024 + 33 × 128 = 5,248.
+  const d = new PromptCache('openai', 'gpt-4o');
+  d.bill(request(5000, 0));
+  d.output(300);
+  assert.deepEqual(d.bill(request(5600, 5300)), { uncached: 352, cached: 5248, written: 0 });
+});
+
 test('prompt cache: Anthropic reads the previous breakpoint and writes the rest; a break far back falls to the system prompt', () => {
   const c = new PromptCache('anthropic', 'claude-sonnet-4-5');
   const first = c.bill(request(20_000, 0, { system: 12_000, lastMessageEnd: 19_997, blocks: 30, unchangedBlocks: 0 }));

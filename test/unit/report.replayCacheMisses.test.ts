@@ -68,7 +68,7 @@ test('prompt cache: a recorded miss caps what a request reads; Anthropic writes 
   o.bill(req(5000));
   assert.equal(o.bill(req(6000, 0)).cached, 0);
   assert.equal(o.bill(req(7000)).cached, 5888, 'and hits again on the prompt the miss sent');
-  const g = new PromptCache('gemini', 'gemini-3-pro-preview', 0, Infinity, 1985);
+  const g = new PromptCache('gemini', 'gemini-3-pro-preview', 0, Infinity, { smallestRead: 1985 });
   g.bill(req(2300));
   assert.equal(g.bill(req(3300)).cached, 2300, 'a recorded read of 1,985 tokens shows prefixes that short are cached');
 });

@@ -127,6 +127,19 @@ interface CachedPrefix {
   blocks: number;
 }
 
+/** What a log's recorded cache reads show (`Calibration.smallestRead`, `Calibration.replyCached`). */
+export interface RecordedCacheReads {
+  /** The smallest cache read the log records, where it records one: the provider caches prefixes that short for this model. */
+  smallestRead?: number;
+  /**
+   * Whether the provider's automatic cache held each reply for the next request, as the recorded
+   * reads show: a read past the previous prompt says yes; three reads or more that never go past it
+   * say no (a deepseek-reasoner run reads exactly its previous prompt, in 64-token units). Unset: too
+   * few reads to tell.
+   */
+  replyCached?: boolean;
+}
+
 /** The cache state of one run, request after request. */
 export class PromptCache {
   private readonly minimum: number;
@@ -138,6 +151,8 @@ export class PromptCache {
   /** What the next request can find cached at most: the previous prompt (OpenAI and Gemini: and its reply, unless the log shows otherwise). */
   private previousPrompt = 0;
   private first = true;
+  /** Whether the cache holds each reply, as the log's reads show (undefined: they do not say). */
+  private readonly replyCached?: boolean;
   /** Requests that found the cache expired after an idle gap longer than the lifetime. */
   expiries = 0;
   /** Requests after a reset that the log records still reading from the cache (`servedAfterReset`). */
@@ -146,11 +161,13 @@ export class PromptCache {
   /**
    * `warm`: tokens at the start of the first prompt already in the cache when the log begins (a
    * shared system prompt from an earlier session), as the first recorded call shows.
-   * `smallestRecordedRead`: the smallest cache read the log records (`Calibration.smallestRead`).
+   * `recorded`: what the log's own cache reads show (a run's `Calibration` is one): the smallest
+   * read, and whether the cache held each reply.
    */
-  constructor(readonly behaviour: CacheBehaviour, model: string | undefined, private readonly warm = 0, readonly lifetimeSeconds = Infinity, smallestRecordedRead?: number, private readonly replyCached?: boolean) {
+  constructor(readonly behaviour: CacheBehaviour, model: string | undefined, private readonly warm = 0, readonly lifetimeSeconds = Infinity, recorded: RecordedCacheReads = {}) {
     // A read the log records below the published minimum shows the provider caches shorter prefixes for this model.
-    this.minimum = Math.min(minimumCacheable(behaviour, model), smallestRecordedRead ?? Infinity);
+    this.minimum = Math.min(minimumCacheable(behaviour, model), recorded.smallestRead ?? Infinity);
+    this.replyCached = recorded.replyCached;
     this.step = behaviour === 'openai' && isDeepSeek(model ? normalizeModelId(model) : '') ? DEEPSEEK_UNIT : OPENAI_STEP;
   }
 

@@ -6,7 +6,7 @@
 
 import type { Run } from '../model';
 import { priceFor, runDate, type Cost, type ResolvedPrice } from '../models';
-import { cacheBehaviourFor, defaultLifetime, LIFETIME_CANDIDATES, lifetimeWords, PromptCache, type CacheBehaviour, type CacheLifetime } from '../pricing/promptCache';
+import { cacheBehaviourFor, defaultLifetime, LIFETIME_CANDIDATES, lifetimeWords, PromptCache, type CacheBehaviour, type CacheLifetime, type RecordedCacheReads } from '../pricing/promptCache';
 import { addTokens, runCost, type BillTokens, type RunBill } from '../pricing/runCost';
 import { contextTextOf } from '../compaction';
 import type { TokenCounter } from '../tokens';
@@ -72,10 +72,8 @@ export interface AsHappened {
     ledgerModel: string;
     scale: Scale;
     warmCache: number;
-    /** The smallest cache read the log records (`Calibration.smallestRead`). */
-    smallestRead?: number;
-    /** Whether the cache held each reply, as the recorded reads show (`Calibration.replyCached`). */
-    replyCached?: boolean;
+    /** What the log's cache reads show (the run's calibration), for every cache the run is billed with. */
+    recordedReads: RecordedCacheReads;
   };
 }
 
@@ -98,6 +96,7 @@ export function billAsHappened(trajectory: Run, o: BillingOptions): AsHappened {
   const uncachedInLog = !o.cache && calibrating && recordsNoCaching(raw.recordedCalls, cacheBehaviourFor(o.model, price));
   const cache = o.cache ?? (uncachedInLog ? 'none' : cacheBehaviourFor(o.model, price));
   const warm = calibration?.warmCache ?? 0;
+  const recordedReads: RecordedCacheReads = calibration ?? {};
   // Where the log records the cache serving far less (or more) than it held, the replay reads that much there.
   const recordedCache = recordedCacheTiming(calibration, raw.recordedCalls, raw.requestSteps, raw.models, cache === 'none' ? undefined : cache === 'anthropic');
   Object.assign(timing, recordedCache.timing);
@@ -110,7 +109,7 @@ export function billAsHappened(trajectory: Run, o: BillingOptions): AsHappened {
   }
   const ledgerModel = only ?? o.model ?? '';
   const billRaw = (scale: Scale, lifetime: number) => {
-    const ledger = new Ledger(price, new PromptCache(cache, o.model, warm, lifetime, calibration?.smallestRead, calibration?.replyCached), scale, true, timing, ledgerModel);
+    const ledger = new Ledger(price, new PromptCache(cache, o.model, warm, lifetime, recordedReads), scale, true, timing, ledgerModel);
     raw.requests.forEach((r, i) => { ledger.request(r); ledger.output(raw.outputs[i]); });
     return ledger;
   };
@@ -180,7 +179,7 @@ export function billAsHappened(trajectory: Run, o: BillingOptions): AsHappened {
     recorded: { ...comparison, source: bill.source },
     agentCompactions: raw.agentCompactions,
     branches,
-    basis: { stepTokens, starts, raw, price, timing, ledgerModel, scale, warmCache: warm, ...(calibration?.smallestRead !== undefined ? { smallestRead: calibration.smallestRead } : {}), ...(calibration?.replyCached !== undefined ? { replyCached: calibration.replyCached } : {}) },
+    basis: { stepTokens, starts, raw, price, timing, ledgerModel, scale, warmCache: warm, recordedReads },
   };
 }
 

@@ -7,6 +7,7 @@
 import type { RecordedUsage } from '../model';
 import { costOf, ratesFor, type ResolvedPrice } from '../models';
 import { REPLY_PRIMING } from '../tokens';
+import type { RecordedCacheReads } from '../pricing/promptCache';
 import type { Scale } from './replayBilling';
 
 /** One request of the uncompacted run with the usage the log recorded for it. */
@@ -20,22 +21,14 @@ export interface RecordedCall {
   afterCompaction: boolean;
 }
 
-export interface Calibration extends Scale {
+/** The scale a run's recorded usage sets for our counts, and what its cache reads show (`RecordedCacheReads`: the smallest read, whether replies were read back). */
+export interface Calibration extends Scale, RecordedCacheReads {
   /** Calls the figures were measured on. */
   calls: number;
   /** Tokens the first request already found in the prompt cache (cached before the log began). */
   warmCache: number;
   /** Context the log does not show that the recorded prompts carry from a call on (negative: less than it shows): [step of the call, provider tokens], in order. */
   unshown: [number, number][];
-  /** The smallest cache read the log records, where it records one: the provider caches prefixes that short for this model. */
-  smallestRead?: number;
-  /**
-   * Whether the provider's automatic cache held each reply for the next request, as the recorded
-   * reads show: a read past the previous prompt says yes; three reads or more that never go past it
-   * say no (a deepseek-reasoner run reads exactly its previous prompt, in 64-token units). Unset: too
-   * few reads to tell.
-   */
-  replyCached?: boolean;
   /** How the scale was found, in words, for the report and the CLI. */
   note: string;
 }

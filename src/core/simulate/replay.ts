@@ -104,8 +104,8 @@ export function replay(trajectory: Run, o: ReplayOptions): ReplayResult {
 
   // The run as it happened, calibrated on what the log recorded; the run under the strategy is billed beside it.
   const happened = billAsHappened(trajectory, o);
-  const { stepTokens, starts, raw, price, timing, ledgerModel, scale, warmCache, smallestRead, replyCached } = happened.basis;
-  const ledger = new Ledger(price, new PromptCache(happened.cache, o.model, warmCache, happened.cacheTtl.seconds, smallestRead, replyCached), scale, false, timing, ledgerModel);
+  const { stepTokens, starts, raw, price, timing, ledgerModel, scale, warmCache, recordedReads } = happened.basis;
+  const ledger = new Ledger(price, new PromptCache(happened.cache, o.model, warmCache, happened.cacheTtl.seconds, recordedReads), scale, false, timing, ledgerModel);
   const run = compactedRun({
     trajectory, strategy: o.strategy, options: o.options, stepTokens, starts, effect, ratio, sizes,
     tokenBudget: o.tokenBudget, maxSize, modelFailures: o.modelFailures,

@@ -62,7 +62,7 @@ export function replayBranches(steps: readonly Step[], stepTokens: readonly numb
     const price = priceOf(model);
     const cache = ctx.cache ?? cacheBehaviourFor(model, price);
     const recordedCache = recordedCacheTiming(calibration, raw.recordedCalls, raw.requestSteps, models, cache === 'none' ? undefined : cache === 'anthropic');
-    const ledger = new Ledger(price, new PromptCache(cache, model, calibration?.warmCache ?? 0, ctx.lifetimeSeconds, calibration?.smallestRead), calibration ?? ctx.mainScale, true,
+    const ledger = new Ledger(price, new PromptCache(cache, model, calibration?.warmCache ?? 0, ctx.lifetimeSeconds, calibration ?? {}), calibration ?? ctx.mainScale, true,
       { idleMs: raw.idleMs, models: models, prices: models.map(priceOf), ...recordedCache.timing }, model ?? '');
     raw.requests.forEach((r, i) => { ledger.request(r); ledger.output(raw.outputs[i]); });
     const totals = ledger.totals();
