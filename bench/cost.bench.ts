@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadTrajectory } from '../src/core/open';
 import { billRunAsHappened } from '../src/core/simulate';
+import { wildSplitFiles } from '../test/helpers/realFiles';
 
 
 const SHARED = process.env.ATL_SHARED ?? path.resolve(__dirname, '..', '..', '..', 'shared');
@@ -29,14 +30,6 @@ function walk(dir: string): string[] {
     }
     return /\.(json|jsonl|traj|md)$/.test(e.name) && !/^(SOURCES|README)\.md$/.test(e.name) ? [p] : [];
   });
-}
-
-/** The wild set's files of one part, from `split.json` (`{ files: { "files/…": "dev" | "locked" } }`). */
-function wildPart(part: 'dev' | 'locked'): string[] {
-  const split = path.join(WILD, 'split.json');
-  if (!fs.existsSync(split)) return [];
-  const assigned = (JSON.parse(fs.readFileSync(split, 'utf8')) as { files?: Record<string, string> }).files ?? {};
-  return Object.entries(assigned).filter(([, v]) => v === part).map(([k]) => path.resolve(WILD, k)).filter((f) => fs.existsSync(f));
 }
 
 /** The locked list: bench/cost-locked.json's wild files (and corpus runs, none yet). */
@@ -122,9 +115,10 @@ function report(name: string, m: Measured): { within: number; runs: number; medi
 }
 
 async function main(): Promise<void> {
-  const inSample = distinct([...walk(path.join(SHARED, 'corpus')), ...walk(path.join(ROOT, 'test', 'fixtures')).filter((f) => !/[/\\](entities|facts)[/\\]/.test(f)), ...wildPart('dev')]);
+  const devWild = wildSplitFiles('dev', WILD);
+  const inSample = distinct([...walk(path.join(SHARED, 'corpus')), ...walk(path.join(ROOT, 'test', 'fixtures')).filter((f) => !/[/\\](entities|facts)[/\\]/.test(f)), ...devWild]);
   console.log(`Cost: modelled (replay, no compaction) against the run's recorded bill`);
-  const a = report(`in-sample (corpus, fixtures, ${wildPart('dev').length} wild dev files)`, await measure(inSample));
+  const a = report(`in-sample (corpus, fixtures, ${devWild.length} wild dev files)`, await measure(inSample));
   if (process.env.ATL_BENCH_COST_LOCKED === '0') return;
   const locked = lockedFiles().filter((f) => !inSample.includes(f));
   const b = report(`locked (bench/cost-locked.json, ${locked.length} files)`, await measure(locked));

@@ -41,3 +41,11 @@ export function realFileInput(file: string): ParsedInput {
   if (isZip(bytes)) return { shape: 'folder', files: readZipJson(bytes, file).files };
   return readInput(bytes.toString('utf8'), file).input;
 }
+
+/** The wild-log set's files of one part, as `wild/split.json` places them (`{ files: { "files/…": "dev" | "locked" } }`); none without the set. */
+export function wildSplitFiles(part: 'dev' | 'locked', wildDir = path.join(REPO_ROOT, 'wild')): string[] {
+  const split = path.join(wildDir, 'split.json');
+  if (!fs.existsSync(split)) return [];
+  const assigned = (JSON.parse(fs.readFileSync(split, 'utf8')) as { files?: Record<string, string> }).files ?? {};
+  return Object.entries(assigned).filter(([, v]) => v === part).map(([k]) => path.resolve(wildDir, k)).filter((f) => fs.existsSync(f));
+}

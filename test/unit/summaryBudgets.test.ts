@@ -10,7 +10,7 @@ import { loadTrajectory } from '../../src/core/open';
 import type { Run } from '../../src/core/model';
 
 import { charEstimateCounter } from '../../src/core/tokens/counter';
-import { allRealFiles } from '../helpers/realFiles';
+import { allRealFiles, wildSplitFiles } from '../helpers/realFiles';
 import { REPO_ROOT } from '../helpers/paths';
 
 const SUMMARISING = [
@@ -91,18 +91,10 @@ test('hierarchical-summary and rolling-summary keep the task on every real file'
   assert.deepEqual(lost, []);
 });
 
-/** The wild-log set's development part (wild/split.json says `dev`): the locked third is left to the bench. */
-function devWildFiles(): string[] {
-  const split = path.join(REPO_ROOT, 'wild', 'split.json');
-  if (!fs.existsSync(split)) return [];
-  const files = (JSON.parse(fs.readFileSync(split, 'utf8')) as { files: Record<string, string> }).files;
-  return Object.entries(files).filter(([, part]) => part === 'dev').map(([rel]) => path.join(REPO_ROOT, 'wild', rel)).filter((f) => fs.existsSync(f));
-}
-
 test('no summarising strategy drops the task on any corpus file, fixture or dev wild-log file: it is kept as a step or said in the summary', async () => {
   const lost: string[] = [];
   let checked = 0;
-  for (const file of [...allRealFiles(), ...devWildFiles()]) {
+  for (const file of [...allRealFiles(), ...wildSplitFiles('dev')]) {
     for (const [ri, run] of (await runsIn(file)).entries()) {
       const task = taskOf(run.steps);
       if (!task) continue;
