@@ -106,6 +106,12 @@ export interface Step {
    * user]`, Codex's `turn_aborted`, OpenHands' `InterruptEvent`), as the log marks it.
    */
   interruption?: true;
+  /**
+   * Context the client rebuilds at the head of its history on every request and after a
+   * compaction (Codex's session prefix: AGENTS.md, user instructions, the environment context), as
+   * its adapter knows it. A compaction that rebuilds it (codex-compact) keeps it.
+   */
+  sessionPrefix?: true;
   /** On command results: the exit status the log records in a field of its own (not in the text). */
   exitCode?: number;
   /** Name of the side branch (a subagent) the step belongs to; absent for the main line. */

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import { findStrategy, runCompaction, type CompactionContext } from '../../src/core/compaction';
+import { loadTrajectory } from '../../src/core/open';
 import { CLEARED_PLACEHOLDER } from '../../src/core/compaction/strategies/anthropicContextEditing';
 import { CONTINUATION_OPENING, MICROCOMPACT_PLACEHOLDER } from '../../src/core/compaction/strategies/claudeCodeCompact';
 import { HANDOFF_PREFIX } from '../../src/core/compaction/strategies/codexCompact';
@@ -9,6 +10,7 @@ import { createOpenAiProvider } from '../../src/core/llm/openaiProvider';
 import type { Run } from '../../src/core/model';
 import { StepBuilder } from '../../src/core/steps';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
+import { corpus } from '../helpers/paths';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '../helpers/fakeOpenAiServer';
 
 // The strategies agents and APIs use in 2026, each with its published defaults: offline, and with
@@ -107,6 +109,20 @@ test('codex-compact: recent user messages within the budget, then the summary be
   assert.equal(tight.fates[1], 'trimmed');
   const limit = await runCompaction(t, { strategy, options: { context_window: 1000, auto_compact_ratio: 0.1 } }, offline);
   assert.match(limit.rangeReason, /auto-compact limit 100/);
+});
+
+test('codex-compact keeps the session prefix Codex rebuilds (AGENTS.md, the environment) on a real rollout; its reduction does not count it as saved', async () => {
+  const t = (await loadTrajectory(corpus('codex/crud.jsonl'))).runs[0];
+  const prefix = t.steps.filter((s) => s.sessionPrefix).map((s) => s.label);
+  assert.deepEqual(prefix.map((l) => l?.replace(/:.*/, '')), ['AGENTS.md instructions', 'environment']);
+  const codex = await runCompaction(t, { strategy: findStrategy('codex-compact')!, range: '0:' }, offline);
+  for (const s of t.steps) if (s.sessionPrefix) assert.equal(codex.fates[s.index], 'kept', `step ${s.index} (${s.label}) is rebuilt by Codex, not summarised`);
+  assert.ok(codex.condensed.steps.some((s) => s.text.startsWith('# AGENTS.md instructions')), 'AGENTS.md is in the history after the compaction');
+  const auto = await runCompaction(t, { strategy: findStrategy('codex-compact')!, options: { auto_compact_token_limit: 1_000 } }, offline);
+  assert.equal(auto.range?.[0], t.steps.find((s) => s.kind === 'user')!.index, 'the trigger compacts from the first request, after the initial context');
+  // Another strategy's offline summary replaces the injected context like any message.
+  const langchain = await runCompaction(t, { strategy: findStrategy('langchain-summarization')!, range: '0:-3' }, offline);
+  assert.equal(langchain.fates[t.steps.find((s) => s.sessionPrefix)!.index], 'summarized');
 });
 
 test('langchain-summarization: triggers, the last 20 messages, no tool call parted from its result, input trimmed to 4,000 tokens', async () => {

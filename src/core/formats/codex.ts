@@ -4,7 +4,7 @@ import { isRecord, StepBuilder } from '../steps';
 import type { FormatAdapter, JsonlRecord, ParsedInput } from './adapter';
 import { skipRecord } from './adapter';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
-import { injectedLabel, INTERRUPTED_LABEL, type InjectedRule, labelWith, tagText } from './injected';
+import { injectedAs, type Injected, INTERRUPTED_LABEL, type InjectedRule, labelWith, tagText } from './injected';
 import { addResponseItem, IMAGE_WRAPPER, isResponseItem, partsText } from './responseItems';
 import { extraOf } from '../meta';
 
@@ -15,14 +15,16 @@ const ROLLOUT_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'tu
 
 /**
  * Context Codex injects as user messages; the model reads it, but no human typed it. Each becomes
- * an `environment` step: it starts no turn and is never a "later request".
+ * an `environment` step: it starts no turn and is never a "later request". The session prefix
+ * (AGENTS.md and user instructions, the environment context) is what Codex's build_initial_context
+ * makes anew after a compaction: `sessionPrefix`.
  */
 export const CODEX_INJECTED: readonly InjectedRule[] = [
-  { name: 'environment context', match: /^<environment_context>/, label: (t) => labelWith('environment', tagText(t, 'cwd')) },
-  { name: 'AGENTS.md instructions', match: /^# AGENTS\.md instructions/, label: () => 'AGENTS.md instructions' },
-  { name: 'user instructions', match: /^<user_instructions>/, label: () => 'user instructions' },
-  { name: 'instructions', match: /^<INSTRUCTIONS>/, label: () => 'instructions' },
-  { name: 'permissions instructions', match: /^<permissions instructions>/, label: () => 'permissions instructions' },
+  { name: 'environment context', match: /^<environment_context>/, label: (t) => labelWith('environment', tagText(t, 'cwd')), sessionPrefix: true },
+  { name: 'AGENTS.md instructions', match: /^# AGENTS\.md instructions/, label: () => 'AGENTS.md instructions', sessionPrefix: true },
+  { name: 'user instructions', match: /^<user_instructions>/, label: () => 'user instructions', sessionPrefix: true },
+  { name: 'instructions', match: /^<INSTRUCTIONS>/, label: () => 'instructions', sessionPrefix: true },
+  { name: 'permissions instructions', match: /^<permissions instructions>/, label: () => 'permissions instructions', sessionPrefix: true },
   // A skill the person invoked (`$coordinator`): Codex sends its SKILL.md as a user message.
   { name: 'skill', match: /^<skill>\s*<name>/, label: (t) => labelWith('skill', tagText(t, 'name')) },
 ];
@@ -80,7 +82,7 @@ export const codexAdapter: FormatAdapter = {
         case 'response_item': {
           if (payload.record_type !== undefined) break; // legacy `{record_type:"state"}` lines
           // Reasoning kept only encrypted (no summary, no content) has nothing to show: named, not lost.
-          const added = addResponseItem(b, payload, { location, timestamp, injectedLabelOf });
+          const added = addResponseItem(b, payload, { location, timestamp, injectedOf });
           if (added.length === 0 && payload.type === 'reasoning') {
             skipRecord(ctx, 'response_item/reasoning (encrypted, no summary)', location);
           }
@@ -123,8 +125,8 @@ export const codexAdapter: FormatAdapter = {
   },
 };
 
-function injectedLabelOf(text: string): string | undefined {
-  return injectedLabel(CODEX_INJECTED, text);
+function injectedOf(text: string): Injected | undefined {
+  return injectedAs(CODEX_INJECTED, text);
 }
 
 function sessionMeta(p: Record<string, unknown>): TrajectoryMeta {

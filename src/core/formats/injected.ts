@@ -11,12 +11,15 @@ export interface InjectedRule {
   label: (text: string) => string;
   /** The message says the person stopped the agent: the step is a `Step.interruption`. */
   interruption?: true;
+  /** The client rebuilds this context at the head of its history: the step is a `Step.sessionPrefix`. */
+  sessionPrefix?: true;
 }
 
 /** What an injected message makes of its step: the label, and whether it is the person stopping the agent. */
 export interface Injected {
   label: string;
   interruption?: true;
+  sessionPrefix?: true;
 }
 
 /** Only the start of a message is looked at: injected messages say what they are up front. */
@@ -28,7 +31,9 @@ export const INTERRUPTED_LABEL = 'interrupted by the person';
 /** The rule's reading when `text` is an injected message of `rules`, else undefined. */
 export function injectedAs(rules: readonly InjectedRule[], text: string): Injected | undefined {
   const head = text.slice(0, HEAD).trimStart();
-  for (const rule of rules) if (rule.match.test(head)) return { label: rule.label(text), ...(rule.interruption ? { interruption: true as const } : {}) };
+  for (const rule of rules) {
+    if (rule.match.test(head)) return { label: rule.label(text), ...(rule.interruption ? { interruption: true as const } : {}), ...(rule.sessionPrefix ? { sessionPrefix: true as const } : {}) };
+  }
   return undefined;
 }
 

@@ -1,6 +1,7 @@
 import type { SourceLocation, Step } from '../model';
 import { argsOf, isRecord, StepBuilder } from '../steps';
 import { stringOrUndefined } from './chatMessages';
+import type { Injected } from './injected';
 
 // OpenAI Responses API items (also the Agents SDK's session items and Codex's `response_item`
 // payloads). Both the `openai-responses` and the `codex` adapters map items through here.
@@ -83,8 +84,8 @@ function outputText(output: unknown): { text: string; isError?: boolean; exitCod
 export interface ResponseItemOptions {
   location?: SourceLocation;
   timestamp?: string;
-  /** The label of a user message the client injected (Codex records context as user messages): an `environment` step. */
-  injectedLabelOf?: (text: string) => string | undefined;
+  /** How to read a user message the client injected (Codex records context as user messages): an `environment` step. */
+  injectedOf?: (text: string) => Injected | undefined;
 }
 
 /** Adds the steps one item makes; returns them (none for empty reasoning or bookkeeping items). */
@@ -99,9 +100,9 @@ export function addResponseItem(b: StepBuilder, item: Record<string, unknown>, o
       const text = partsText(item.content);
       if (role === 'system' || role === 'developer') b.add({ ...base, kind: 'system', text, label: role });
       else if (role === 'user') {
-        const injected = opts.injectedLabelOf?.(text);
+        const injected = opts.injectedOf?.(text);
         if (injected === undefined) b.closeOpenCalls();
-        b.add({ ...base, kind: injected === undefined ? 'user' : 'environment', text, label: injected ?? 'user' });
+        b.add({ ...base, kind: injected === undefined ? 'user' : 'environment', text, label: injected?.label ?? 'user', ...(injected?.sessionPrefix ? { sessionPrefix: true as const } : {}) });
       } else b.add({ ...base, kind: 'assistant', text, label: typeof item.phase === 'string' ? `${role} (${item.phase})` : role });
       break;
     }

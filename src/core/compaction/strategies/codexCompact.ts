@@ -43,7 +43,7 @@ function approxTokens(text: string): number {
 
 /** The initial context: system steps and the session prefix (AGENTS.md, environment) Codex rebuilds. */
 function isInitialContext(step: Step): boolean {
-  return step.kind === 'system' || (step.kind === 'user' && requestText(step) === undefined && !/^(?:Another model|The task was started by another model)/.test(step.text));
+  return step.kind === 'system' || step.sessionPrefix === true || (step.kind === 'user' && requestText(step) === undefined && !/^(?:Another model|The task was started by another model)/.test(step.text));
 }
 
 function tokensOf(steps: readonly Step[], counter: TokenCounter): number {
