@@ -9,6 +9,7 @@ import type { Run } from '../../src/core/model';
 
 import type { StepBuilder } from '../../src/core/steps';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fixture, REPO_ROOT } from '../helpers/paths';
 import { addCall, builtRun } from '../helpers/builtRuns';
@@ -144,4 +145,41 @@ test('rules the loss report reads: "ensure" opening a request after a Codex skil
     ['ensure beads are clear enough for hand off then spawn agents to implement agentv prepare']);
   assert.deepEqual(constraintsOf('Be sure to prefix the file with the following text:'), ['Be sure to prefix the file with the following text:']);
   assert.deepEqual(constraintsOf('I made sure the build passes. Is it ready?'), []);
+});
+
+test('a saved prompt sent again (a Codex custom prompt, /speckit.implement Phase 2) is said by what the person changed in it, on a real rollout', async (t) => {
+  // Wild-log dev file (wild/SOURCES.md): 20 requests, 9 of them spec-kit's implement prompt around "Phase 1"…"T026-T030".
+  const file = path.join(REPO_ROOT, 'wild', 'files', 'Prometheus-AGS__prometheus-parking-lot-rs', 'rollout-2025-12-06T15-11-37-019af581-86ce-7d23-b9c6-0f99353d36af.jsonl');
+  if (!fs.existsSync(file)) return t.skip('wild/files is not in this checkout');
+  const run = (await loadTrajectory(file)).runs[0];
+  const r = await runCompaction(run, { strategy: findStrategy('openhands-summary')!, range: '0:-2' }, { counter: charEstimateCounter });
+  const later = r.summary!.split('\n').filter((l) => l.startsWith('  - later request:'));
+  for (const words of ['Phase 2', 'next steps and remove unused code and make sure it all builds', 'T026-T030']) {
+    assert.ok(later.some((l) => l === `  - later request: ${words} (in the prompt of step 175 again)`), `${words}: ${later.join('\n')}`);
+  }
+  assert.equal(later.filter((l) => l.includes('You **MUST** consider the user input')).length, 4, 'each prompt is quoted once, when it is first sent');
+  assert.ok(later.some((l) => l === '  - later request: I am on a mac'), 'a short request is the person\'s own');
+  const cc = await runCompaction(run, { strategy: findStrategy('claude-code-compact')!, range: '0:-2' }, { counter: charEstimateCounter });
+  assert.match(cc.summary!, /T026-T030 \(in the prompt of step 175 again\)/);
+});
+
+test('only most of a prompt said again is a repeat: a short request twice, or two prompts that share a heading, are said whole', () => {
+  const template = (args: string, steps: string) => `## User Input\n\n\`\`\`text\n${args}\n\`\`\`\n\nYou MUST consider the user input before proceeding.\n\n${steps}`;
+  const implement = Array.from({ length: 12 }, (_, i) => `${i + 1}. Run the step ${i + 1} of the implementation plan and mark it done in tasks.md.`).join('\n');
+  const clarify = Array.from({ length: 12 }, (_, i) => `${i + 1}. Ask clarifying question ${i + 1} and record the answer in the spec file.`).join('\n');
+  const run = trajectory((b) => {
+    b.add({ kind: 'user', text: template('', implement) });
+    b.add({ kind: 'assistant', text: 'Done.' });
+    b.add({ kind: 'user', text: template('Phase 2', implement) });
+    b.add({ kind: 'assistant', text: 'Done.' });
+    b.add({ kind: 'user', text: template('', clarify) });
+    b.add({ kind: 'assistant', text: 'Done.' });
+    b.add({ kind: 'user', text: 'continue' });
+    b.add({ kind: 'assistant', text: 'Done.' });
+    b.add({ kind: 'user', text: 'continue' });
+  });
+  const facts = extractFacts(run, run.steps.map((s) => s.index));
+  assert.deepEqual(facts.requests.map((r) => r.text.slice(0, 40)), [
+    template('', implement).slice(0, 40), 'Phase 2 (in the prompt of step 0 again)', template('', clarify).slice(0, 40), 'continue', 'continue',
+  ]);
 });

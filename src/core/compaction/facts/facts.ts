@@ -8,7 +8,7 @@ import { ciErrorsOf } from './diagnostics';
 import { bounded, paragraph, unique } from './hygiene';
 import { editOutcome, errorOf, reportOpening, shellComplaintOf, exitCodeOf, furtherErrorsOf, isTestCommand, firstOutputLine, listingOf, pathListOf, readGist, recordLineOf, someOutputLine, tellingOutputLine, testRun, twoLineOutput, type ErrorFact, type Outcome } from './outcomes';
 import { decisionsOf, droppedFinished, summaryOf, taskToolPlan, todosOf, type SummaryFact, type TodoItem } from './plans';
-import { answerText, ASK_TOOLS, constraintsOf, requestText, slashRequest, taskOf, userRefsOf, type UserRef } from './requests';
+import { answerText, ASK_TOOLS, constraintsOf, promptRepeat, promptText, type PromptText, requestText, slashRequest, taskOf, userRefsOf, type UserRef } from './requests';
 import { answersNo, verdictOf } from './verdict';
 import { nameTable } from '../../names';
 import { contextTextOf } from '../text';
@@ -22,6 +22,12 @@ export type { TodoItem };
 interface TextFact {
   step: number;
   text: string;
+}
+
+/** A request; one that is an earlier request's prompt again says only what changed (`promptRepeat`). */
+interface RequestFact extends TextFact {
+  /** The earlier step whose prompt this request repeats. */
+  repeats?: number;
 }
 
 interface ReadFact extends TextFact {
@@ -107,7 +113,7 @@ export interface Facts {
   /** The first real request of the whole run, whether or not it lies in the steps read. */
   task?: TextFact;
   /** Real requests among the steps read, the task included when it is one of them. */
-  requests: TextFact[];
+  requests: RequestFact[];
   constraints: TextFact[];
   userRefs: (UserRef & { step: number })[];
   edits: EditFact[];
@@ -227,13 +233,14 @@ export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts 
     if (terms?.requests !== facts.requests.length) terms = { requests: facts.requests.length, terms: requestTerms([facts.task?.text ?? '', ...facts.requests.map((r) => r.text)]) };
     return bearingLinesOf(text, terms.terms, said, 2, written);
   };
+  let repeats: Map<number, { step: number; added: string }> | undefined;
   for (const i of chosen) {
     const step = steps[i];
     const summary = summaryOf(step);
     if (summary) { facts.summaries.push(summary); continue; }
     // The person stopping the agent (Esc, a refused call) is theirs to say, as a request is.
     if (step.interruption) readRequest(facts, step, `${INTERRUPTED_PREFIX}${bounded(step.text.trim(), 120)}`);
-    else if (step.kind === 'user') readRequest(facts, step);
+    else if (step.kind === 'user') readRequest(facts, step, undefined, (repeats ??= promptRepeats(steps)).get(i));
     // A slash command the person typed (`/publish-session`) that the agent then acted on is their
     // request: as typed (the prompt it expanded into says what it asked only as the task, taskOf).
     else if (step.kind === 'environment') {
@@ -264,10 +271,29 @@ export const INTERRUPTED_PREFIX = 'interrupted: ';
 /** How a request that is the person's answer to the agent's question opens (and an ask tool's outcome). */
 export const ANSWERED_PREFIX = 'answered: ';
 
-function readRequest(facts: Facts, step: Step, answer?: string): void {
-  const text = answer ?? requestText(step);
-  if (!text) return;
-  facts.requests.push({ step: step.index, text });
+/** The requests of the whole run that repeat an earlier one's prompt (`promptRepeat`), each against the first that said it whole. */
+function promptRepeats(steps: readonly Step[]): Map<number, { step: number; added: string }> {
+  const whole: PromptText[] = [];
+  const repeats = new Map<number, { step: number; added: string }>();
+  for (const s of steps) {
+    const text = requestText(s);
+    if (!text) continue;
+    const request = promptText(s.index, text);
+    const repeat = promptRepeat(request, whole);
+    if (repeat) repeats.set(s.index, repeat);
+    else whole.push(request);
+  }
+  return repeats;
+}
+
+/** A request read: its constraints and the values it gives; of a prompt said again (`repeat`), only what changed. */
+function readRequest(facts: Facts, step: Step, answer?: string, repeat?: { step: number; added: string }): void {
+  const whole = answer ?? requestText(step);
+  if (!whole) return;
+  const text = repeat ? repeat.added : whole;
+  facts.requests.push(repeat
+    ? { step: step.index, text: repeat.added ? `${repeat.added} (in the prompt of step ${repeat.step} again)` : `(the prompt of step ${repeat.step} again)`, repeats: repeat.step }
+    : { step: step.index, text });
   for (const c of constraintsOf(text)) facts.constraints.push({ step: step.index, text: bounded(c, 240) });
   for (const r of userRefsOf(text)) if (!facts.userRefs.some((u) => u.text === r.text)) facts.userRefs.push({ ...r, step: step.index });
 }

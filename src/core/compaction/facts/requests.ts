@@ -82,6 +82,39 @@ function withoutHarness(text: string): string {
     .replace(/^\s*(?:<pr_description>\s*)?Consider the following PR description:\s*/i, '');
 }
 
+/** A request shorter than this is the person's own even when it repeats one (`continue`, `yes`). */
+const PROMPT_MIN_CHARS = 400;
+
+/** A request as lines, for `promptRepeat`. */
+export interface PromptText { step: number; chars: number; lines: readonly string[] }
+
+export const promptText = (step: number, text: string): PromptText => ({ step, chars: text.length, lines: text.split('\n').map((l) => l.trimEnd()) });
+
+/**
+ * A request that is an earlier one's prompt again around a few changed lines: the client expanded a
+ * saved prompt (a Codex custom prompt: `/speckit.implement Phase 2` arrives as the whole template
+ * with `Phase 2` in it), and only the lines that differ are the person's. The earlier request that
+ * leaves the fewest such lines, and those lines ('' when the prompt came unchanged); undefined
+ * unless the lines both share, at the start and at the end, are most of it.
+ */
+export function promptRepeat(request: PromptText, earlier: readonly PromptText[]): { step: number; added: string } | undefined {
+  if (request.chars < PROMPT_MIN_CHARS) return undefined;
+  const lines = request.lines;
+  let best: { step: number; added: string } | undefined;
+  for (const e of earlier) {
+    if (e.chars < PROMPT_MIN_CHARS) continue;
+    const other = e.lines;
+    let head = 0;
+    while (head < lines.length && head < other.length && lines[head] === other[head]) head++;
+    let tail = 0;
+    while (tail < lines.length - head && tail < other.length - head && lines[lines.length - 1 - tail] === other[other.length - 1 - tail]) tail++;
+    const added = lines.slice(head, lines.length - tail).join('\n').trim();
+    const shared = request.chars - added.length;
+    if (shared >= PROMPT_MIN_CHARS && shared >= 0.8 * request.chars && (!best || added.length < best.added.length)) best = { step: e.step, added };
+  }
+  return best;
+}
+
 /**
  * The first real request of the whole run: the task (a slash command the agent acted on is one).
  * An opener the agent answered without doing anything ("hi", "shell": it asked what to do, and the

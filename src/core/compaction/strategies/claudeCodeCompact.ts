@@ -84,8 +84,10 @@ function isMicrocompactionRange(trajectory: Run, range: StepRange, o: StrategyOp
 
 /** The nine sections, filled from the trajectory; every user message kept word for word. */
 function extractiveNineSections(trajectory: Run, facts: Facts, steps: readonly Step[], budget = summaryMaxChars({}), share?: number, counts = budget, fill = false): string {
-  // Every user message, the answers the person gave to the agent's questions, and where they stopped it.
-  const userMessages = [...steps.map((s) => requestText(s)).filter((t): t is string => !!t), ...facts.requests.filter((r) => r.text.startsWith(ANSWERED_PREFIX) || r.text.startsWith(INTERRUPTED_PREFIX)).map((r) => r.text)].map(paragraph);
+  // Every user message, the answers the person gave to the agent's questions, and where they stopped it;
+  // a saved prompt sent again, by what changed in it (its first sending is word for word).
+  const repeated = new Map(facts.requests.filter((r) => r.repeats !== undefined).map((r) => [r.step, r.text]));
+  const userMessages = [...steps.map((s) => repeated.get(s.index) ?? requestText(s)).filter((t): t is string => !!t), ...facts.requests.filter((r) => r.text.startsWith(ANSWERED_PREFIX) || r.text.startsWith(INTERRUPTED_PREFIX)).map((r) => r.text)].map(paragraph);
   const changed = filesChanged(facts);
   // On a short range the task is said once in full, under 6; section 1 opens it.
   const task = taskLine(facts);
