@@ -178,6 +178,17 @@ test('with a model: each summarising 2026 strategy sends one request and builds 
   });
 });
 
+test("with a model: its summary is kept as written; lines it repeats apart (code fences, closing tags) are not folded", async () => {
+  await withServer(async (server, ctx) => {
+    const reply = ['Goal: fix the date test.', '```python', 'def to_utc(d): ...', '```', '<file>', 'tests/test_dates.py', '</file>', '<file>', 'src/dates.py', '</file>', '```python', 'assert to_utc(d).tzinfo', '```', '<file>', 'setup.cfg', '</file>', '```', 'pytest -q', '```', 'done', 'done', 'done'].join('\n');
+    server.script({ text: reply });
+    const codex = await runCompaction(session(), { strategy: findStrategy('codex-compact')!, range: '1:' }, ctx);
+    assert.equal(codex.mode, 'llm');
+    // Only a run of equal lines is folded.
+    assert.equal(codex.summary, `${HANDOFF_PREFIX}\n${reply.replace('done\ndone\ndone', 'done (×3)')}`);
+  });
+});
+
 test('with a model that fails, the 2026 summarising strategies fall back to their extractive summary', async () => {
   await withServer(async (server, ctx) => {
     server.defaultReply = { kind: 'status', status: 500 };

@@ -3,4 +3,4 @@
 // under each strategy's headings and within its budget.
 
 export * from './facts';
-export { bounded, cleanText, firstLine, paragraph, tidy } from './facts';
+export { bounded, cleanText, counted, firstLine, paragraph, tidy } from './facts';

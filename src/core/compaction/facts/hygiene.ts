@@ -120,21 +120,20 @@ export function unique<T>(items: readonly T[], key: (item: T) => string = String
 }
 
 /**
- * The last pass over any text we write: control characters out, and a line that would appear
- * more than twice kept once with the number of times it occurred.
+ * The last pass over any text we write: control characters out, and a run of more than two equal
+ * lines kept once with their number. Only a run: a line said again elsewhere (a closing tag, a
+ * code fence, a model's `---`) is part of the text's structure.
  */
 export function tidy(text: string): string {
   const lines = cleanText(text).split('\n').map((l) => l.trimEnd());
-  const counts = new Map<string, number>();
-  for (const l of lines) if (l.trim() !== '') counts.set(l, (counts.get(l) ?? 0) + 1);
-  const written = new Set<string>();
   const out: string[] = [];
-  for (const l of lines) {
-    const n = counts.get(l) ?? 0;
-    if (n <= 2) { out.push(l); continue; }
-    if (written.has(l)) continue;
-    written.add(l);
-    out.push(`${l} (×${n})`);
+  for (let i = 0; i < lines.length;) {
+    let j = i + 1;
+    while (j < lines.length && lines[j] === lines[i]) j++;
+    const n = j - i;
+    if (n > 2 && lines[i].trim() !== '') out.push(`${lines[i]} (×${n})`);
+    else out.push(...lines.slice(i, j));
+    i = j;
   }
   return out.join('\n').replace(/\n{3,}/g, '\n\n').trim();
 }

@@ -7,7 +7,7 @@ import type { Step, Run } from '../../model';
 import { charEstimateCounter, type TokenCounter } from '../../tokens';
 import { replaceRange, summaryStep } from '../assemble';
 import {
-  changeLines, commandLines, constraintLines, decisionLines, doneTodoLines, finishedEarlierLines, earlierSummaryText, errorLines, EXTRACTIVE_NOTE, extractFacts,
+  changeLines, commandLines, constraintLines, counted, decisionLines, doneTodoLines, finishedEarlierLines, earlierSummaryText, errorLines, EXTRACTIVE_NOTE, extractFacts,
   failedEditLines, firstLine, laterRequests, openTodoLines, readLinesUnderRoot, taskLine, testLines, tidy,
 } from '../extract';
 import { exitCodeOf, firstOutputLine } from '../facts';
@@ -124,7 +124,8 @@ function parseSchemaReply(text: string, problems: string[] = []): SchemaSummary 
 }
 
 function renderSchema(s: SchemaSummary, extractive: boolean): string {
-  const blocks = SCHEMA_FIELDS.map((f) => (s[f].length ? `${FIELD_TITLES[f]}:\n${s[f].map((i) => `- ${i}`).join('\n')}` : `${FIELD_TITLES[f]}: (none)`));
+  // An item a field lists again (the same tool result each round) is said once, with its count.
+  const blocks = SCHEMA_FIELDS.map((f) => (s[f].length ? `${FIELD_TITLES[f]}:\n${counted(s[f]).map((i) => `- ${i}`).join('\n')}` : `${FIELD_TITLES[f]}: (none)`));
   return tidy([...(extractive ? [EXTRACTIVE_NOTE] : []), ...blocks].join('\n'));
 }
 
