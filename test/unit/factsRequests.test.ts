@@ -13,6 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fixture, REPO_ROOT } from '../helpers/paths';
 import { addCall, builtRun } from '../helpers/builtRuns';
+import { allRealFiles } from '../helpers/realFiles';
 
 // What a summary keeps of the person and the plan: answers to the agent's questions are requests,
 // injected notifications are not; Claude Code 2.1's task tools make a plan; reads are not changes;
@@ -182,4 +183,20 @@ test('only most of a prompt said again is a repeat: a short request twice, or tw
   assert.deepEqual(facts.requests.map((r) => r.text.slice(0, 40)), [
     template('', implement).slice(0, 40), 'Phase 2 (in the prompt of step 0 again)', template('', clarify).slice(0, 40), 'continue', 'continue',
   ]);
+});
+
+test('openhands-summary says each file change and each failed edit once (COMPLETED and PENDING), on every corpus file and fixture', async () => {
+  let changed = 0;
+  for (const file of allRealFiles()) {
+    let run: Run | undefined;
+    try { run = (await loadTrajectory(file)).runs[0]; } catch { continue; }
+    if (!run || run.steps.length < 4) continue;
+    const r = await runCompaction(run, { strategy: findStrategy('openhands-summary')!, range: '0:-2' }, { counter: charEstimateCounter });
+    const lines = r.summary!.split('\n').filter((l) => /^ {2}- (?:(?:created|edited|deleted|renamed)(?: and \w+)* |edit of )/.test(l));
+    changed += lines.length;
+    const twice = lines.filter((l, i) => lines.indexOf(l) !== i);
+    assert.deepEqual(twice, [], `${file}: said twice`);
+    if (/\nCOMPLETED:\n {2}- (?:created|edited) /.test(r.summary!)) assert.match(r.summary!, /CHANGES:\n(?: {2}- .*\n)*? {2}- files: the (?:one|\d+) under COMPLETED\n/, file);
+  }
+  assert.ok(changed > 20, `the corpus has file changes to say (${changed})`);
 });

@@ -73,6 +73,7 @@ function extractiveOpenHandsSummary(facts: Facts, budget = DEFAULT_SUMMARY_CHARS
   const later = laterRequests(facts).map((r) => `later request: ${r}`);
   const constraints = constraintLines(facts).map((c) => `constraint: ${c}`);
   const refs = userRefLines(facts);
+  const changed = filesChanged(facts).length;
   const sections: Section[] = [
     { heading: 'USER_CONTEXT:', inline: task ?? '(no user request in the log)', lines: [...must(later), ...constraints, ...(refs.length ? [`given: ${refs.join(', ')}`] : [])], priority: 5 },
     { heading: 'TASK_TRACKING:', lines: must(taskTrackingLines(facts)), empty: '(no task list in these steps)', priority: 5 },
@@ -83,7 +84,8 @@ function extractiveOpenHandsSummary(facts: Facts, budget = DEFAULT_SUMMARY_CHARS
     { heading: 'CODE_STATE:', lines: [...filesChanged(facts).map((c) => `${c.file} (${c.action})`), ...readLinesUnderRoot(facts, (f) => `${f} (read)`)], empty: '(no file touched in these steps)', priority: 1 },
     { heading: 'TESTS:', lines: [...testLines(facts), ...errorLinesKeepingLast(facts)], empty: '(no test or error in these steps)', priority: 3 },
     // Only what changed files, the repository or the environment; reads and searches are not changes.
-    { heading: 'CHANGES:', lines: [...changeLinesWithin(facts, budget), ...failedEditLines(facts), ...commandLines(facts, countFor(25, counts), ['change']), ...editGists(facts, budget, fill)], empty: '(no change in these steps)', priority: 2 },
+    // The files changed are listed under COMPLETED and failed edits under PENDING: said once each.
+    { heading: 'CHANGES:', lines: [...must(changed ? [`files: the ${changed === 1 ? 'one' : changed} under COMPLETED`] : []), ...commandLines(facts, countFor(25, counts), ['change']), ...editGists(facts, budget, fill)], empty: '(no change in these steps)', priority: 2 },
     { heading: 'DEPS:', lines: installLines(facts), empty: '(no dependency change in these steps)', priority: 1 },
     { heading: 'VERSION_CONTROL_STATUS:', lines: gitLines(facts), empty: '(no version control in these steps)', priority: 1 },
   ];
