@@ -1,4 +1,7 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { titleFromSteps } from '../../src/core/formats/chatMessages';
+import { loadTrajectory } from '../../src/core/open';
 import { stepFailed } from '../../src/core/compaction/facts/verdict';
 import { REPO_ROOT } from '../helpers/paths';
 import { fileOfRun } from '../../src/core/stats';
@@ -380,4 +383,16 @@ test("a Codex command's status is read from Codex's own wording: the `Exit code:
   // A command that went through keeps exit 0 and no error.
   const ok = t.steps.find((s) => s.kind === 'tool_result' && /^Exit code: 0\n/.test(s.text));
   assert.ok(ok && ok.exitCode === 0 && !ok.isError && !stepFailed(ok, t.steps));
+});
+
+test("a run's title skips a saved prompt's label heading and fences: spec-kit's '## User Input' titles nothing", async (t) => {
+  // Wild-log dev file (wild/SOURCES.md), read in place: Codex expanded /speckit.specify into the first message.
+  const file = path.join(REPO_ROOT, 'wild', 'files', 'Prometheus-AGS__prometheus-parking-lot-rs', 'rollout-2025-12-06T15-11-37-019af581-86ce-7d23-b9c6-0f99353d36af.jsonl');
+  const titled = (text: string) => titleFromSteps([{ kind: 'user', text }], 'fallback');
+  assert.equal(titled('## User Input\n\n```text\nAdd a CSV export\n```\n\nYou MUST consider the user input.'), 'Add a CSV export');
+  assert.equal(titled('# Fix the login redirect\n\nUsers land on /home.'), '# Fix the login redirect', 'a heading that says something is the title');
+  assert.equal(titled('## Task\n'), '## Task', 'a label alone is still a title');
+  if (!fs.existsSync(file)) return t.skip('wild/files is not in this checkout');
+  const run = (await loadTrajectory(file)).runs[0];
+  assert.match(run.title, /^I want to build everything that has been discussed in README\.md/);
 });
