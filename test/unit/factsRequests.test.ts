@@ -200,3 +200,16 @@ test('openhands-summary says each file change and each failed edit once (COMPLET
   }
   assert.ok(changed > 20, `the corpus has file changes to say (${changed})`);
 });
+
+test("claude-code-compact: the plan's finished items are work done (5), not Pending Tasks (7)", async () => {
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Port the invoice and refund jobs.' });
+    call(b, 'TodoWrite', { todos: [{ content: 'Port the invoice job', status: 'completed', activeForm: 'Porting' }, { content: 'Port the refund job', status: 'in_progress', activeForm: 'Porting' }] }, 'Todos have been modified successfully.');
+    b.add({ kind: 'assistant', text: 'Invoice job ported; refund next.' });
+  });
+  const r = await runCompaction(t, { strategy: findStrategy('claude-code-compact')!, range: '1:-2' }, { counter: charEstimateCounter });
+  const section = (n: number) => new RegExp(`\\n${n}\\. [^\\n]*\\n((?: {2}- .*\\n?)*)`).exec(r.summary!)?.[1] ?? '';
+  assert.match(section(7), /Port the refund job \[in_progress\]/, r.summary!);
+  assert.doesNotMatch(section(7), /invoice/, r.summary!);
+  assert.match(section(5), /Port the invoice job \[completed\]/, r.summary!);
+});

@@ -99,9 +99,10 @@ function extractiveNineSections(trajectory: Run, facts: Facts, steps: readonly S
     { heading: '2. Key Technical Concepts:', lines: decisionLines(facts, countFor(5, counts), countFor(3, counts)), empty: '(none stated in these steps)' },
     { heading: '3. Files and Code Sections:', lines: [...changed.map((c) => `${c.file} (${c.action}${c.times > 1 ? `, ${c.times} edits` : ''})`), ...readLinesUnderRoot(facts, (f) => `${f} (read)`), ...editGists(facts, budget, fill)], empty: '(no file touched in these steps)' },
     { heading: '4. Errors and fixes:', lines: [...errorLinesKeepingLast(facts), ...failedEditLines(facts), ...testLines(facts)], empty: '(no error in these steps)' },
-    { heading: '5. Problem Solving:', lines: [...must(changeLinesWithin(facts, budget)), ...rankedCommandLines(facts, countFor(20, counts)), ...outcomeLines(facts), ...(fill ? roomFillLines(facts) : [])], empty: '(no command or change in these steps)' },
+    { heading: '5. Problem Solving:', lines: [...must(changeLinesWithin(facts, budget)), ...must(doneTodoLines(facts)), ...rankedCommandLines(facts, countFor(20, counts)), ...outcomeLines(facts), ...(fill ? roomFillLines(facts) : [])], empty: '(no command or change in these steps)' },
     { heading: '6. All user messages:', lines: must(userMessages), empty: '(none in these steps)' },
-    { heading: '7. Pending Tasks:', lines: [...must(openTodoLines(facts)), ...must(doneTodoLines(facts)), ...earlierSummaryText(facts).map((p) => `from an earlier summary ${p}`)], empty: '(none stated in these steps)' },
+    // Finished items of the plan are work done (section 5), not pending.
+    { heading: '7. Pending Tasks:', lines: [...must(openTodoLines(facts)), ...earlierSummaryText(facts).map((p) => `from an earlier summary ${p}`)], empty: facts.plan ? '(none left on the plan)' : '(none stated in these steps)' },
     { heading: '8. Current Work:', inline: lastAgentLine(facts, short ? 200 : 600) ?? '(no agent message in these steps)', lines: [] },
     { heading: '9. Optional Next Step:', inline: openTodoLines(facts)[0] ?? '(not stated in the log)', lines: [] },
   ], { header: [EXTRACTIVE_NOTE, 'Summary:'], budget, share });
