@@ -213,3 +213,17 @@ test("claude-code-compact: the plan's finished items are work done (5), not Pend
   assert.doesNotMatch(section(7), /invoice/, r.summary!);
   assert.match(section(5), /Port the invoice job \[completed\]/, r.summary!);
 });
+
+test("katalyst-chat's Technical setup holds what changed the setup: a commit, not git status or git diff", async () => {
+  const t = trajectory((b) => {
+    b.add({ kind: 'user', text: 'Commit the parser fix.' });
+    call(b, 'Bash', { command: 'git status --short' }, ' M src/parse.py');
+    call(b, 'Bash', { command: 'git diff --stat' }, ' src/parse.py | 2 +-');
+    call(b, 'Bash', { command: 'git commit -am "parse commas"' }, '[main 1a2b3c4] parse commas');
+    b.add({ kind: 'assistant', text: 'Committed.' });
+  });
+  const r = await runCompaction(t, { strategy: findStrategy('katalyst-chat')!, range: '1:-2' }, { counter: charEstimateCounter });
+  const setup = /\n6\. Technical setup:[^\n]*\n((?: {2}- .*\n?)*)/.exec(r.summary!)?.[1] ?? '';
+  assert.match(setup, /git commit -am/, r.summary!);
+  assert.doesNotMatch(setup, /git status|git diff/, r.summary!);
+});

@@ -344,8 +344,9 @@ export function installLines(facts: Facts): string[] {
   return counted(facts.commands.filter((c) => /\b(pip3?|uv|poetry|conda|npm|yarn|pnpm|apt(-get)?|brew|cargo|gem|go)\s+(install|add|get)\b/.test(c.command)).map(describeCommand));
 }
 
-export function gitLines(facts: Facts): string[] {
-  return counted(facts.commands.filter((c) => /(^|[;&|]\s*|\s)git\s+[a-z]/.test(c.command)).map(describeCommand));
+/** The git commands run (of `effects` only, when given: `['change']` leaves out `git status` and `git diff`). */
+export function gitLines(facts: Facts, effects?: readonly CommandFact['effect'][]): string[] {
+  return counted(facts.commands.filter((c) => /(^|[;&|]\s*|\s)git\s+[a-z]/.test(c.command) && (!effects || effects.includes(c.effect))).map(describeCommand));
 }
 
 /** Summaries an earlier compaction left, carried forward whole (bounded only when huge). */

@@ -85,7 +85,8 @@ function extractiveSummary(facts: Facts, budget: number, counts = budget, fill =
     { heading: '3. Completed tasks:', lines: [...must(changeLinesWithin(facts, budget)), ...must(doneTodoLines(facts)), ...finishedEarlierLines(facts), ...editGists(facts, budget, fill)], empty: '(nothing finished in these steps)', priority: 4 },
     { heading: '4. Current project state:', lines: [...testLines(facts), ...errorLinesKeepingLast(facts), ...commandLines(facts, countFor(15, counts)), ...outcomeLines(facts), ...(fill ? roomFillLines(facts) : []), ...readLinesUnderRoot(facts, (f) => `read ${f}`)], empty: '(no command or test in these steps)', priority: 2 },
     { heading: '5. Not yet done:', lines: [...must(openTodoLines(facts)), ...failedEditLines(facts), ...pendingCallLines(facts)], empty: '(not stated in these steps)', priority: 4 },
-    { heading: '6. Technical setup:', lines: [...installLines(facts), ...gitLines(facts)], empty: '(no setup change in these steps)', priority: 1 },
+    // What changed the setup: installs, and git commands that changed the repository (not `git status`).
+    { heading: '6. Technical setup:', lines: [...installLines(facts), ...gitLines(facts, ['change'])], empty: '(no setup change in these steps)', priority: 1 },
     { heading: '7. Next task context:', inline: lastAgentLine(facts, 300) ?? '(none)', lines: [...decisionLines(facts, countFor(3, counts), countFor(3, counts)), ...earlierSummaryText(facts).map((p) => `earlier summary ${p}`)], priority: 3 },
   ];
   return renderSections(sections, { header: [EXTRACTIVE_NOTE], budget });
