@@ -1,6 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { titleFromSteps } from '../../src/core/formats/chatMessages';
+import { findStrategy, runCompaction } from '../../src/core/compaction';
+import { charEstimateCounter } from '../../src/core/tokens/counter';
 import { loadTrajectory } from '../../src/core/open';
 import { stepFailed } from '../../src/core/compaction/facts/verdict';
 import { REPO_ROOT } from '../helpers/paths';
@@ -395,4 +397,22 @@ test("a run's title skips a saved prompt's label heading and fences: spec-kit's 
   if (!fs.existsSync(file)) return t.skip('wild/files is not in this checkout');
   const run = (await loadTrajectory(file)).runs[0];
   assert.match(run.title, /^I want to build everything that has been discussed in README\.md/);
+});
+
+test('Codex unified exec: the exit status a later exec_command_end records is the call\'s; a write_stdin poll\'s "Process exited with code N" is its own', async () => {
+  const file = fixture('codex/codemie-unified-exec.jsonl');
+  const run = await loadRun(file);
+  const started = run.steps.find((s) => s.kind === 'tool_result' && s.toolName === 'exec_command' && /Process running with session ID 48230/.test(s.text))!;
+  assert.equal(started.exitCode, 0, 'exec_command_end (call_Y2p6…) says exit_code 0');
+  const polled = run.steps.find((s) => s.kind === 'tool_result' && s.toolName === 'write_stdin' && /Process exited with code 0/.test(s.text))!;
+  assert.equal(polled.exitCode, 0);
+  const r = await runCompaction(run, { strategy: findStrategy('openhands-summary')!, range: '0:-1' }, { counter: charEstimateCounter });
+  assert.match(r.summary!, /checked: sed -n '1,180p' …\/using-superpowers\/SKILL\.md \(exit 0\)/, r.summary!);
+  assert.doesNotMatch(r.summary!, /→ Process running with session ID 48230/);
+  // The same records with the command failing: the call's result is an error, found by its status.
+  const text = fs.readFileSync(file, 'utf8').replace(/("type":"exec_command_end","call_id":"call_Y2p6KmqwoTtpi6atpDPuxC5M"[^\n]*?"exit_code":)0/, '$11');
+  const failing = parseRunText(text, { path: 'rollout.jsonl', size: text.length });
+  const failed = failing.steps[started.index];
+  assert.equal(failed.exitCode, 1);
+  assert.equal(stepFailed(failed, failing.steps), true);
 });

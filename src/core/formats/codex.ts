@@ -110,6 +110,9 @@ export const codexAdapter: FormatAdapter = {
             if (last && !last.usage && isRecord(info!.last_token_usage)) last.usage = usageOf(info!.last_token_usage, meta.model);
           } else if (event === 'user_message' || event === 'agent_message' || event === 'agent_reasoning') {
             if (!addEventEcho(b, event, String(payload.message ?? payload.text ?? ''), echoes, { location, timestamp })) skipRecord(ctx, `event_msg/${event} (copy of a response item)`, location);
+          } else if (event === 'exec_command_end' && exitCodeInto(b.steps, payload)) {
+            // Unified exec: the call answered "Process running with session ID N"; the exit status came later, here.
+            skipRecord(ctx, "event_msg/exec_command_end (its exit code read into the call's result)", location);
           } else if (event === 'turn_aborted' && payload.reason === 'interrupted') {
             // The person pressed Esc: an act of theirs, not bookkeeping.
             b.add({ kind: 'environment', text: 'turn aborted: interrupted', label: INTERRUPTED_LABEL, location, timestamp, interruption: true });
@@ -205,9 +208,29 @@ function addEventEcho(b: StepBuilder, event: string, text: string, echoes: Map<s
  * not start the command at all. Both are Codex's own wording, so the step carries them as its
  * exit code and error flag, for the tree, Next Error and every summary alike.
  */
+/**
+ * `exec_command_end` of a call whose result has no exit status yet (unified exec answers a long
+ * command with its session id, and the command ends later): the status goes on that result.
+ * False when there is no such result.
+ */
+function exitCodeInto(steps: readonly Step[], payload: Record<string, unknown>): boolean {
+  const code = typeof payload.exit_code === 'number' ? payload.exit_code : undefined;
+  if (code === undefined || typeof payload.call_id !== 'string') return false;
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const s = steps[i];
+    // A linked result names its call by `answers`; an unlinked one keeps the id.
+    const callId = s.answers !== undefined ? steps[s.answers]?.tool?.callId : s.tool?.callId;
+    if (s.kind !== 'tool_result' || callId !== payload.call_id) continue;
+    if (s.exitCode === undefined) s.exitCode = code;
+    return true;
+  }
+  return false;
+}
+
 function readOutputStatus(step: Step): void {
   if (step.exitCode === undefined) {
-    const header = /^Exit code: (-?\d+)\r?\nWall time: /.exec(step.text);
+    // `Exit code: 1\nWall time: …`, or unified exec's `Chunk ID: …\nWall time: …\nProcess exited with code 1`.
+    const header = /^Exit code: (-?\d+)\r?\nWall time: /.exec(step.text) ?? /^Chunk ID: \S+\r?\nWall time: [^\n]*\r?\nProcess exited with code (-?\d+)\r?\n/.exec(step.text);
     if (header) step.exitCode = Number(header[1]);
   }
   if (step.isError === undefined && step.exitCode === undefined && /^execution error: \S/.test(step.text)) step.isError = true;
