@@ -55,8 +55,8 @@ test("a harness's refusal of a reply is an error; a client's tool-use refusal is
 
 test("a skill Codex sends as a user message is not the person's request, and its rules are not the person's constraints", async () => {
   const run = (await loadTrajectory(wild('EntityProcess__agentv/codex-full.jsonl'))).runs[0];
-  assert.equal(run.steps[375].kind, 'environment');
-  assert.equal(run.steps[375].label, 'skill: coordinator');
+  const skill = run.steps.find((s) => s.label === 'skill: coordinator');
+  assert.equal(skill?.kind, 'environment');
   const facts = extractFacts(run, run.steps.map((s) => s.index));
   assert.ok(!facts.constraints.some((c) => /Never edit source files directly/.test(c.text)), facts.constraints.map((c) => c.text).join('\n'));
 });

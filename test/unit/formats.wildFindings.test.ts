@@ -416,3 +416,16 @@ test('Codex unified exec: the exit status a later exec_command_end records is th
   assert.equal(failed.exitCode, 1);
   assert.equal(stepFailed(failed, failing.steps), true);
 });
+
+test("Codex: a web search the item records as completed has its outcome; it is not pending", async () => {
+  // The search line as a real Codex 0.125 rollout wrote it (codemie-ai/codemie-code, see test/fixtures/SOURCES.md's codemie-unified-exec row).
+  const search = '{"timestamp":"2026-05-11T08:39:29.842Z","type":"response_item","payload":{"type":"web_search_call","status":"completed","action":{"type":"search","query":"OpenCode config compact context percentage compact threshold env var OPENCODE_CONFIG_CONTENT","queries":["OpenCode config compact context percentage compact threshold env var OPENCODE_CONFIG_CONTENT","opencode config autocompact compact threshold context"]}}}';
+  const user = '{"timestamp":"2026-05-11T08:39:20.000Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"Find how OpenCode sets its compaction threshold."}]}}';
+  const reply = '{"timestamp":"2026-05-11T08:39:40.000Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"OpenCode compacts at a fixed share of the window."}]}}';
+  const text = [user, search, search.replace('"completed"', '"failed"'), reply].join('\n');
+  const run = parseRunText(text, { path: 'rollout.jsonl', size: text.length });
+  const results = run.steps.filter((s) => s.kind === 'tool_result');
+  assert.deepEqual(results.map((r) => [r.text, r.answers !== undefined, stepFailed(r, run.steps)]), [['', true, false], ['', true, true]]);
+  const r = await runCompaction(run, { strategy: findStrategy('openhands-summary')!, range: '0:-2' }, { counter: charEstimateCounter });
+  assert.doesNotMatch(r.summary!, /no result yet: web_search/, r.summary!);
+});

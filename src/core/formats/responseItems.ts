@@ -152,6 +152,11 @@ export function addResponseItem(b: StepBuilder, item: Record<string, unknown>, o
         const { type: _t, id: _i, call_id: _c, status: _s, ...rest } = item;
         const args = named !== undefined ? argsOf(item.arguments ?? fn?.arguments ?? item.input ?? {}) : JSON.stringify(rest.action ?? rest.operation ?? rest);
         addCall(b, base, named ?? type.slice(0, -'_call'.length), args, callId);
+        // A web search runs on the provider's side: no output item follows, and the item's own
+        // status is its outcome (an empty result: what it found reached the model unrecorded).
+        if (type === 'web_search_call' && (item.status === 'completed' || item.status === 'failed')) {
+          b.add({ ...base, kind: 'tool_result', text: '', label: `${type} (${item.status})`, isError: item.status === 'failed' || undefined, tool: { name: '', args: '', callId } });
+        }
       } else {
         // An item type we do not know (Codex 0.144's `world_state`, say): named by its type, its fields readable.
         b.add({ ...base, kind: 'other', text: readableFields(item) });
