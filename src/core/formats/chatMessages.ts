@@ -189,10 +189,10 @@ export function stringOrUndefined(v: unknown): string | undefined {
   return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
 }
 
-/** First line of the first real user message, as a trajectory title. */
 /** A line that only labels or fences what follows: `## User Input`, `# Task`, ```` ```text ````. */
 const isLabelLine = (line: string) => /^(?:#{1,6}\s+\S+(?:\s+\S+)?\s*:?|`{3,}\w*|~{3,}\w*)$/.test(line);
 
+/** First line of the first real user message, as a trajectory title. */
 export function titleFromSteps(steps: readonly { kind: StepKind; text: string }[], fallback: string): string {
   const first = steps.find((s) => s.kind === 'user' && s.text.trim() !== '');
   if (!first) return fallback;

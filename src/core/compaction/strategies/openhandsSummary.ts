@@ -73,7 +73,7 @@ function extractiveOpenHandsSummary(facts: Facts, budget = DEFAULT_SUMMARY_CHARS
   const later = laterRequests(facts).map((r) => `later request: ${r}`);
   const constraints = constraintLines(facts).map((c) => `constraint: ${c}`);
   const refs = userRefLines(facts);
-  const changed = filesChanged(facts).length;
+  const changed = filesChanged(facts);
   const sections: Section[] = [
     { heading: 'USER_CONTEXT:', inline: task ?? '(no user request in the log)', lines: [...must(later), ...constraints, ...(refs.length ? [`given: ${refs.join(', ')}`] : [])], priority: 5 },
     { heading: 'TASK_TRACKING:', lines: must(taskTrackingLines(facts)), empty: '(no task list in these steps)', priority: 5 },
@@ -81,11 +81,11 @@ function extractiveOpenHandsSummary(facts: Facts, budget = DEFAULT_SUMMARY_CHARS
     { heading: 'PENDING:', lines: [...openTodoLines(facts), ...failedEditLines(facts), ...pendingCallLines(facts)], empty: '(not stated in these steps)', priority: 4 },
     // What the commands that did not change anything showed: the state the agent relies on.
     { heading: 'CURRENT_STATE:', inline: lastAgentLine(facts) ?? '(no agent message in these steps)', lines: [...decisionLines(facts, countFor(4, counts), countFor(3, counts)), ...commandLines(facts, countFor(15, counts), ['read', 'run']).map((c) => `checked: ${c}`), ...outcomeLines(facts), ...(fill ? roomFillLines(facts) : [])], priority: 2 },
-    { heading: 'CODE_STATE:', lines: [...filesChanged(facts).map((c) => `${c.file} (${c.action})`), ...readLinesUnderRoot(facts, (f) => `${f} (read)`)], empty: '(no file touched in these steps)', priority: 1 },
+    { heading: 'CODE_STATE:', lines: [...changed.map((c) => `${c.file} (${c.action})`), ...readLinesUnderRoot(facts, (f) => `${f} (read)`)], empty: '(no file touched in these steps)', priority: 1 },
     { heading: 'TESTS:', lines: [...testLines(facts), ...errorLinesKeepingLast(facts)], empty: '(no test or error in these steps)', priority: 3 },
     // Only what changed files, the repository or the environment; reads and searches are not changes.
     // The files changed are listed under COMPLETED and failed edits under PENDING: said once each.
-    { heading: 'CHANGES:', lines: [...must(changed ? [`files: the ${changed === 1 ? 'one' : changed} under COMPLETED`] : []), ...commandLines(facts, countFor(25, counts), ['change']), ...editGists(facts, budget, fill)], empty: '(no change in these steps)', priority: 2 },
+    { heading: 'CHANGES:', lines: [...must(changed.length ? [`files: the ${changed.length === 1 ? 'one' : changed.length} under COMPLETED`] : []), ...commandLines(facts, countFor(25, counts), ['change']), ...editGists(facts, budget, fill)], empty: '(no change in these steps)', priority: 2 },
     { heading: 'DEPS:', lines: installLines(facts), empty: '(no dependency change in these steps)', priority: 1 },
     { heading: 'VERSION_CONTROL_STATUS:', lines: gitLines(facts), empty: '(no version control in these steps)', priority: 1 },
   ];
