@@ -110,3 +110,15 @@ test('a file of many runs says how many of all its requests have no usage in the
   assert.match(bill.note, /4 of the 6 requests have no usage in the log/);
   assert.equal(bill.cost, 2 * billRun(one).cost!, 'the figure is still the recorded calls priced');
 });
+
+test('a log that records cache reads for a model whose price has no cache-read rate: the replay reads what the log shows, at the input price, and says so', async () => {
+  // Gemini 3 Pro Image Preview: the price table lists no cache-read rate, yet the session records 56,538 cached tokens.
+  const { bill, replay } = billRunWithReplay(await loadRun(fixture('gemini-cli/codemie-cached-no-cache-price.json')));
+  const recordedReads = bill.tokens.cachedInput;
+  assert.equal(recordedReads, 56_538, 'the reads the log records');
+  assert.equal(replay.cache, 'gemini', 'the provider cached, so the replay does (was: no cache, every read billed as uncached)');
+  assert.ok(Math.abs(replay.totals.raw.cachedInput - recordedReads) < 0.02 * recordedReads, `modelled reads ${replay.totals.raw.cachedInput} against ${recordedReads}`);
+  assert.ok(bill.cost !== null && replay.totals.raw.cost !== null, 'a cost, not "unknown (no cache-read price)"');
+  assert.match(bill.note, /no cache-read price for gemini-3-pro-image-preview, so the 56,538 tokens the log records read from the cache are billed at the input price/);
+  assert.ok(replay.notes.some((n) => /cache read \(assumed: the table has no cache-read price/.test(n)), replay.notes.join('\n'));
+});

@@ -35,6 +35,8 @@ export interface ResolvedPrice extends ModelPrice {
   source: string;
   /** Higher rates for a request whose prompt holds at least `from` tokens (Claude and Gemini over 200k). */
   longContext?: { from: number } & ModelPrice;
+  /** Set where the table has no cache-read price but the log records cache reads: they are billed at the input price, said so. */
+  cachedInputAssumed?: true;
 }
 
 /**

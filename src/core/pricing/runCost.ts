@@ -173,6 +173,9 @@ export function runCost(t: Run, o: RunCostOptions = {}): RunBill {
     bill.note = source === 'per-call'
       ? `${calls.length} recorded call${calls.length === 1 ? '' : 's'}, each priced at its own model's price (${priced.rows})${priced.splitModelled ? '; the log records cache reads and writes as one figure, so each call\'s split is inferred: it reads at most what the call before it sent, and wrote the rest' : ''}`
       : `the run's recorded totals priced (${priced.rows})${priced.splitModelled ? '; the split into cache reads and writes is modelled' : ''}`;
+    for (const [row, reads] of priced.readsAtInputPrice ?? []) {
+      bill.note += `; the price table has no cache-read price for ${row}, so the ${fmt(reads)} tokens the log records read from the cache are billed at the input price (the most they cost)`;
+    }
   } else if (priced) {
     bill.label = 'priced from recorded usage';
     bill.reason = priced.reason;
@@ -257,6 +260,8 @@ interface Priced {
   pricesAsOf: string;
   rows: string;
   splitModelled?: boolean;
+  /** Cache reads the log records for a model whose price has no cache-read rate, billed at the input rate: by price row. */
+  readsAtInputPrice?: Map<string, number>;
 }
 
 class PriceBook {
@@ -279,6 +284,7 @@ class PriceBook {
     let asOf = '';
     const previousPrompt = new Map<string | undefined, number>();
     let splitInferred = false;
+    const readsAtInputPrice = new Map<string, number>();
     for (const c of calls) {
       const name = this.o.price ? 'your --price' : this.o.model ?? c.model ?? '(no model named)';
       let row = byModel.get(name);
@@ -294,8 +300,9 @@ class PriceBook {
       row.pricesAsOf ??= price.asOf;
       asOf ||= price.asOf;
       if (row.cost !== null) row.cost += callDollars(parts, price);
+      if (parts.cached > 0 && ratesFor(price, parts.input).cachedInput === undefined) readsAtInputPrice.set(price.matched, (readsAtInputPrice.get(price.matched) ?? 0) + parts.cached);
     }
-    return { ...summed([...byModel.values()], missing, asOf), splitModelled: splitInferred };
+    return { ...summed([...byModel.values()], missing, asOf), splitModelled: splitInferred, readsAtInputPrice };
   }
 
   priceTotals(u: RecordedUsage, model: string | undefined, at: Date | undefined, modelled: ModelledBill | undefined): Priced {

@@ -92,7 +92,7 @@ export function billAsHappened(trajectory: Run, o: BillingOptions): AsHappened {
   const only = !o.fixedModel && named.size === 1 ? [...named][0] : undefined;
   const own = only && only !== o.model ? priceFor(only, {}, runDate(trajectory.steps)) ?? o.price : o.price;
   const base = { ...o, price: own };
-  const price = calibrating && !mixed ? priceAsBilled(base, raw.recordedCalls, trajectory) : own;
+  const price = withRecordedCacheReads(calibrating && !mixed ? priceAsBilled(base, raw.recordedCalls, trajectory) : own, raw.recordedCalls);
   const uncachedInLog = !o.cache && calibrating && recordsNoCaching(raw.recordedCalls, cacheBehaviourFor(o.model, price));
   const cache = o.cache ?? (uncachedInLog ? 'none' : cacheBehaviourFor(o.model, price));
   const warm = calibration?.warmCache ?? 0;
@@ -339,6 +339,17 @@ function priceAsBilled(o: BillingOptions, calls: Parameters<typeof fitLogRates>[
   if (rates.cachedInput !== undefined) fitted.cachedInput = round(rates.cachedInput);
   if (rates.cacheWrite !== undefined) fitted.cacheWrite = round(rates.cacheWrite);
   return fitted;
+}
+
+/**
+ * A price without a cache-read rate for a model the log records reading from the cache (Gemini 3
+ * Pro Image's row has none): the provider cached, so the run is billed with its cache, and the reads
+ * at the input price, which is what they cost at most.
+ */
+function withRecordedCacheReads(price: ResolvedPrice | undefined, calls: readonly RecordedCall[]): ResolvedPrice | undefined {
+  if (!price || price.cachedInput !== undefined || price.source === 'settings') return price;
+  if (!calls.some((c) => (c.usage.cachedInputTokens ?? 0) > 0)) return price;
+  return { ...price, cachedInput: price.input, cachedInputAssumed: true };
 }
 
 /** Four significant digits: a fitted rate of 0.27999999 is the list price of 0.28. */

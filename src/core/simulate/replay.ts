@@ -187,7 +187,8 @@ function notesOf(r: ReplayResult, o: ReplayOptions, sideBranchSteps: number, pri
     : `Effect: ${r.effect}; no model requests.`);
   if (sideBranchSteps > 0) notes.push(`${sideBranchSteps} subagent steps keep contexts of their own and are left out of both runs.`);
   if (price) {
-    const rates = `$${price.input} in, ${price.cachedInput !== undefined ? `$${price.cachedInput} cache read, ` : ''}${price.cacheWrite !== undefined ? `$${price.cacheWrite} cache write, ` : ''}$${price.output} out per million tokens`;
+    const read = price.cachedInputAssumed ? `$${price.cachedInput} cache read (assumed: the table has no cache-read price, and the log records reads, so they are billed at the input price, the most they cost), ` : `$${price.cachedInput} cache read, `;
+    const rates = `$${price.input} in, ${price.cachedInput !== undefined ? read : ''}${price.cacheWrite !== undefined ? `$${price.cacheWrite} cache write, ` : ''}$${price.output} out per million tokens`;
     notes.push(`Prices: ${price.source === 'settings' ? 'from settings' : `${price.source}, in force on ${price.asOf}`} (${price.matched}: ${rates}).`);
   } else {
     notes.push('Prices: none known for this model, so no cost (set one in agentTraceLens.prices or with --model).');
