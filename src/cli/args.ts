@@ -1,5 +1,6 @@
 import type { ExitCode } from './exitCodes';
 import { UserError } from '../core/errors';
+import * as path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 /** Wrong usage of the command line: exit code 1 and the usage text. */
@@ -37,4 +38,12 @@ export interface CliCommand {
   /** The exit codes it can give besides 0, 1 and 70 (all in exitCodes.ts). */
   exitCodes: readonly ExitCode[];
   run(args: string[], io: CliIO): Promise<number>;
+}
+
+/**
+ * The paths the user typed, as typed, resolved and by name: printed output keeps them as they are
+ * when the rest is redacted (a task id in a file's name is the user's, not a secret of the log's).
+ */
+export function typedPaths(...paths: (string | undefined)[]): string[] {
+  return paths.filter((p): p is string => p !== undefined && p !== '').flatMap((p) => [p, path.resolve(p), path.basename(p)]);
 }

@@ -148,3 +148,24 @@ test('redaction: convert --to atif, to a file or to standard output, carries no 
   assert.equal(kept.code, 0, kept.err);
   assert.equal(leaked(kept.out).length, SEEDED_SECRETS.length);
 });
+
+test('redaction: the path the user typed is printed as typed: a random run id in an Inspect file name is not a secret, a token in one is', async () => {
+  const dir = tempDir('typed-path');
+  // Inspect names its logs <time>_<task>_<random id>.eval; this one keeps its upstream name.
+  const file = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'inspect', '2025-11-07T10-59-47-05-00_websearch-addition-problem_LqPDntDnkk4h2fSqQ8i6CE.eval');
+  const summaryFile = path.join(dir, 'summary_Q7mZpL2vRx9KdT4wYbN8sE.json');
+  for (const args of [['stats', file], ['stats', file, '--json'], ['diff', file, file], ['compact', corpus('swe-agent/pydicom__pydicom-1458.traj'), '--strategy', 'observation-masking', '--out', summaryFile]]) {
+    const printed = await runCli(...args);
+    assert.equal(printed.code, 0, printed.out + printed.err);
+    // diff shortens a long name to its start: there, only that nothing in it is replaced.
+    if (args[0] !== 'diff') assert.ok(/LqPDntDnkk4h2fSqQ8i6CE|Q7mZpL2vRx9KdT4wYbN8sE/.test(printed.out), `${args.join(' ')} prints the file's name as typed:\n${printed.out.slice(0, 400)}`);
+    assert.doesNotMatch(printed.out, /REDACTED/, `${args.join(' ')}: ${printed.out.slice(0, 400)}`);
+  }
+  // A token shape that names itself is still replaced, in the path as anywhere.
+  const token = `ghp_${'Ab3dE'.repeat(7)}x`;
+  const named = path.join(dir, `run-${token}.eval`);
+  fs.copyFileSync(file, named);
+  const { out } = await runCli('stats', named);
+  assert.ok(!out.includes(token), out.slice(0, 300));
+  assert.match(out, /run-\[REDACTED:github-token\]\.eval/);
+});

@@ -16,7 +16,7 @@ import type { ModelProvider } from '../../core/llm/provider';
 import type { Run, TrajectoryFile } from '../../core/model';
 import { memoizedCounter, tiktokenCounter } from '../../core/tokens';
 import { tokenizerFor } from '../../core/tokens';
-import { parseCommandArgs, UsageError, type CliCommand, type CliIO } from '../args';
+import { parseCommandArgs, typedPaths, UsageError, type CliCommand, type CliIO } from '../args';
 import { table } from '../render';
 import { maxBytesOption, parseOptionPairs, pickRun, requireStrategy, stringMeta } from './common';
 import { forgottenEntities } from '../../core/report/entities';
@@ -134,8 +134,8 @@ export const compactCommand: CliCommand = {
     const entities = forgottenEntities(trajectory, result).map(({ text, kind, detail, kept, where, firstStep, neededLater }) => ({ text, kind, ...(detail ? { detail } : {}), kept, where, firstStep, neededLater }));
     const removed = secretsRemovedFromOutputs(result, redactedOnWrite.count, redact);
     // What is printed is an exit like the files: the same pass (the summary, warnings, entities, paths).
-    if (values.json) io.out(JSON.stringify(redactOutgoing({ ...jsonReport(result, written, values['show-prompt'] === true), secretsRemoved: removed, fallbackReason: result.fallbackReason ?? null, entities }, { redact })) + '\n');
-    else io.out(redactOutgoing(renderResult(result, written, values['show-prompt'] === true), { redact }) + (removed === null ? 'Outputs are not redacted (--no-redact).\n' : removed > 0 ? `Secrets removed from the outputs: ${removed}.\n` : ''));
+    if (values.json) io.out(JSON.stringify(redactOutgoing({ ...jsonReport(result, written, values['show-prompt'] === true), secretsRemoved: removed, fallbackReason: result.fallbackReason ?? null, entities }, { redact, keep: typedPaths(file, values.out, values.html) })) + '\n');
+    else io.out(redactOutgoing(renderResult(result, written, values['show-prompt'] === true), { redact, keep: typedPaths(file, values.out, values.html) }) + (removed === null ? 'Outputs are not redacted (--no-redact).\n' : removed > 0 ? `Secrets removed from the outputs: ${removed}.\n` : ''));
     if (provider && result.fallbackReason) {
       io.err(`agent-trace-lens: a model was asked for (${provider.model} at ${provider.endpoint}) but the result is the strategy's fall-back: ${result.fallbackReason}. Exit code 3.\n`);
       return EXIT_MODEL_FALLBACK;

@@ -8,7 +8,7 @@ import type { Run } from '../../core/model';
 import { redactTrajectory } from '../../core/compaction';
 import { redactOutgoing } from '../../core/llm/redact';
 import { TokenService } from '../../core/tokens';
-import { parseCommandArgs, UsageError, type CliCommand } from '../args';
+import { parseCommandArgs, typedPaths, UsageError, type CliCommand } from '../args';
 import { maxBytesOption } from './common';
 import { EXIT } from '../exitCodes';
 
@@ -54,8 +54,8 @@ export const diffCommand: CliCommand = {
       const runA = redact ? redactTrajectory(a.run).trajectory : a.run;
       const runB = redact ? redactTrajectory(b.run).trajectory : b.run;
       const comparison = compareRuns({ run: runA, runIndex: a.runIndex, counts: countsA }, { run: runB, runIndex: b.runIndex, counts: countsB });
-      if (values.json) io.out(JSON.stringify(redactOutgoing(comparison, { redact })) + '\n');
-      else io.out(redactOutgoing(renderComparison(comparison, runA.steps, runB.steps), { redact }));
+      if (values.json) io.out(JSON.stringify(redactOutgoing(comparison, { redact, keep: typedPaths(positionals[0], positionals[1]) })) + '\n');
+      else io.out(redactOutgoing(renderComparison(comparison, runA.steps, runB.steps), { redact, keep: typedPaths(positionals[0], positionals[1]) }));
     } finally {
       await service.dispose();
     }

@@ -11,7 +11,7 @@ import { replay, type ReplayResult } from '../../core/simulate';
 import type { TokenCounter } from '../../core/tokens';
 import { tokenizerFor } from '../../core/tokens';
 import { memoizedCounter, tiktokenCounter } from '../../core/tokens';
-import { parseCommandArgs, UsageError, type CliCommand, type CliIO } from '../args';
+import { parseCommandArgs, typedPaths, UsageError, type CliCommand, type CliIO } from '../args';
 import { table } from '../render';
 import { grid } from '../../core/view/textTable';
 import { maxBytesOption, parseOptionPairs, pickRun, priceOption, requireStrategy, stringMeta } from './common';
@@ -116,13 +116,13 @@ export const simulateCommand: CliCommand = {
     }
     const extra = { tokenizer: counter.tokenizer, approximateTokens: counter.approximate };
     if (results.length === 1) {
-      if (values.json) io.out(JSON.stringify(redactOutgoing({ ...results[0], ...extra }, { redact: printRedacted })) + '\n');
-      else io.out(redactOutgoing(renderReplay(results[0], counter), { redact: printRedacted }));
+      if (values.json) io.out(JSON.stringify(redactOutgoing({ ...results[0], ...extra }, { redact: printRedacted, keep: typedPaths(positionals[0], values.html) })) + '\n');
+      else io.out(redactOutgoing(renderReplay(results[0], counter), { redact: printRedacted, keep: typedPaths(positionals[0], values.html) }));
       return 0;
     }
     const ranked = rankByCost(results);
-    if (values.json) io.out(JSON.stringify(redactOutgoing({ rankedBy: RANKED_BY, results: ranked.map((r) => ({ ...r, ...extra })) }, { redact: printRedacted })) + '\n');
-    else io.out(redactOutgoing(renderRanking(ranked, counter), { redact: printRedacted }));
+    if (values.json) io.out(JSON.stringify(redactOutgoing({ rankedBy: RANKED_BY, results: ranked.map((r) => ({ ...r, ...extra })) }, { redact: printRedacted, keep: typedPaths(positionals[0], values.html) })) + '\n');
+    else io.out(redactOutgoing(renderRanking(ranked, counter), { redact: printRedacted, keep: typedPaths(positionals[0], values.html) }));
     return 0;
   },
 };

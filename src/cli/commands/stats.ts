@@ -7,7 +7,7 @@ import { describeTokenReport } from '../../core/tokens';
 import { tokenReport, type TokenReport } from '../../core/tokens';
 import { TokenService } from '../../core/tokens';
 import { billFile } from '../../core/simulate';
-import { parseCommandArgs, UsageError, type CliCommand } from '../args';
+import { parseCommandArgs, typedPaths, UsageError, type CliCommand } from '../args';
 import { renderStats } from '../render';
 import { maxBytesOption, priceOption } from './common';
 import type { ModelPrice } from '../../core/models';
@@ -56,9 +56,9 @@ export const statsCommand: CliCommand = {
     const tokens = wantTokens ? await countTokens(trajectory, values.model, values['no-token-cache'] === true, io.workerScript, price) : undefined;
     if (values.json) {
       const { title: _title, ...json } = result;
-      io.out(JSON.stringify(redactOutgoing(tokens ? { ...json, ...tokens } : json, { redact })) + '\n');
+      io.out(JSON.stringify(redactOutgoing(tokens ? { ...json, ...tokens } : json, { redact, keep: typedPaths(positionals[0]) })) + '\n');
     } else {
-      io.out(redactOutgoing(renderStats(result) + (tokens ? describeTokenReport(tokens) : ''), { redact }));
+      io.out(redactOutgoing(renderStats(result) + (tokens ? describeTokenReport(tokens) : ''), { redact, keep: typedPaths(positionals[0]) }));
     }
     return 0;
   },

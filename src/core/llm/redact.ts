@@ -57,12 +57,12 @@ function applySpans(spans: Span[], text: string, kinds: Record<string, number>):
 }
 
 /** Replaces secrets in `text` with `[REDACTED:<kind>]` markers and counts them. Idempotent. */
-export function redactSecrets(text: string): RedactionResult {
+export function redactSecrets(text: string, o: { randomValues?: boolean } = {}): RedactionResult {
   const kinds: Record<string, number> = {};
   // Key blocks first (their bodies would otherwise match token rules piecemeal), random values last.
   let out = applySpans(privateKeySpans(text), text, kinds);
   for (const rule of COMPILED) out = applyRule(rule, out, kinds);
-  out = applySpans(entropySpans(out), out, kinds);
+  if (o.randomValues !== false) out = applySpans(entropySpans(out), out, kinds);
   const count = Object.values(kinds).reduce((a, b) => a + b, 0);
   return { text: out, count, kinds };
 }
@@ -84,8 +84,8 @@ export function describeRedactions(r: { count: number; kinds: Record<string, num
 
 type Tally = { count: number; kinds: Record<string, number> };
 
-function redactString(v: string, total: Tally): string {
-  const r = redactSecrets(v);
+function redactString(v: string, total: Tally, o: { randomValues?: boolean } = {}): string {
+  const r = redactSecrets(v, o);
   if (r.count) addRedactions(total, r);
   return r.text;
 }
@@ -155,7 +155,23 @@ export function redactShared<T>(value: T, total: Tally): T {
  * request, a file, printed output, the clipboard) with its secrets replaced, keys included.
  * `redact: false` (the user's `--no-redact`) returns the value as it is.
  */
-export function redactOutgoing<T>(value: T, opts: { redact?: boolean; total?: Tally } = {}): T {
+export function redactOutgoing<T>(value: T, opts: { redact?: boolean; total?: Tally; keep?: readonly string[] } = {}): T {
   if (opts.redact === false) return value;
-  return redactShared(value, opts.total ?? { count: 0, kinds: {} });
+  const total = opts.total ?? { count: 0, kinds: {} };
+  const keep = [...new Set(opts.keep ?? [])].filter((k) => k.length > 0).sort((a, b) => b.length - a.length);
+  if (keep.length === 0) return redactShared(value, total);
+  // What the user typed (a file's path, an output's name) is theirs, not the log's: a random-looking
+  // run id in a file name is not a secret. It is set aside, the rest redacted, and it is put back
+  // with only the named token shapes (`ghp_…`, `sk-…`) replaced.
+  const mark = (i: number) => `\u0000${i}\u0000`;
+  const shown = keep.map((k) => redactString(k, total, { randomValues: false }));
+  const hide = (v: unknown): unknown => typeof v === 'string' ? keep.reduce((t, k, i) => t.split(k).join(mark(i)), v)
+    : Array.isArray(v) ? v.map(hide)
+    : v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype ? Object.fromEntries(Object.entries(v).map(([k, x]) => [hide(k) as string, hide(x)]))
+    : v;
+  const show = (v: unknown): unknown => typeof v === 'string' ? shown.reduce((t, k, i) => t.split(mark(i)).join(k), v)
+    : Array.isArray(v) ? v.map(show)
+    : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [show(k) as string, show(x)]))
+    : v;
+  return show(redactShared(hide(value), total)) as T;
 }
