@@ -121,6 +121,11 @@ export async function main(argv: string[], rawIO: CliIO = processIO): Promise<nu
 
 if (require.main === module) {
   installGarbageCollector();
+  // `… | head` closes the pipe after the lines it wanted: that is the reader's choice, not a crash.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
   main(process.argv.slice(2)).then(
     (code) => { process.exitCode = code; },
     (e) => { process.stderr.write(forTerminal(describeUnexpected(e))); process.exitCode = UNEXPECTED_EXIT; },

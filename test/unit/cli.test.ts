@@ -123,3 +123,14 @@ test('the shipped sample is exactly what scripts/generate-sample.mjs writes', ()
   const committed = fs.readFileSync(path.join(REPO_ROOT, 'samples', 'demo-trajectory.json'), 'utf8');
   assert.equal(fs.readFileSync(fresh, 'utf8'), committed, 'regenerate the sample with: node scripts/generate-sample.mjs');
 });
+
+test('cli: output piped into `head` ends quietly with exit 0 when head has read enough (no EPIPE trace)', () => {
+  assert.ok(fs.existsSync(CLI), `${CLI} is missing: run \`npm run build\` first`);
+  // Thousands of matching lines, far more than a pipe holds: the CLI is still writing when head leaves.
+  const messages = [{ role: 'user', content: 'Count to 4000.' }, ...Array.from({ length: 4000 }, (_, i) => ({ role: 'assistant', content: `number ${i} of the count, said in a line long enough to fill the pipe` }))];
+  const big = writeTemp('count.json', JSON.stringify(messages));
+  const result = spawnSync('bash', ['-c', 'set -o pipefail; "$0" "$1" search "$2" number | head -n 1', process.execPath, CLI, big], { encoding: 'utf8' });
+  assert.equal(result.stdout.split('\n').filter(Boolean).length, 1, result.stdout);
+  assert.equal(result.stderr, '', 'no stack trace');
+  assert.equal(result.status, 0);
+});
