@@ -112,6 +112,12 @@ export interface Step {
    * its adapter knows it. A compaction that rebuilds it (codex-compact) keeps it.
    */
   sessionPrefix?: true;
+  /**
+   * On `tool_call` steps: a call the client made itself, after the model's reply, not one the model
+   * sent (Aider's auto-commit of its edits, a command Aider runs once the person agrees). It is no
+   * model request and no model output.
+   */
+  byClient?: true;
   /** On command results: the exit status the log records in a field of its own (not in the text). */
   exitCode?: number;
   /** Name of the side branch (a subagent) the step belongs to; absent for the main line. */

@@ -130,3 +130,47 @@ test('aider: a history saved with Windows line ends reads to the same steps as w
   assert.ok(unix.some((s) => s.kind === 'assistant' && s.text.includes('following command:\n\n\n\n```bash')), 'the blank lines inside the reply are part of it');
   assert.ok(!windows.some((s) => s.text.includes('\r')), 'no carriage return reaches a step');
 });
+
+const OPENCODER = 'aider/opencoder-failed-calls-whole-format.aider.chat.history.md';
+
+test('aider: a model call that raised (litellm.APIError, BadRequestError) and Aider\'s own traceback are errors everywhere; a reply\'s notices are not', async () => {
+  const t = await loadTrajectory(fixture(OPENCODER));
+  assert.equal(t.runs.length, 4);
+  const errors = [...findInTrajectory(t, parseQuery('is:error'))].map(({ run, steps }) => steps.map((i) => [run, t.runs[run].steps[i].label]));
+  assert.deepEqual(errors.flat(), [
+    [0, 'model call failed: litellm.APIError'],
+    [1, 'model call failed: litellm.BadRequestError'],
+    // After a reply, adding the files the model named sent the chat again: that call raised inside Aider.
+    [3, 'exception: litellm_patch.OpenGPUPatchError'],
+  ]);
+  // The session whose request was answered, edited and committed has no error.
+  assert.ok(!t.runs[2].steps.some((s) => s.isError));
+});
+
+test('aider: in the whole edit format the file in the reply is the edit "Applied edit to" answers, and the auto-commit is in the summary\'s version control', async () => {
+  const t = await loadTrajectory(fixture(OPENCODER));
+  const run = t.runs[2];
+  assert.equal(t.coverage?.unpairedResults, 0, 'every result has its call');
+  const edit = run.steps.find((s) => s.kind === 'tool_call' && s.tool?.name === 'edit');
+  assert.ok(edit, run.steps.map((s) => `${s.kind} ${s.label}`).join('\n'));
+  assert.equal(JSON.parse(edit.tool!.args).path, 'shutdown_pc.sh');
+  assert.match(JSON.parse(edit.tool!.args).content, /^#!\/bin\/bash\n[\s\S]*sudo shutdown -h \+\$DELAY/);
+  const applied = run.steps.find((s) => s.kind === 'tool_result' && s.text === 'Applied edit to shutdown_pc.sh');
+  assert.equal(applied?.answers, run.steps.indexOf(edit));
+  const commit = run.steps.find((s) => s.label === 'auto-commit')!;
+  assert.equal(commit.byClient, true);
+  assert.equal(billRunAsHappened(run).billing.modelCalls, 1, 'one reply, one call: Aider\'s own commit is no model request');
+  const compacted = await runCli('compact', fixture(OPENCODER), '--run', '2', '--strategy', 'openhands-summary', '--range', `0:${run.steps.length}`, '--json');
+  assert.equal(compacted.code, 0, compacted.err);
+  const summary = (JSON.parse(compacted.out) as { summary: string }).summary;
+  assert.match(summary, /VERSION_CONTROL_STATUS:\n {2}- git commit [^\n]*Commit 22f6ebc feat: add shutdown script/);
+  assert.match(summary, /COMPLETED:\n {2}- edited shutdown_pc\.sh/);
+});
+
+test('aider: compact and simulate on a file of many sessions say which run they took and which is longest', async () => {
+  const { code, err } = await runCli('compact', fixture(OPENCODER), '--strategy', 'observation-masking');
+  assert.equal(code, 0, err);
+  assert.match(err, /holds 4 runs; this is run 0 \(\d+ steps\), the longest is run 2 \(\d+ steps\)\. --run N picks another/);
+  const chosen = await runCli('compact', fixture(OPENCODER), '--strategy', 'observation-masking', '--run', '2');
+  assert.doesNotMatch(chosen.err, /holds 4 runs/);
+});

@@ -83,10 +83,12 @@ test('the reason for a deviation names what the log leaves out: cached tokens it
   const o = billRunAsHappened(piRun);
   const uncalibrated = billAsHappened(piRun, { counter: o.counter, stepTokens: o.stepTokens, price: o.price, model: o.model, calibrate: false }).bill;
   assert.match(uncalibrated.differenceReason!, /the recorded prompt grows by 122,522 tokens from step 3 to step 7, where the log shows 95 added/);
-  // Requests without usage are left out of the token comparison as they are of the cost: no "prompt tokens" reason from them.
+  // The commands Aider ran once the person agreed, and its auto-commit, are no model requests: all
+  // three calls record usage (the two commands were counted as requests without usage before).
   const afi = (await loadTrajectory(fixture('aider/afi-core-gpt-4o.aider.chat.history.md'))).runs[1];
   const bill = billRunAsHappened(afi).bill;
-  assert.equal(bill.unrecorded?.requests, 2);
+  assert.equal(bill.calls, 3);
+  assert.equal(bill.unrecorded, undefined);
   assert.doesNotMatch(bill.differenceReason!, /prompt tokens/);
   assert.match(bill.differenceReason!, /the replay has 6,528 cache reads where the log records 0/);
 });

@@ -3,7 +3,7 @@ import type { Run, TrajectoryFile } from '../../core/model';
 import type { ModelPrice } from '../../core/models';
 
 import { DEFAULT_MAX_BYTES } from '../../core/open';
-import { UsageError } from '../args';
+import { UsageError, type CliIO } from '../args';
 
 // Option handling that compact and simulate share.
 
@@ -26,9 +26,17 @@ export function parseOptionPairs(pairs: string[]): Record<string, string> {
 }
 
 /** `--run N` of a multi-run file (evaluation outputs, Inspect logs); the first run by default. */
-export function pickRun(t: TrajectoryFile, run: string | undefined): Run {
+export function pickRun(t: TrajectoryFile, run: string | undefined, io?: Pick<CliIO, 'err'>): Run {
   const runs = t.runs;
-  if (run === undefined) return runs[0];
+  if (run === undefined) {
+    // Never silently: the first of 34 Aider sessions may be one line long.
+    if (runs.length > 1 && io) {
+      const sizes = runs.map((r) => r.steps.length);
+      const largest = sizes.indexOf(Math.max(...sizes));
+      io.err(`${t.source.path} holds ${runs.length} runs; this is run 0 (${plural(sizes[0], 'step')})${largest !== 0 ? `, the longest is run ${largest} (${plural(sizes[largest], 'step')})` : ''}. --run N picks another.\n`);
+    }
+    return runs[0];
+  }
   const n = Number(run);
   if (!Number.isInteger(n) || n < 0 || n >= runs.length) throw new UsageError(`--run takes a run number from 0 to ${runs.length - 1}.`);
   return runs[n];
@@ -58,4 +66,8 @@ export function priceOption(value: string | undefined): ModelPrice | undefined {
   if (nums[1] !== undefined) price.cachedInput = nums[1];
   if (nums[2] !== undefined) price.cacheWrite = nums[2];
   return price;
+}
+
+function plural(n: number, word: string): string {
+  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 }

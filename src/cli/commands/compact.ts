@@ -106,7 +106,7 @@ export const compactCommand: CliCommand = {
     if (refusal) throw new UsageError(`--base-url: ${refusal}`);
 
     const loaded = await loadTrajectory(file, { maxBytes: maxBytesOption(values['max-size-mb']) });
-    const trajectory = pickRun(loaded, values.run);
+    const trajectory = pickRun(loaded, values.run, io);
 
     const provider: ModelProvider | undefined = baseUrl && strategy.kind === 'llm' ? createOpenAiProvider({ baseUrl, apiKey: key, model, allowInsecureHttp: values['allow-http'] === true, requestDeadlineMs: deadlineMs }) : undefined;
     const tokenizer = tokenizerFor(provider ? model : values.model ?? stringMeta(trajectory.meta.model));

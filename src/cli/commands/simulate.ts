@@ -94,7 +94,7 @@ export const simulateCommand: CliCommand = {
     const overwrite = values.force === true;
     if (values.html !== undefined) await checkTargets([{ path: values.html, label: '--html' }], { inputs: [positionals[0]], overwrite });
     const loaded = await loadTrajectory(positionals[0], { maxBytes: maxBytesOption(values['max-size-mb']) });
-    const trajectory = pickRun(loaded, values.run);
+    const trajectory = pickRun(loaded, values.run, io);
 
     const model = values.model ?? stringMeta(trajectory.meta.model);
     const tokenizer = tokenizerFor(model);

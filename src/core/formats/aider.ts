@@ -1,7 +1,7 @@
 import type { RecordedUsage, Step, TrajectoryMeta } from '../model';
 import { StepBuilder } from '../steps';
 import type { FormatAdapter, ParsedTrajectory } from './adapter';
-import { aiderBlocks, editBlocks, tokenReport, type Block } from './aiderMarkdown';
+import { aiderBlocks, editBlocks, tokenReport, wholeFileBlocks, type Block } from './aiderMarkdown';
 import { titleFromSteps } from './chatMessages';
 import { recordedUsage, sumUsage } from './usage';
 import { injectedLabel, type InjectedRule, labelWith } from './injected';
@@ -12,6 +12,23 @@ import { injectedLabel, type InjectedRule, labelWith } from './injected';
 // their output, and the `Tokens: … Cost: …` line after each reply as that reply's usage.
 
 const MODEL_NOTICE = /^(?:Main model|Models?): (\S+)/; // "Models: X with …, weak model Y" up to 0.50
+/** "Model: X with whole edit format": how the model writes its edits in this session. */
+const EDIT_FORMAT = /^(?:Main model|Models?): \S+ with ([\w-]+) edit format/;
+/**
+ * A Python exception as Aider prints it when the model call fails (`litellm.APIConnectionError: …`,
+ * `openai.BadRequestError: …`): the type's name, then a colon, at the start of a line.
+ */
+const EXCEPTION_LINE = /^((?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception))(?: - |: |$)/gm;
+/** `Commit 22f6ebc feat: add shutdown script`: the commit Aider made of its edits. */
+const AUTO_COMMIT = /^Commit ([0-9a-f]{7,40}) (.+)$/;
+const TRACEBACK = /^Traceback \(most recent call last\):$/m;
+
+/** The type of the last exception a notice prints (`litellm.APIError`), if any. */
+function lastException(text: string): string | undefined {
+  let last: string | undefined;
+  for (const m of text.matchAll(EXCEPTION_LINE)) last = m[1];
+  return last;
+}
 /** A reasoning model's thinking, as Aider writes it before the answer (`<thinking-content-<hash>>`). */
 const REASONING_BLOCK = /^\s*<(thinking-content-[0-9a-f]+|thinking|think)>([\s\S]*?)<\/\1>\s*/;
 
@@ -83,11 +100,12 @@ function parseSession(blocks: Block[], started: string | undefined): ParsedTraje
   let replied = false;
   let callEnded = false;
   let sinceReply: Step[] = [];
+  let editFormat: string | undefined;
   for (const block of blocks) {
     const location = { line: block.line };
     switch (block.kind) {
       case 'session': {
-        for (const n of block.notices) meta.model = MODEL_NOTICE.exec(n)?.[1] ?? meta.model;
+        for (const n of block.notices) { meta.model = MODEL_NOTICE.exec(n)?.[1] ?? meta.model; editFormat = EDIT_FORMAT.exec(n)?.[1] ?? editFormat; }
         const version = block.notices.map((n) => /^Aider (v[\d.]+\S*)/.exec(n)?.[1]).find(Boolean);
         if (version) meta.version = version;
         if (block.notices.length > 0) b.add({ location, kind: 'other', text: block.notices.join('\n'), label: 'session start' });
@@ -122,7 +140,7 @@ function parseSession(blocks: Block[], started: string | undefined): ParsedTraje
         // A reply with no request between it and the call before: Aider answered that call itself
         // (edit-format errors, lint or test output, files it added) and its notices are what it sent.
         if (replied && callEnded) for (const s of sinceReply) markReflection(s);
-        lastReply = addReply(b, block.text, location);
+        lastReply = addReply(b, block.text, location, editFormat);
         replied = true;
         callEnded = false;
         sinceReply = [];
@@ -137,8 +155,19 @@ function parseSession(blocks: Block[], started: string | undefined): ParsedTraje
         }
         const from = b.steps.length;
         pendingShell = addNotices(b, block.lines, location, lastReply, pendingShell);
-        for (let k = from; k < b.steps.length; k++) if (b.steps[k].kind === 'other') sinceReply.push(b.steps[k]);
-        for (const n of block.lines) meta.model = MODEL_NOTICE.exec(n)?.[1] ?? meta.model;
+        for (let k = from; k < b.steps.length; k++) {
+          const step = b.steps[k];
+          if (step.kind !== 'other') continue;
+          sinceReply.push(step);
+          // Aider printing an exception: with a request and no reply yet, the model call failed;
+          // after a traceback, Aider itself (or a call it made on its own) failed. Shell output is a result, not here.
+          const exception = lastException(step.text);
+          if (exception && (request !== undefined && !replied || TRACEBACK.test(step.text))) {
+            step.isError = true;
+            step.label = labelWith(!replied ? 'model call failed' : 'exception', exception);
+          }
+        }
+        for (const n of block.lines) { meta.model = MODEL_NOTICE.exec(n)?.[1] ?? meta.model; editFormat = EDIT_FORMAT.exec(n)?.[1] ?? editFormat; }
         break;
       }
     }
@@ -175,8 +204,8 @@ function firstLine(text: string): string {
   return (end < 0 ? line : line.slice(0, end)).trim();
 }
 
-/** A reply: its prose as text, each SEARCH/REPLACE block as an `edit` tool call. */
-function addReply(b: StepBuilder, reply: string, location: { line: number }): Step[] {
+/** A reply: its prose as text, each SEARCH/REPLACE block (each whole file, in the `whole` format) as an `edit` tool call. */
+function addReply(b: StepBuilder, reply: string, location: { line: number }, editFormat: string | undefined): Step[] {
   const start = b.steps.length;
   let text = reply;
   const reasoning = REASONING_BLOCK.exec(reply.slice(0, 1_000_000));
@@ -184,7 +213,7 @@ function addReply(b: StepBuilder, reply: string, location: { line: number }): St
     b.add({ location, kind: 'thought', text: reasoning[2].trim(), label: 'thinking' });
     text = reply.slice(reasoning[0].length);
   }
-  const edits = editBlocks(text);
+  const edits = editFormat === 'whole' ? wholeFileBlocks(text) : editBlocks(text);
   if (edits.length === 0) {
     b.add({ location, kind: 'assistant', text, label: 'reply' });
     return b.steps.slice(start);
@@ -194,8 +223,8 @@ function addReply(b: StepBuilder, reply: string, location: { line: number }): St
   for (const edit of edits) {
     const before = text.slice(at, edit.start).trim();
     if (before) b.add({ location, kind: 'assistant', text: before, label: 'reply' });
-    const args = JSON.stringify({ path: edit.path, search: edit.search, replace: edit.replace });
-    b.add({ location, kind: 'tool_call', text: text.slice(edit.start, edit.end).trim(), label: 'edit block', tool: { name: 'edit', args, callId: `edit:${location.line}:${edit.start}` } });
+    const args = JSON.stringify(edit.content !== undefined ? { path: edit.path, content: edit.content } : { path: edit.path, search: edit.search, replace: edit.replace });
+    b.add({ location, kind: 'tool_call', text: text.slice(edit.start, edit.end).trim(), label: edit.content !== undefined ? 'whole file' : 'edit block', tool: { name: 'edit', args, callId: `edit:${location.line}:${edit.start}` } });
     at = edit.end;
   }
   const after = text.slice(at).trim();
@@ -243,14 +272,22 @@ function addNotices(b: StepBuilder, lines: string[], location: { line: number },
   lines.forEach((line, k) => {
     const applied = /^Applied edit to (.+)$/.exec(line);
     const running = /^Running (.+)$/.exec(line);
-    if (applied) {
+    const commit = AUTO_COMMIT.exec(line);
+    if (commit) {
+      // Aider committed the edits itself (auto-commits): the commit it ran, answered by the line it printed.
+      flushOther();
+      flushOutput();
+      const callId = `commit:${location.line}:${k}`;
+      b.add({ location, kind: 'tool_call', text: line, label: 'auto-commit', byClient: true, tool: { name: 'git', args: JSON.stringify({ command: `git commit -m ${JSON.stringify(commit[2])}`, hash: commit[1] }), callId } });
+      b.add({ location, kind: 'tool_result', text: line, label: 'commit', tool: { name: '', args: '', callId } });
+    } else if (applied) {
       flushOther();
       const edit = editOf(applied[1]);
       b.add({ location, kind: 'tool_result', text: line, label: 'applied edit', tool: { name: '', args: '', callId: edit?.tool?.callId ?? `applied:${location.line}:${k}` } });
     } else if (running) {
       flushOther();
       flushOutput();
-      shell = b.add({ location, kind: 'tool_call', text: running[1], label: 'shell command', tool: { name: 'shell', args: JSON.stringify({ command: running[1] }), callId: `shell:${location.line}:${k}` } });
+      shell = b.add({ location, kind: 'tool_call', text: running[1], label: 'shell command', byClient: true, tool: { name: 'shell', args: JSON.stringify({ command: running[1] }), callId: `shell:${location.line}:${k}` } });
     } else if (shell && !/^(Add command output to the chat\?|Tokens: |Cost: )/.test(line)) {
       output.push(line);
     } else {

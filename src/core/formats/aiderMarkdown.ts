@@ -195,6 +195,8 @@ export interface EditBlock {
   path: string;
   search: string;
   replace: string;
+  /** `whole` edit format: the file's new content (no search or replace). */
+  content?: string;
   start: number;
   end: number;
 }
@@ -209,6 +211,22 @@ export function editBlocks(reply: string): EditBlock[] {
   for (let m = pattern.exec(reply); m; m = pattern.exec(reply)) {
     const path = (m[3] ?? m[1] ?? '').trim();
     blocks.push({ path, search: m[4], replace: m[5], start: m.index, end: m.index + m[0].length });
+  }
+  return blocks;
+}
+
+/**
+ * Files a reply writes whole, as Aider's `whole` edit format asks: the path alone on a line, then
+ * the file in a fence. Only read in a session whose model line says that format.
+ */
+export function wholeFileBlocks(reply: string): EditBlock[] {
+  const blocks: EditBlock[] = [];
+  const pattern = /(?:^|\n)([^\s`][^\n`]*)\n```[^\n]*\n([\s\S]*?)\n?```(?=\n|$)/g;
+  for (let m = pattern.exec(reply); m; m = pattern.exec(reply)) {
+    const path = m[1].trim().replace(/^\*\*(.+)\*\*$|^`(.+)`$/, '$1$2');
+    // A path has no spaces and ends in a name: prose before an example ("For example:") is not one.
+    if (!/^[^\s:]+$|^[A-Za-z]:\\[^\s]+$/.test(path) || /[:;,]$/.test(path)) continue;
+    blocks.push({ path, search: '', replace: '', content: m[2], start: m.index, end: m.index + m[0].length });
   }
   return blocks;
 }

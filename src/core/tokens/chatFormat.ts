@@ -28,8 +28,9 @@ export function piecesOf(step: Step): string[] {
 
 const AGENT_KINDS: ReadonlySet<StepKind> = new Set(['assistant', 'thought', 'tool_call']);
 
+/** What the model wrote: a call the client made on its own (`byClient`) is not, and opens no request. */
 export function isAgentStep(step: Step): boolean {
-  return AGENT_KINDS.has(step.kind);
+  return AGENT_KINDS.has(step.kind) && step.byClient !== true;
 }
 
 /**

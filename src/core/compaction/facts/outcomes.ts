@@ -526,7 +526,7 @@ const VERDICT_LINE = /^(?:\W{0,3})(?:FAIL(?:URE|ED)?|SUCCESS(?:FUL)?|PASS(?:ED)?
 // person checks the run against, so a command's outcome names it before anything else it printed.
 // A tracker's or a forge's CLI ticks what it changed (`✓ Closed issue owner/repo#1`, `✓ Created pull
 // request …`, `✓ Merged …`): the same kind of record.
-const COMMIT_LINE = /^\[[^\]\s]+(?: \([^)\n]*\))? [0-9a-f]{7,40}\] \S/;
+const COMMIT_LINE = /^\[[^\]\s]+(?: \([^)\n]*\))? [0-9a-f]{7,40}\] \S|^Commit(?:ted)? [0-9a-f]{7,40}\b:? \S/;
 const COMMIT_STAT = /^\d+ files? changed(?:, \d+ insertions?\(\+\))?(?:, \d+ deletions?\(-\))?$/;
 const TICK_LINE = /^[✓✔] (?:Closed|Created|Merged|Reopened|Deleted|Pushed|Released|Published|Deployed|Approved)\b/;
 const PUSH_LINE = /^(?:[+*] )?[0-9a-f]{7,40}\.\.\.?[0-9a-f]{7,40}\s+\S+\s+->\s+\S+|^\* \[new (?:branch|tag)\]\s+\S+\s+->\s+\S+/;
