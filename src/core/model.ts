@@ -118,6 +118,12 @@ export interface Step {
    * model request and no model output.
    */
   byClient?: true;
+  /**
+   * On `tool_call` steps: the index of an earlier call whose process this one reads or writes to
+   * (Codex's `write_stdin` to the session an `exec_command` left running, by the session id its
+   * result named). Its result is more of that call's output.
+   */
+  continues?: number;
   /** On command results: the exit status the log records in a field of its own (not in the text). */
   exitCode?: number;
   /** Name of the side branch (a subagent) the step belongs to; absent for the main line. */

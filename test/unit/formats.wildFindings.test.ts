@@ -429,3 +429,24 @@ test("Codex: a web search the item records as completed has its outcome; it is n
   const r = await runCompaction(run, { strategy: findStrategy('openhands-summary')!, range: '0:-2' }, { counter: charEstimateCounter });
   assert.doesNotMatch(r.summary!, /no result yet: web_search/, r.summary!);
 });
+
+test('Codex unified exec: a write_stdin poll continues the exec_command whose session its result named; summaries read the command with the poll\'s output and status', async () => {
+  const file = fixture('codex/codemie-unified-exec.jsonl');
+  const run = await loadRun(file);
+  const command = run.steps.find((s) => s.kind === 'tool_call' && s.tool?.name === 'exec_command')!;
+  const poll = run.steps.find((s) => s.kind === 'tool_call' && s.tool?.name === 'write_stdin')!;
+  assert.equal(poll.continues, command.index, 'session 48230, named by the command\'s result');
+  const summary = async (r: typeof run, id: string) => (await runCompaction(r, { strategy: findStrategy(id)!, range: '0:-1' }, { counter: charEstimateCounter })).summary!;
+  const oh = await summary(run, 'openhands-summary');
+  assert.doesNotMatch(oh, /Process running with session ID/, 'the harness line is not the command\'s output');
+  assert.match(oh, /SKILL\.md \(read\): name: using-superpowers/, 'what the poll returned is what the command printed');
+  const kt = await summary(run, 'katalyst-tools');
+  assert.match(kt, /^exec_command \(1 call, 1 more reading their output\):/m);
+  assert.doesNotMatch(kt, /^write_stdin/m, 'the poll is not a tool of its own in the grouping');
+  // Without the exec_command_end event, the poll's own "Process exited with code 1" is how the command ended.
+  const text = fs.readFileSync(file, 'utf8').split('\n').filter((l) => !l.includes('"exec_command_end"')).join('\n')
+    .replace('Process exited with code 0', 'Process exited with code 1');
+  const failing = parseRunText(text, { path: 'rollout.jsonl', size: text.length });
+  const ktFailing = await summary(failing, 'katalyst-tools');
+  assert.match(ktFailing, /exit 1/, ktFailing);
+});

@@ -197,6 +197,30 @@ export function withoutWorkdir(command: string): string {
 }
 
 /** Facts from the steps in `indices` (the task is always the whole run's first real request). */
+/**
+ * The whole output of each call whose process later calls read (`continues`): its own result, then
+ * theirs, in order, with the last exit status or error flag the chain records.
+ */
+function processOutputs(steps: readonly Step[], resultOf: ReadonlyMap<number, Step>): Map<number, Step> {
+  const chains = new Map<number, Step[]>();
+  for (const s of steps) {
+    if (s.kind !== 'tool_call' || s.continues === undefined) continue;
+    const result = resultOf.get(s.index);
+    if (!result || !resultOf.has(s.continues)) continue;
+    const chain = chains.get(s.continues) ?? [resultOf.get(s.continues)!];
+    chain.push(result);
+    chains.set(s.continues, chain);
+  }
+  const out = new Map<number, Step>();
+  for (const [root, chain] of chains) {
+    // A poll that failed on its way (stdin already closed) says nothing of how the process ended.
+    const exitCode = [...chain].reverse().find((r) => r.exitCode !== undefined)?.exitCode;
+    const isError = chain[chain.length - 1].isError;
+    out.set(root, { ...chain[0], text: chain.map((r) => r.text).join('\n'), ...(exitCode !== undefined ? { exitCode } : {}), ...(isError !== undefined ? { isError } : {}) });
+  }
+  return out;
+}
+
 export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts {
   const steps = trajectory.steps;
   const chosen = [...new Set(indices)].filter((i) => steps[i]).sort((a, b) => a - b);
@@ -225,6 +249,9 @@ export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts 
     return false;
   };
 
+  const chosenSet = new Set(chosen);
+  // A call that reads a process an earlier call left running: its output is that call's, read with it.
+  const polled = processOutputs(steps, resultOf);
   const banners = shellBanners(steps, resultOf);
   // What a result showed that names the person's terms (those of the requests read so far) or two the run's edits wrote.
   const written = termsWrittenBy(steps, chosen);
@@ -248,7 +275,10 @@ export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts 
       if (slash) readRequest(facts, step, slash.typed);
     }
     else if (step.kind === 'assistant' || step.kind === 'thought') readAgentText(facts, step, endsTurn(steps, i) ? answerBefore(steps, i) : undefined);
-    else if (step.kind === 'tool_call' && step.tool) readCall(facts, step, withoutBanners(resultOf.get(i), banners), answered, bearing);
+    else if (step.kind === 'tool_call' && step.tool && step.continues !== undefined && chosenSet.has(step.continues)) {
+      facts.toolCounts[step.tool.name] = (facts.toolCounts[step.tool.name] ?? 0) + 1;
+    }
+    else if (step.kind === 'tool_call' && step.tool) readCall(facts, step, withoutBanners(polled.get(i) ?? resultOf.get(i), banners), answered, bearing);
     // An error the log records without the call it answers (a malformed call the tool refused), or
     // of the run itself (an API's 400, an aborted request): a debugger checks both.
     else if ((step.kind === 'tool_result' && step.answers === undefined || step.kind === 'other') && step.isError) {

@@ -316,7 +316,7 @@ function goPackages(lines: readonly string[]): string | undefined {
 // status line, OpenHands' `[Current working directory: …]` footers and its editor's `Here's the
 // result of running `cat -n` on …:` header are the log's own wrapper (the exit status is read from
 // them on its own); a status line that says the command failed is kept.
-const BOILERPLATE = /^(?:Exit code:? -?\d+|<exited with exit code -?\d+>|<shellId: \d+ completed with exit code -?\d+>|<system>(?![^<]*\b(?:ERROR|[Ee]rror|[Ff]ailed|FAILED)\b)[^<]*<\/system>|\(Open file: .*\)|\(Current directory: .*\)|bash-\$.*|Chunk ID: .*|Wall time: .*|Process exited with code .*|Original token count: .*|Output:|<\/?(?:returncode|output)>.*|\[The command completed with exit code .*\]|\[Command finished .*\]|\[Current working directory: .*\]|\[Python interpreter: .*\]|Here's the result of running `cat -n` on .*:|Your command ran successfully and did not produce any output\.?)$/;
+const BOILERPLATE = /^(?:Exit code:? -?\d+|<exited with exit code -?\d+>|<shellId: \d+ completed with exit code -?\d+>|<system>(?![^<]*\b(?:ERROR|[Ee]rror|[Ff]ailed|FAILED)\b)[^<]*<\/system>|\(Open file: .*\)|\(Current directory: .*\)|bash-\$.*|Chunk ID: .*|Wall time: .*|Process exited with code .*|Process running with session ID \d+|Original token count: .*|Output:|<\/?(?:returncode|output)>.*|\[The command completed with exit code .*\]|\[Command finished .*\]|\[Current working directory: .*\]|\[Python interpreter: .*\]|Here's the result of running `cat -n` on .*:|Your command ran successfully and did not produce any output\.?)$/;
 
 /** Whether a line is what a harness wraps around output (`Exit code: 0`, `Wall time: …`), not output. */
 export function isHarnessLine(line: string): boolean {

@@ -147,9 +147,15 @@ function incrementalPolicy(options: StrategyOptions): IncrementalPolicy {
  */
 function groupDigest(trajectory: Run, actions: readonly Action[]): string {
   const groups = new Map<string, Action[]>();
-  for (const a of actions) groups.set(a.call.tool!.name, [...(groups.get(a.call.tool!.name) ?? []), a]);
+  // A call that reads a process another call here left running (Codex's write_stdin polls) is part of that command.
+  const listed = new Set(actions.map((a) => a.call.index));
+  const continuing = (a: Action) => a.call.continues !== undefined && listed.has(a.call.continues);
+  const groupOf = (a: Action) => (continuing(a) ? trajectory.steps[a.call.continues!].tool?.name : undefined) ?? a.call.tool!.name;
+  for (const a of actions) groups.set(groupOf(a), [...(groups.get(groupOf(a)) ?? []), a]);
   const parts = [...groups].map(([name, calls]) => {
-    const head = calls.length === 1 ? `${name}:` : `${name} (${calls.length} calls):`;
+    const own = calls.filter((a) => !continuing(a)).length;
+    const polls = calls.length - own;
+    const head = `${name}${own === 1 && polls === 0 ? ':' : ` (${own} call${own === 1 ? '' : 's'}${polls ? `, ${polls} more reading their output` : ''}):`}`;
     const facts = extractFacts(trajectory, calls.flatMap((a) => (a.result ? [a.call.index, a.result.index] : [a.call.index])));
     const items = groupItems(facts, calls.length);
     return { head, calls, items, room: Math.max(MIN_GROUP_CHARS, groupByTool(calls).length - head.length - 1), need: joinItems(fitItems(items, Number.MAX_SAFE_INTEGER)).length };
