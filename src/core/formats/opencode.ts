@@ -128,6 +128,10 @@ function addAssistantParts(b: StepBuilder, parts: Part[], base: (k: number) => B
   const hasTool = parts.some((p) => p.type === 'tool');
   let lastOutput: Step | undefined;
   let sawStepFinish = false;
+  // One LLM call (step-start … step-finish) may make several tool calls: the model sent them all,
+  // then read their results, so the results follow the last call, whatever order the parts keep.
+  let results: (() => void)[] = [];
+  const flushResults = () => { for (const add of results) add(); results = []; };
   parts.forEach((p, k) => {
     switch (p.type) {
       case 'reasoning': {
@@ -140,7 +144,10 @@ function addAssistantParts(b: StepBuilder, parts: Part[], base: (k: number) => B
         lastOutput = b.add({ ...base(k), kind: hasTool ? 'thought' : 'assistant', text: String(p.text ?? ''), label: SHOWN_TEXT_LABEL });
         break;
       case 'tool':
-        lastOutput = addTool(b, p, base(k));
+        lastOutput = addTool(b, p, base(k), results);
+        break;
+      case 'step-start':
+        flushResults();
         break;
       case 'step-finish': {
         sawStepFinish = true;
@@ -149,15 +156,17 @@ function addAssistantParts(b: StepBuilder, parts: Part[], base: (k: number) => B
           usages.push(usage);
           if (lastOutput && !lastOutput.usage) lastOutput.usage = usage;
         }
+        flushResults();
         break;
       }
       case 'patch':
         b.add({ ...base(k), kind: 'other', text: `files changed: ${Array.isArray(p.files) ? p.files.join(', ') : ''}`, label: 'patch' });
         break;
       default:
-        break; // step-start, snapshot, retry: bookkeeping
+        break; // snapshot, retry: bookkeeping
     }
   });
+  flushResults();
   // Older exports have no step-finish parts: the message's own totals are its one call.
   if (!sawStepFinish) {
     const usage = usageOf(mi, model);
@@ -169,7 +178,8 @@ function addAssistantParts(b: StepBuilder, parts: Part[], base: (k: number) => B
   return usages;
 }
 
-function addTool(b: StepBuilder, p: Part, base: Base): Step {
+/** A tool part's call now; its result (when it has one) into `results`, added after the call's LLM step. */
+function addTool(b: StepBuilder, p: Part, base: Base, results: (() => void)[]): Step {
   const state = obj(p, 'state');
   const args = argsOf(state.input ?? {});
   const callId = stringOrUndefined(p.callID) ?? stringOrUndefined(p.id);
@@ -180,7 +190,7 @@ function addTool(b: StepBuilder, p: Part, base: Base): Step {
     // A pruned output was replaced in the model's context by a placeholder; the log keeps the original.
     const pruned = isRecord(state.time) && state.time.compacted !== undefined;
     const text = status === 'error' ? textOf(state.error) : textOf(state.output);
-    b.add({ ...base, kind: 'tool_result', text, label: pruned ? 'tool result (pruned)' : 'tool result', isError: status === 'error' ? true : undefined, tool: { name: '', args: '', callId } });
+    results.push(() => { b.add({ ...base, kind: 'tool_result', text, label: pruned ? 'tool result (pruned)' : 'tool result', isError: status === 'error' ? true : undefined, tool: { name: '', args: '', callId } }); });
   }
   return call;
 }
