@@ -342,3 +342,16 @@ test('a real Claude Code 2.1 session with idle gaps and a model switch: the repl
   assert.ok(Math.abs(billing.totals.cacheWrite - bill.tokens.cacheWrite) <= 0.15 * bill.tokens.cacheWrite, `writes ${billing.totals.cacheWrite} against ${bill.tokens.cacheWrite}`);
   assert.match(billing.calibration!.note, /idle gaps? or model switch(?:es)? the log records the cache still serving part of the prompt/);
 });
+
+test('a log that records no date is priced as of today, and the bill and the replay say so; a dated one is priced on its day', async () => {
+  // Cline's api_conversation_history.json holds no timestamps.
+  const undated = await loadRun(fixture('cline/agentlogs-feedback-after-completion.json'));
+  const bill = runCost(undated);
+  assert.match(bill.note, /prices of \d{4}-\d{2}-\d{2} \(today: the log records no date\)/);
+  const { code, out } = await runCli('simulate', fixture('cline/agentlogs-feedback-after-completion.json'), '--strategy', 'observation-masking');
+  assert.equal(code, 0);
+  assert.match(out, /Prices: [^\n]*in force on \d{4}-\d{2}-\d{2} \(today: the log records no date\)/);
+  const dated = runCost(await loadRun(fixture('opencode/all-tools.json')));
+  assert.match(dated.note, /prices of 2026-01-23\)/);
+  assert.doesNotMatch(dated.note, /records no date/);
+});

@@ -82,7 +82,7 @@ export function estimateCost(
   expectedOutputTokens: number,
   overrides?: PriceOverrides,
 ): { usd: number; pricesAsOf: string } | undefined {
-  const price = priceFor(model, overrides);
+  const price = priceFor(model, overrides, new Date());
   if (!price) return undefined;
   const cost = costOf({ input: inputTokens, output: expectedOutputTokens }, price);
   return { usd: cost.total, pricesAsOf: cost.pricesAsOf };

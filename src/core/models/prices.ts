@@ -35,6 +35,8 @@ export interface ResolvedPrice extends ModelPrice {
   source: string;
   /** Higher rates for a request whose prompt holds at least `from` tokens (Claude and Gemini over 200k). */
   longContext?: { from: number } & ModelPrice;
+  /** Priced as of today because no date was given (a log that records none). */
+  undated?: true;
   /** Set where the table has no cache-read price but the log records cache reads: they are billed at the input price, said so. */
   cachedInputAssumed?: true;
 }
@@ -43,13 +45,15 @@ export interface ResolvedPrice extends ModelPrice {
  * The price of a model on a day (default today): an override wins over the database; undefined
  * when neither knows the model. `at` picks the right row of the database's price history.
  */
-export function priceFor(model: string | undefined, overrides: PriceOverrides = {}, at: Date = new Date()): ResolvedPrice | undefined {
+export function priceFor(model: string | undefined, overrides: PriceOverrides = {}, at?: Date): ResolvedPrice | undefined {
   if (!model || model.trim() === '') return undefined;
   const id = normalizeModelId(model);
   const overrideRows = Object.entries(overrides).map(([prefix, price]) => ({ ...price, prefix: normalizeModelId(prefix) }));
   const override = longestPrefixMatch(overrideRows, id);
   if (override) return { ...pickPrice(override), matched: override.prefix, asOf: 'settings', source: 'settings' };
-  return databasePrice(model, id, at);
+  const price = databasePrice(model, id, at ?? new Date());
+  // A run whose log records no date is priced as of today, and says so.
+  return price && at === undefined ? { ...price, undated: true } : price;
 }
 
 function databasePrice(model: string, id: string, at: Date): ResolvedPrice | undefined {

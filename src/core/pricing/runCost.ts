@@ -39,6 +39,8 @@ export interface ModelBill extends BillTokens {
   cost: number | null;
   priceRow?: string;
   pricesAsOf?: string;
+  /** Priced as of today: the log records no date. */
+  undated?: true;
 }
 
 /** What the replay modelled for the run as it happened, for runs whose log records too little. */
@@ -298,6 +300,7 @@ class PriceBook {
       if (!price) { row.cost = null; missing ??= name; continue; }
       row.priceRow ??= price.matched;
       row.pricesAsOf ??= price.asOf;
+      if (price.undated) row.undated = true;
       asOf ||= price.asOf;
       if (row.cost !== null) row.cost += callDollars(parts, price);
       if (parts.cached > 0 && ratesFor(price, parts.input).cachedInput === undefined) readsAtInputPrice.set(price.matched, (readsAtInputPrice.get(price.matched) ?? 0) + parts.cached);
@@ -322,6 +325,7 @@ class PriceBook {
       row.cost = callDollars(parts, { ...price, longContext: undefined });
       row.priceRow = price.matched;
       row.pricesAsOf = price.asOf;
+      if (price.undated) row.undated = true;
     }
     return { ...summed([row], price ? undefined : name, price?.asOf ?? ''), splitModelled };
   }
@@ -333,7 +337,7 @@ function summed(rows: ModelBill[], missing: string | undefined, asOf: string): P
   const known = rows.every((r) => r.cost !== null);
   const cost = known ? rows.reduce((n, r) => n + r.cost!, 0) : null;
   const reason = missing === undefined ? undefined : missing === '(no model named)' ? 'no model named to price (use --model or --price)' : `no price for ${missing}`;
-  const rowsText = rows.map((r) => `${r.model}${r.priceRow && r.priceRow !== r.model ? ` at the ${r.priceRow} price` : ''}${r.pricesAsOf ? `, prices of ${r.pricesAsOf}` : ''}`).join('; ');
+  const rowsText = rows.map((r) => `${r.model}${r.priceRow && r.priceRow !== r.model ? ` at the ${r.priceRow} price` : ''}${r.pricesAsOf ? `, prices of ${r.pricesAsOf}${r.undated ? ' (today: the log records no date)' : ''}` : ''}`).join('; ');
   return { cost, ...(reason ? { reason } : {}), tokens, byModel: rows.sort((a, b) => (b.cost ?? 0) - (a.cost ?? 0)), pricesAsOf: asOf, rows: rowsText };
 }
 

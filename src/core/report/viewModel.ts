@@ -244,7 +244,7 @@ function headline(r: CompactionResult, trajectory: Run, opts: ReportOptions & { 
     mode: r.mode,
     modeLabel: modeLabel(r),
     cost: price && model
-      ? { model, priceRow: price.matched, pricesAsOf: price.asOf, perCallBefore: perCall(r.tokensBefore), perCallAfter: perCall(r.tokensAfter) }
+      ? { model, priceRow: price.matched, pricesAsOf: price.undated ? `${price.asOf}, today's: the log records no date` : price.asOf, perCallBefore: perCall(r.tokensBefore), perCallAfter: perCall(r.tokensAfter) }
       : null,
     bill: opts.bill ?? billRun(trajectory, { overrides: opts.priceOverrides ?? {} }),
   };
