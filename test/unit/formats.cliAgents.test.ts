@@ -6,6 +6,9 @@ import { loadTrajectory } from '../../src/core/open';
 import type { Step } from '../../src/core/model';
 import { fixture, tempDir, writeTemp } from '../helpers/paths';
 import { loadRun } from '../helpers/runs';
+import { billRunAsHappened } from '../../src/core/simulate';
+import { findStrategy, runCompaction } from '../../src/core/compaction';
+import { charEstimateCounter } from '../../src/core/tokens/counter';
 
 const kinds = (t: { steps: Step[] }) => t.steps.map((s) => s.kind);
 const jsonl = (lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
@@ -321,4 +324,30 @@ test('aider: lines written before 0.52 read exactly: counts with separators, "re
   assert.deepEqual(cut.meta.recorded, { inputTokens: 9921, outputTokens: 0, cost: 0.03 }, 'a request cut short is still paid for');
   assert.equal(file.meta.recorded?.cost, 0.02 + 0.05 + 0.03);
   assert.ok(!file.warnings.some((w) => /rounded/.test(w.message)), 'exact counts are not called rounded');
+});
+
+test('cline: feedback after attempt_completion is the person\'s words without Cline\'s wrapper; the completion\'s answer is what the agent told them; result wrappers are not output', async () => {
+  const run = await loadRun(fixture('cline/agentlogs-feedback-after-completion.json'));
+  assert.equal(run.format, 'cline');
+  const r = await runCompaction(run, { strategy: findStrategy('openhands-summary')!, range: '0:-1' }, { counter: charEstimateCounter });
+  const summary = r.summary!;
+  assert.match(summary, /^ {2}- later request: add a new plugin for a new coding agent cline\./m);
+  assert.doesNotMatch(summary, /The user has provided feedback on the results/, 'Cline\'s own sentence is not the request');
+  // The answer lives in the call's `result` argument; Cline's receipt says only "[attempt_completion] Result: Done".
+  assert.match(summary, /told the user: \*\*AgentLogs\*\* is an open-source, self-hostable platform/);
+  assert.doesNotMatch(summary, /Result: Done/);
+  // The person asked for more after it: the completion is not where the run stands.
+  assert.match(summary, /CURRENT_STATE: \(no agent message in these steps\)/);
+  assert.match(summary, /README\.md \(read\): <p align="center">/, 'the file, not "[read_file for \'README.md\'] Result:"');
+  assert.doesNotMatch(summary, /\[read_file for '[^']*'\] Result:/);
+});
+
+test('opencode: two tool calls of one LLM step are one request: both calls, then both results, and the step\'s usage on it', async () => {
+  const all = await loadRun(fixture('opencode/all-tools.json'));
+  // Message 4 holds one step that called glob and grep (one step-finish, one usage).
+  const from = all.steps.findIndex((s) => s.tool?.name === 'glob');
+  assert.deepEqual(all.steps.slice(from, from + 4).map((s) => `${s.kind} ${s.tool?.name ?? all.steps[s.answers!].tool!.name}`), ['tool_call glob', 'tool_call grep', 'tool_result glob', 'tool_result grep']);
+  const b = billRunAsHappened(all);
+  assert.equal(b.billing.modelCalls, 14, 'as many requests as step-finish parts record (15 with a phantom one before)');
+  assert.equal(b.bill.unrecorded, undefined, 'no request without usage');
 });

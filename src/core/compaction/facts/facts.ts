@@ -134,7 +134,8 @@ export interface Facts {
   /** Calls among the steps read that never got a result. */
   pendingCalls: TextFact[];
   /** `between`: text shown between calls, standing in where the steps hold no message of the agent's own. */
-  lastAgentMessage?: TextFact & { between?: true };
+  /** `closing`: the answer a closing call carried (attempt_completion), not a message of its own. */
+  lastAgentMessage?: TextFact & { between?: true; closing?: true };
   /** What the agent told the person at the end of each of its turns among the steps read (the last message aside). */
   replies: TextFact[];
   /**
@@ -286,6 +287,9 @@ export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts 
       if (err) facts.errors.push(err);
     }
   }
+  // A completion the person answered with more to do is not where the run stands.
+  const last = facts.lastAgentMessage;
+  if (last?.closing && facts.requests.some((r) => r.step > last.step)) facts.lastAgentMessage = undefined;
   // Claude Code 2.1's task tools: the list as it stands after the last of them read here.
   const lastRead = chosen[chosen.length - 1];
   const tasks = lastRead === undefined ? undefined : taskToolPlan(steps, resultOf, lastRead);
@@ -406,6 +410,14 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
     if (answer) readRequest(facts, result, `${ANSWERED_PREFIX}${answer}`);
   }
 
+  // The answer a closing call carries (Cline's attempt_completion `result`, OpenHands' finish
+  // `message`) is what the agent told the person; its result is only the client's receipt.
+  const closing = info.kind === 'finish' ? closingMessage(call.tool!.args) : undefined;
+  if (closing) {
+    facts.lastAgentMessage = { step: call.index, text: closing, closing: true };
+    if (!facts.replies.some((r) => r.text.trim() === closing)) facts.replies.push({ step: call.index, text: closing });
+  }
+
   const failedEdit = info.kind === 'edit' ? editOutcome(result) : undefined;
   for (const written of info.edits) {
     const touch = result ? { ...written, file: fullSpelling(result.text, written.file) } : written;
@@ -449,7 +461,7 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
     const finding = returnsFinding(info.kind);
     const query = finding ? queryOf(info.args) : undefined;
     const opening = finding ? reportOpening(result.text, query ? [query] : []) : undefined;
-    const first = err ?? (answer ? `${ANSWERED_PREFIX}${answer}` : paths ?? opening ?? withIdLine(firstOutputLine(result.text), result.text));
+    const first = err ?? (answer ? `${ANSWERED_PREFIX}${answer}` : closing ? "its answer, told the user" : paths ?? opening ?? withIdLine(firstOutputLine(result.text), result.text));
     const target = finding ? targetOf(info.args) : undefined;
     facts.outcomes.push({ step: call.index, tool: name, ...(target ? { target } : {}), kind: info.kind, ...(verdict?.failed !== undefined ? { failed: verdict.failed } : {}), ...(first ? { said: bounded(first, paths ? 200 : 100) } : {}) });
     // What it showed that names the person's terms, when it went through: a failure says its error.
@@ -459,6 +471,18 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
       if (lines.length) facts.bearing.push({ step: call.index, source, lines });
     }
   }
+}
+
+/** The text a closing call hands the person: its answer-like argument, else its longest text. */
+function closingMessage(args: string): string | undefined {
+  let parsed: unknown;
+  try { parsed = JSON.parse(args); } catch { return undefined; }
+  if (!parsed || typeof parsed !== 'object') return undefined;
+  const fields = Object.entries(parsed as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1].trim() !== '');
+  const named = fields.find(([k]) => /^(?:result|message|answer|final_answer|summary|output|text)$/i.test(k));
+  const longest = fields.sort((a, b) => b[1].length - a[1].length)[0];
+  const text = (named ?? longest)?.[1].trim();
+  return text && text.length >= 3 ? text : undefined;
 }
 
 /** The reading program's own complaint that it could not open `file` (`cat: a.go: No such file or directory`), when that is what the read printed first. */

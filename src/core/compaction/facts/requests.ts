@@ -57,12 +57,19 @@ export function isSummaryText(text: string): boolean {
   return SUMMARY_OPENINGS.some((re) => re.test(t));
 }
 
+/** Tags clients put around what the person typed. */
+const PERSON_TAGGED = /<(task|feedback|user_query)>([\s\S]*?)<\/\1>/g;
+
 /** The request a user step carries, without injected blocks and wrapper tags; undefined when it is not one. */
 export function requestText(step: Step): string | undefined {
   if (step.kind !== 'user' || step.label === 'demonstration') return undefined;
   const raw = cleanText(step.text).trim();
   if (!raw || META_START.some((re) => re.test(raw)) || isSummaryText(raw)) return undefined;
-  const text = withoutHarness(withoutContextBlocks(raw)).replace(/<\/?(?:task|feedback|user_query|pr_description|issue_description)>/g, '').trim();
+  const bare = withoutHarness(withoutContextBlocks(raw));
+  // Where the client tags the person's words (Cline's `<feedback>` after its own "The user has
+  // provided feedback on the results…"), the words are the request and the client's are not.
+  const tagged = [...bare.matchAll(PERSON_TAGGED)].map((m) => m[2].trim()).filter(Boolean);
+  const text = (tagged.length > 0 ? tagged.join('\n\n') : bare).replace(/<\/?(?:task|feedback|user_query|pr_description|issue_description)>/g, '').trim();
   return text === '' ? undefined : text;
 }
 
