@@ -30,8 +30,9 @@ export function digestItems(facts: Facts): DigestItem[] {
   for (const e of facts.errors) add(`error: ${e.text}`, 4, e.step);
   for (const e of facts.moreErrors) add(`error: ${e.text}`, 2, e.step);
   if (facts.plan) add(`tasks: ${facts.plan.items.map(describeTodo).join(', ')}`, 3, facts.plan.step);
+  const replied = new Set(facts.replies.map((r) => r.step));
   for (const o of facts.outcomes) {
-    if (!returnsFinding(o.kind) || o.kind === 'todo' || !o.said || o.failed) continue;
+    if (!returnsFinding(o.kind) || o.kind === 'todo' || !o.said || o.failed || replied.has(o.step)) continue;
     add(`${callName(o)} → ${o.said}`, o.said.startsWith(ANSWERED_PREFIX) ? 5 : 2, o.step);
   }
   for (const c of facts.commands) add(`ran ${describeCommand(c)}`, c.ok === false ? 3 : / → /.test(c.outcome) ? 2 : 1, c.step);

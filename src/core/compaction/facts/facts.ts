@@ -71,6 +71,9 @@ export interface CommandFact {
   onlyPatch?: true;
 }
 
+/** `closing`: the answer a closing call carried (attempt_completion); `before`: the message it stood in front of. */
+export interface AgentMessage extends TextFact { between?: true; closing?: true; before?: AgentMessage }
+
 export interface TestFact {
   step: number;
   command: string;
@@ -134,8 +137,7 @@ export interface Facts {
   /** Calls among the steps read that never got a result. */
   pendingCalls: TextFact[];
   /** `between`: text shown between calls, standing in where the steps hold no message of the agent's own. */
-  /** `closing`: the answer a closing call carried (attempt_completion), not a message of its own. */
-  lastAgentMessage?: TextFact & { between?: true; closing?: true };
+  lastAgentMessage?: AgentMessage;
   /** What the agent told the person at the end of each of its turns among the steps read (the last message aside). */
   replies: TextFact[];
   /**
@@ -289,7 +291,7 @@ export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts 
   }
   // A completion the person answered with more to do is not where the run stands.
   const last = facts.lastAgentMessage;
-  if (last?.closing && facts.requests.some((r) => r.step > last.step)) facts.lastAgentMessage = undefined;
+  if (last?.closing && facts.requests.some((r) => r.step > last.step)) facts.lastAgentMessage = last.before;
   // Claude Code 2.1's task tools: the list as it stands after the last of them read here.
   const lastRead = chosen[chosen.length - 1];
   const tasks = lastRead === undefined ? undefined : taskToolPlan(steps, resultOf, lastRead);
@@ -412,9 +414,14 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
 
   // The answer a closing call carries (Cline's attempt_completion `result`, OpenHands' finish
   // `message`) is what the agent told the person; its result is only the client's receipt.
-  const closing = info.kind === 'finish' ? closingMessage(call.tool!.args) : undefined;
+  // Only where it is the answer: an agent that also wrote the person a message since their last
+  // request (Copilot's task_complete after its reply) said it there.
+  const since = facts.requests.length ? facts.requests[facts.requests.length - 1].step : facts.task?.step ?? -1;
+  const said = facts.lastAgentMessage;
+  const toldAlready = said !== undefined && !said.between && !said.closing && said.step > since;
+  const closing = info.kind === 'finish' && !toldAlready ? closingMessage(call.tool!.args) : undefined;
   if (closing) {
-    facts.lastAgentMessage = { step: call.index, text: closing, closing: true };
+    facts.lastAgentMessage = { step: call.index, text: closing, closing: true, ...(said ? { before: said } : {}) };
     if (!facts.replies.some((r) => r.text.trim() === closing)) facts.replies.push({ step: call.index, text: closing });
   }
 
@@ -461,7 +468,7 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
     const finding = returnsFinding(info.kind);
     const query = finding ? queryOf(info.args) : undefined;
     const opening = finding ? reportOpening(result.text, query ? [query] : []) : undefined;
-    const first = err ?? (answer ? `${ANSWERED_PREFIX}${answer}` : closing ? "its answer, told the user" : paths ?? opening ?? withIdLine(firstOutputLine(result.text), result.text));
+    const first = err ?? (answer ? `${ANSWERED_PREFIX}${answer}` : closing ?? paths ?? opening ?? withIdLine(firstOutputLine(result.text), result.text));
     const target = finding ? targetOf(info.args) : undefined;
     facts.outcomes.push({ step: call.index, tool: name, ...(target ? { target } : {}), kind: info.kind, ...(verdict?.failed !== undefined ? { failed: verdict.failed } : {}), ...(first ? { said: bounded(first, paths ? 200 : 100) } : {}) });
     // What it showed that names the person's terms, when it went through: a failure says its error.

@@ -202,8 +202,10 @@ function isNotable(c: CommandFact): boolean {
  */
 export function outcomeLines(facts: Facts): Ranked[] {
   const errorTexts = new Set(facts.errors.map((e) => e.text));
+  // A closing call's answer is told as a reply already.
+  const replied = new Set(facts.replies.map((r) => r.step));
   const lines = facts.outcomes
-    .filter((o) => returnsFinding(o.kind) && o.kind !== 'todo' && o.said && !(o.failed && errorTexts.has(o.said)))
+    .filter((o) => returnsFinding(o.kind) && o.kind !== 'todo' && o.said && !(o.failed && errorTexts.has(o.said)) && !replied.has(o.step))
     .map((o) => ({ text: `${callName(o)} ${o.failed ? 'failed: ' : '→ '}${o.said}`, rank: o.failed ? 3.5 : o.said!.startsWith(ANSWERED_PREFIX) ? MUST_KEEP : 2 }));
   const seen = new Set<string>();
   return lines.filter((l) => !seen.has(l.text) && seen.add(l.text));
