@@ -78,3 +78,22 @@ test('OpenHands SDK completion log: the reply carries its recorded usage and Lit
   assert.match(out, /recorded cost \$0\.0232/);
   assert.match(out, /run {7}\$0\.02 recorded/);
 });
+
+test('OpenHands SDK completion log in non-function-calling mode: calls and results are read from raw_messages, paired, and the task is the person\'s, not the in-context example', async () => {
+  const file = fixture('openai-chat/openhands-sdk-nonfncall-completion-log.json');
+  const t = await loadRun(file);
+  assert.equal(t.format, 'openai-chat');
+  assert.match(t.warnings.map((w) => w.message).join('\n'), /non-function-calling mode[^\n]*raw_messages/);
+  // `messages` held these as `<function=terminal>` text and "EXECUTION RESULT of [terminal]:" user turns.
+  assert.deepEqual(t.steps.filter((s) => s.kind === 'tool_call').map((s) => s.tool!.name), ['terminal', 'str_replace_editor', 'terminal', 'finish']);
+  const results = t.steps.filter((s) => s.kind === 'tool_result');
+  assert.equal(results.length, 3);
+  assert.ok(results.every((r) => r.answers !== undefined && t.steps[r.answers].kind === 'tool_call'), 'every result answers its call by id');
+  assert.equal(t.steps.filter((s) => s.kind === 'user').length, 1, 'tool results are not the person\'s turns');
+  assert.match(t.title, /^Hello! Can you create a new Python file named hello\.py/);
+  assert.ok(!t.steps.some((s) => /<function=|EXECUTION RESULT of \[/.test(s.text)));
+  assert.equal(t.coverage?.read, t.coverage?.records, 'every record is read (raw_messages[i] is messages[i])');
+  // The reply's recorded usage (9,024 of 9,204 prompt tokens from the cache) stays on the closing call.
+  const call = t.steps.find((s) => s.usage);
+  assert.deepEqual([call?.tool?.name, call?.usage?.inputTokens, call?.usage?.cachedInputTokens], ['finish', 9204, 9024]);
+});

@@ -53,6 +53,22 @@ function completionLog(v: unknown): { response: Record<string, unknown>; reply?:
   return { response: v.response, reply: isRecord(choice) && isChatMessage(choice.message) ? choice.message as Record<string, unknown> : undefined };
 }
 
+/**
+ * A completion log in OpenHands' non-function-calling mode: `messages` (what the model was sent)
+ * holds the calls as `<function=…>` text and the results as user messages, while `raw_messages`
+ * holds the same conversation with its native calls and results, paired by id, and the task
+ * without the in-context example. The native one is read, and the warning says so.
+ */
+function nativeMessages(input: ParsedInput, ctx: { warnings: { message: string }[] }): ReturnType<typeof messagesOf> {
+  if (input.shape !== 'json' || !isRecord(input.value) || !completionLog(input.value)) return undefined;
+  const { messages, raw_messages: raw } = input.value;
+  if (!Array.isArray(raw) || !Array.isArray(messages) || raw.length === 0 || chatMessageShare(raw) < 0.8) return undefined;
+  const native = (items: unknown[]) => items.some((m) => isRecord(m) && (m.role === 'tool' || (Array.isArray(m.tool_calls) && m.tool_calls.length > 0)));
+  if (!native(raw) || native(messages)) return undefined;
+  ctx.warnings.push({ message: 'This completion log was made in non-function-calling mode: the model was sent its calls as text (`messages`); the steps are read from `raw_messages`, where the same calls and results are native and paired.' });
+  return { items: raw, pointer: (i) => pointerOf('raw_messages', i) };
+}
+
 /** Seconds since the epoch (Python's `time.time()`) as an ISO date. */
 function isoFromSeconds(v: unknown): string | undefined {
   const s = num(v);
@@ -82,7 +98,7 @@ export const openAiChatAdapter: FormatAdapter = {
     return 0.8;
   },
   parse(input, ctx) {
-    const found = messagesOf(input)!;
+    const found = nativeMessages(input, ctx) ?? messagesOf(input)!;
     const b = new StepBuilder();
     found.items.forEach((item, i) => {
       const location = found.lines ? { line: found.lines[i] } : { pointer: found.pointer!(i) };

@@ -116,8 +116,8 @@ function recordList(input: ParsedInput): CoverageRecords {
       };
     }
     case 'json': {
-      const { values, prefix } = containerOf(input.value);
-      return { count: values.length, typeOf: (i) => recordType(values[i]), indexOf: (loc) => indexUnder(loc?.pointer, prefix, values.length) };
+      const { values, prefix, twins } = containerOf(input.value);
+      return { count: values.length, typeOf: (i) => recordType(values[i]), indexOf: (loc) => indexUnder(loc?.pointer, prefix, values.length) ?? twinIndex(loc?.pointer, twins, values.length) };
     }
     case 'folder':
       return {
@@ -223,16 +223,25 @@ function grown(from: Uint32Array): Uint32Array {
 }
 
 /** The list that holds the events: the document itself, or its longest top-level array. */
-function containerOf(value: unknown): { values: unknown[]; prefix: string[] | undefined } {
+function containerOf(value: unknown): { values: unknown[]; prefix: string[] | undefined; twins?: string[] } {
   if (Array.isArray(value)) return { values: value, prefix: [] };
   if (isRecord(value)) {
     let best: [string, unknown[]] | undefined;
     for (const [key, v] of Object.entries(value)) {
       if (Array.isArray(v) && (!best || v.length > best[1].length)) best = [key, v];
     }
-    if (best) return { values: best[1], prefix: [best[0]] };
+    // Lists of the same length beside it are views of the same records (an OpenHands completion
+    // log's `messages` as sent and `raw_messages` as the agent made them): a step from either reads its record.
+    const twins = best ? Object.entries(value).filter(([k, v]) => k !== best![0] && Array.isArray(v) && v.length === best![1].length && v.length > 1).map(([k]) => k) : [];
+    if (best) return { values: best[1], prefix: [best[0]], ...(twins.length ? { twins } : {}) };
   }
   return { values: [value], prefix: undefined };
+}
+
+function twinIndex(pointer: string | undefined, twins: readonly string[] | undefined, count: number): number | undefined {
+  if (!twins || pointer === undefined) return undefined;
+  const first = pointerTokens(pointer)[0];
+  return first !== undefined && twins.includes(first) ? indexUnder(pointer, [first], count) : undefined;
 }
 
 function indexUnder(pointer: string | undefined, prefix: string[] | undefined, count: number): number | undefined {
