@@ -7,7 +7,8 @@ import { constraintsOf } from '../../src/core/compaction/facts/requests';
 import { loadTrajectory } from '../../src/core/open';
 import { extractEntities } from '../../src/core/report/entities';
 import type { Step } from '../../src/core/model';
-import { REPO_ROOT } from '../helpers/paths';
+import { fixture, REPO_ROOT } from '../helpers/paths';
+import { loadRun } from '../helpers/runs';
 
 // What the loss report and the summaries read from four long sessions that joined the wild-log
 // set's dev part in session 34 (issue 22): their first measurement found these gaps.
@@ -141,4 +142,14 @@ test('a read whose program could not open its file read nothing, and its complai
   const entities = extractEntities(run, run.steps.map((s) => s.index));
   assert.ok(entities.some((e) => e.kind === 'error' && e.text === 'head: src/internal/export/export_manifest_test.go: No such file or directory'), entities.filter((e) => e.kind === 'error').map((e) => e.text).join('\n'));
   assert.ok(!entities.some((e) => e.kind === 'file' && e.text.endsWith('src/internal/export/export_manifest_test.go')), 'a file that could not be opened was not read');
+});
+
+test('a command run many times keeps its first outcomes and its latest: the script that finally printed the flag says so', async () => {
+  // EnIGMA (SWE-agent's CTF mode) ran `python decrypt.py` until it printed the flag.
+  const run = await loadRun(fixture('swe-agent/enigma-babyencryption.traj'));
+  const decrypt = extractEntities(run, run.steps.slice(0, -1).map((s) => s.index)).find((e) => e.kind === 'command' && e.text === 'python decrypt.py')!;
+  assert.equal(decrypt.mentions, 4, 'four runs before the last, which printed the flag');
+  assert.match(decrypt.detail!, /, → HTB\{l00k_47_y0u_r3v3rs1ng_3qu4710n5_c0ngr475\}$/, decrypt.detail);
+  // An outcome holding a comma is one outcome, not two.
+  assert.match(decrypt.detail!, /^failed: TypeError: integer argument expected, got float, /);
 });

@@ -42,6 +42,8 @@ export function extractEntities(trajectory: Run, indices: Iterable<number>): Ent
   const out = new Map<string, Entity>();
   // Rows that stand for the same check run with other counts: their detail says so.
   const varied = new Set<Entity>();
+  // Each entity's outcomes as a list: an outcome may hold a comma itself.
+  const outcomes = new Map<Entity, string[]>();
   const note = (kind: EntityKind, text: string, step: number, detail?: string, whole?: string) => {
     const t = text.trim();
     if (t.length < 2) return;
@@ -53,9 +55,15 @@ export function extractEntities(trajectory: Run, indices: Iterable<number>): Ent
       prev.mentions++;
       if ((prev.whole ?? prev.text) !== (whole ?? t)) varied.add(prev);
       prev.firstStep = Math.min(prev.firstStep, step);
-      // A command run twice keeps both outcomes: `exit 1, exit 0`; three say enough.
-      const seen = prev.detail ? prev.detail.split(', ') : [];
-      if (detail && !seen.includes(detail) && seen.length < 3) prev.detail = prev.detail ? `${prev.detail}, ${detail}` : detail;
+      // A command run twice keeps both outcomes: `exit 1, exit 0`; three say enough, the latest
+      // always among them (a script run five times until it printed the flag ends with the flag).
+      const seen = outcomes.get(prev) ?? (prev.detail ? [prev.detail] : []);
+      if (detail && seen[seen.length - 1] !== detail) {
+        const kept = seen.filter((d) => d !== detail);
+        const now = [...(kept.length >= 3 ? kept.slice(0, 2) : kept), detail];
+        outcomes.set(prev, now);
+        prev.detail = now.join(', ');
+      }
     }
     else out.set(key, { text: t, kind, firstStep: step, mentions: 1, ...(detail ? { detail } : {}), ...(whole && whole !== t ? { whole } : {}) });
   };
