@@ -40,6 +40,8 @@ const PARALLEL: WildFile = {
   beside: [['b3a7bd3c-5a10-4e7b-8ff0-7fc0cd6d1093/subagents/agent-ac47f8c.jsonl', 'claude-code/b3a7bd3c-5a10-4e7b-8ff0-7fc0cd6d1093/subagents/agent-ac47f8c.jsonl']],
 };
 const PI: WildFile = { name: 'pi-session.jsonl', source: 'pi/agent-sessions-small.jsonl' };
+// Aider 0.86, four sessions: model calls that raised (litellm.APIError, BadRequestError), a whole-format edit and its auto-commit.
+const AIDER: WildFile = { name: 'opencoder/.aider.chat.history.md', source: 'aider/opencoder-failed-calls-whole-format.aider.chat.history.md' };
 // mini-swe-agent 2.2.7 on deepseek-reasoner: thinking in reasoning_content, two timeouts, a provider's exception at the end.
 const REASONING: WildFile = { name: 'pvlib-1072-deepseek.traj.json', source: 'mini-swe-agent/pvlib__pvlib-python-1072.traj.json' };
 
@@ -184,6 +186,23 @@ export const WILD_SCENARIOS: Scenario[] = [
       assert.equal(await lastRow.locator('.codicon-error').count(), 1, `the run's closing exception has no error icon: ${last.label} ${last.description}`);
       await wb.parkMouse();
       await shot('mini-swe-agent-reasoning-tree');
+      await closeOpenTrajectories(ctx);
+      // Aider: each session is a run; a request whose model call raised shows the error icon on the
+      // notice that printed the exception, labelled by its type (no word list: the exception's shape).
+      const aiderFile = place(ctx, AIDER);
+      const aiderWant = expectedFor(ctx.repo, aiderFile);
+      await wb.runCommand('Agent Trace Lens: Open Trajectory…');
+      await wb.answerFileDialog(aiderFile);
+      await wb.expand(await wb.traceRow(aiderWant.title));
+      const firstRun = subtreeOf(await wb.traceRows(), aiderWant.title).rows.find((r) => r.level === 2 && /^\d+ steps · /.test(r.description));
+      assert.ok(firstRun, 'the sessions are runs under the root');
+      await wb.expand(await wb.traceRowAt(firstRun.index));
+      const aiderRows = subtreeOf(await wb.traceRows(), aiderWant.title).rows;
+      const failed = aiderRows.find((r) => /model call failed: litellm\.APIError/.test(`${r.label} ${r.description}`));
+      assert.ok(failed, `no failed model call row: ${JSON.stringify(aiderRows.map((r) => `${r.label} | ${r.description}`))}`);
+      assert.equal(await (await wb.traceRowAt(failed.index)).locator('.codicon-error').count(), 1, 'the failed call carries the error icon');
+      await wb.parkMouse();
+      await shot('aider-failed-model-call-tree');
       await closeOpenTrajectories(ctx);
       // Later scenarios find folders by their Explorer rows: leave the workspace as it was.
       fs.rmSync(path.join(ctx.workspace, DIR), { recursive: true, force: true });
