@@ -9,7 +9,7 @@ import { billText, runCost } from '../../src/core/pricing/runCost';
 import { billRun, billRunAsHappened } from '../../src/core/simulate';
 
 import { runCli } from '../helpers/cli';
-import { corpus, REPO_ROOT, tempDir } from '../helpers/paths';
+import { corpus, REPO_ROOT, tempDir, writeTemp } from '../helpers/paths';
 import { loadRun } from '../helpers/runs';
 
 // The run as it happened, billed from what the log records: every figure here is the recorded
@@ -354,4 +354,23 @@ test('a log that records no date is priced as of today, and the bill and the rep
   const dated = runCost(await loadRun(fixture('opencode/all-tools.json')));
   assert.match(dated.note, /prices of 2026-01-23\)/);
   assert.doesNotMatch(dated.note, /records no date/);
+});
+
+test('rates that change with the time of day (DeepSeek\'s off-peak discount until 2025-09-05): each call at the rate of its hour, said so', async () => {
+  const msg = (id: string, at: string, type: string, extra: Record<string, unknown> = {}) => ({ id, timestamp: at, type, content: type === 'user' ? 'Go on.' : 'Done.', ...extra });
+  const tokens = { input: 1_000_000, output: 0, cached: 0, thoughts: 0, tool: 0, total: 1_000_000 };
+  const file = writeTemp('deepseek-day-and-night.json', JSON.stringify({
+    sessionId: 's', projectHash: 'p', startTime: '2025-09-01T10:00:00.000Z', lastUpdated: '2025-09-01T20:00:05.000Z',
+    messages: [
+      msg('1', '2025-09-01T10:00:00.000Z', 'user'), msg('2', '2025-09-01T10:00:05.000Z', 'gemini', { tokens, model: 'deepseek-chat' }),
+      msg('3', '2025-09-01T20:00:00.000Z', 'user'), msg('4', '2025-09-01T20:00:05.000Z', 'gemini', { tokens, model: 'deepseek-chat' }),
+    ],
+  }));
+  const bill = runCost(await loadRun(file));
+  // A million prompt tokens at the daytime $0.27, then a million at the off-peak $0.135 (was $0.54: the first call's rate all day).
+  assert.ok(Math.abs(bill.pricedUsage! - 0.405) < 1e-9, `${bill.pricedUsage}`);
+  assert.match(bill.note, /its rates change with the time of day, and the calls are priced at the rate of their hour \(10:00 UTC, 20:00 UTC\)/);
+  // The OpenHands SDK log on deepseek-chat at 19:44 UTC: LiteLLM's recorded cost is the daytime rate; ours is the off-peak one, said so.
+  const log = runCost(await loadRun(fixture('openai-chat/openhands-sdk-nonfncall-completion-log.json')));
+  assert.match(log.note, /its usage priced comes to \$0\.0004 at the rate of their hour \(19:44 UTC; its rates change with the time of day\)/);
 });

@@ -37,6 +37,8 @@ export interface ResolvedPrice extends ModelPrice {
   longContext?: { from: number } & ModelPrice;
   /** Priced as of today because no date was given (a log that records none). */
   undated?: true;
+  /** The time of day the rates are of, where the table's rates change with the hour (`19:44 UTC`). */
+  atTime?: string;
   /** Set where the table has no cache-read price but the log records cache reads: they are billed at the input price, said so. */
   cachedInputAssumed?: true;
 }
@@ -51,9 +53,19 @@ export function priceFor(model: string | undefined, overrides: PriceOverrides = 
   const overrideRows = Object.entries(overrides).map(([prefix, price]) => ({ ...price, prefix: normalizeModelId(prefix) }));
   const override = longestPrefixMatch(overrideRows, id);
   if (override) return { ...pickPrice(override), matched: override.prefix, asOf: 'settings', source: 'settings' };
-  const price = databasePrice(model, id, at ?? new Date());
+  const when = at ?? new Date();
+  const price = databasePrice(model, id, when);
   // A run whose log records no date is priced as of today, and says so.
-  return price && at === undefined ? { ...price, undated: true } : price;
+  if (price && at === undefined) return { ...price, undated: true };
+  // A provider whose rates change with the hour (DeepSeek's off-peak discount until 2025-09-05):
+  // the rate of that moment, said with it. Compared with the same day twelve hours away.
+  if (price && !Number.isNaN(when.getTime())) {
+    const other = databasePrice(model, id, new Date(when.getTime() + (when.getUTCHours() < 12 ? 12 : -12) * 3_600_000));
+    if (other && (other.input !== price.input || other.output !== price.output || other.cachedInput !== price.cachedInput)) {
+      return { ...price, atTime: `${when.toISOString().slice(11, 16)} UTC` };
+    }
+  }
+  return price;
 }
 
 function databasePrice(model: string, id: string, at: Date): ResolvedPrice | undefined {

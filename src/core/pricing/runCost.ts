@@ -41,6 +41,8 @@ export interface ModelBill extends BillTokens {
   pricesAsOf?: string;
   /** Priced as of today: the log records no date. */
   undated?: true;
+  /** Where the table's rates change with the hour: the times of day the calls were priced at. */
+  timesOfDay?: string[];
 }
 
 /** What the replay modelled for the run as it happened, for runs whose log records too little. */
@@ -168,7 +170,8 @@ export function runCost(t: Run, o: RunCostOptions = {}): RunBill {
   if (stated !== null) {
     bill.label = 'recorded';
     bill.cost = stated;
-    bill.note = `the cost the log records${priced?.cost !== null && priced?.cost !== undefined ? `; its usage priced comes to ${usd(priced.cost)}` : ''}`;
+    const hours = [...new Set(priced?.byModel.flatMap((r) => r.timesOfDay ?? []) ?? [])];
+    bill.note = `the cost the log records${priced?.cost !== null && priced?.cost !== undefined ? `; its usage priced comes to ${usd(priced.cost)}${hours.length ? ` at the rate of their hour (${timesText(hours)}; its rates change with the time of day)` : ''}` : ''}`;
   } else if (priced && priced.cost !== null) {
     bill.label = 'priced from recorded usage';
     bill.cost = priced.cost;
@@ -274,8 +277,9 @@ class PriceBook {
     if (this.o.price) return { ...this.o.price, matched: 'your --price', asOf: 'settings', source: 'settings' };
     const m = this.o.model ?? model;
     if (!m) return undefined;
-    const day = (at ?? new Date()).toISOString().slice(0, 10);
-    const key = `${m}\u0000${day}`;
+    // By the minute: a table may change a model's rates with the time of day, not only by date.
+    const minute = at ? at.toISOString().slice(0, 16) : 'today';
+    const key = `${m}\u0000${minute}`;
     if (!this.cache.has(key)) this.cache.set(key, priceFor(m, this.o.overrides, at));
     return this.cache.get(key);
   }
@@ -301,6 +305,7 @@ class PriceBook {
       row.priceRow ??= price.matched;
       row.pricesAsOf ??= price.asOf;
       if (price.undated) row.undated = true;
+      if (price.atTime) row.timesOfDay = [...new Set([...(row.timesOfDay ?? []), price.atTime])];
       asOf ||= price.asOf;
       if (row.cost !== null) row.cost += callDollars(parts, price);
       if (parts.cached > 0 && ratesFor(price, parts.input).cachedInput === undefined) readsAtInputPrice.set(price.matched, (readsAtInputPrice.get(price.matched) ?? 0) + parts.cached);
@@ -331,13 +336,17 @@ class PriceBook {
   }
 }
 
+function timesText(times: readonly string[]): string {
+  return times.length <= 2 ? times.join(', ') : `${times[0]} to ${times[times.length - 1]}`;
+}
+
 function summed(rows: ModelBill[], missing: string | undefined, asOf: string): Priced {
   const tokens: BillTokens = { input: 0, cachedInput: 0, cacheWrite: 0, output: 0 };
   for (const r of rows) { tokens.input += r.input; tokens.cachedInput += r.cachedInput; tokens.cacheWrite += r.cacheWrite; tokens.output += r.output; }
   const known = rows.every((r) => r.cost !== null);
   const cost = known ? rows.reduce((n, r) => n + r.cost!, 0) : null;
   const reason = missing === undefined ? undefined : missing === '(no model named)' ? 'no model named to price (use --model or --price)' : `no price for ${missing}`;
-  const rowsText = rows.map((r) => `${r.model}${r.priceRow && r.priceRow !== r.model ? ` at the ${r.priceRow} price` : ''}${r.pricesAsOf ? `, prices of ${r.pricesAsOf}${r.undated ? ' (today: the log records no date)' : ''}` : ''}`).join('; ');
+  const rowsText = rows.map((r) => `${r.model}${r.priceRow && r.priceRow !== r.model ? ` at the ${r.priceRow} price` : ''}${r.pricesAsOf ? `, prices of ${r.pricesAsOf}${r.undated ? ' (today: the log records no date)' : ''}` : ''}${r.timesOfDay ? `; its rates change with the time of day, and the calls are priced at the rate of their hour (${timesText(r.timesOfDay)})` : ''}`).join('; ');
   return { cost, ...(reason ? { reason } : {}), tokens, byModel: rows.sort((a, b) => (b.cost ?? 0) - (a.cost ?? 0)), pricesAsOf: asOf, rows: rowsText };
 }
 

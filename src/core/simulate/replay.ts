@@ -189,7 +189,7 @@ function notesOf(r: ReplayResult, o: ReplayOptions, sideBranchSteps: number, pri
   if (price) {
     const read = price.cachedInputAssumed ? `$${price.cachedInput} cache read (assumed: the table has no cache-read price, and the log records reads, so they are billed at the input price, the most they cost), ` : `$${price.cachedInput} cache read, `;
     const rates = `$${price.input} in, ${price.cachedInput !== undefined ? read : ''}${price.cacheWrite !== undefined ? `$${price.cacheWrite} cache write, ` : ''}$${price.output} out per million tokens`;
-    notes.push(`Prices: ${price.source === 'settings' ? 'from settings' : `${price.source}, in force on ${price.asOf}${price.undated ? ' (today: the log records no date)' : ''}`} (${price.matched}: ${rates}).`);
+    notes.push(`Prices: ${price.source === 'settings' ? 'from settings' : `${price.source}, in force on ${price.asOf}${price.undated ? ' (today: the log records no date)' : ''}${price.atTime ? ` at ${price.atTime} (its rates change with the time of day; the replay bills every request at this one)` : ''}`} (${price.matched}: ${rates}).`);
   } else {
     notes.push('Prices: none known for this model, so no cost (set one in agentTraceLens.prices or with --model).');
   }
