@@ -72,7 +72,7 @@ export interface CommandFact {
 }
 
 /** `closing`: the answer a closing call carried (attempt_completion); `before`: the message it stood in front of. */
-export interface AgentMessage extends TextFact { between?: true; closing?: true; before?: AgentMessage }
+interface AgentMessage extends TextFact { between?: true; closing?: true; before?: AgentMessage }
 
 export interface TestFact {
   step: number;
