@@ -5,7 +5,8 @@ import { findStrategy, runCompaction } from '../../src/core/compaction';
 import { settingsOf } from '../../src/core/compaction/facts/fileSettings';
 import { loadTrajectory } from '../../src/core/open';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
-import { REPO_ROOT } from '../helpers/paths';
+import { fixture, REPO_ROOT } from '../helpers/paths';
+import { loadRun } from '../helpers/runs';
 
 // A Codex run (EdouardZemb/test-framework) reads its agent's config and its sprint status; it then
 // answers in French and picks the story in review. The files' first lines are comments.
@@ -37,4 +38,14 @@ test('settings: scalar values only, comments cut off, secrets never, and only fr
   const task = '<system>3 lines read</system>\n     1\t---\n     2\tid: T-20260602-doc-link-audit\n     3\tstatus: ready\n     4\t---\n     5\tnote: body\n';
   assert.deepEqual(settingsOf('tasks/T-20260602-doc-link-audit.md', task), ['id: T-20260602-doc-link-audit', 'status: ready']);
   assert.deepEqual(settingsOf('README.md', '# Title\nkey: value\n'), []);
+});
+
+test('npm scripts whose names hold a colon keep their whole name, and a JSON value is read with its escapes', async () => {
+  // The root package.json of a real Cline task (tomjnsn/agentlogs), as Cline's read_file returned it.
+  const run = await loadRun(fixture('cline/agentlogs-feedback-after-completion.json'));
+  const read = run.steps.find((s) => s.kind === 'tool_result' && s.text.startsWith("[read_file for 'package.json'] Result:"))!;
+  const lines = settingsOf('package.json', read.text, 20);
+  assert.ok(lines.some((l) => /^dev:docs: docker run --rm -it -p 3333:3333 -v "\$\(pwd\)\/docs:\/app"/.test(l)), lines.join('\n'));
+  assert.ok(lines.includes('db:generate: bun --cwd packages/web db:generate'), lines.join('\n'));
+  assert.ok(!lines.some((l) => /^(?:dev|db): (?:docs|generate)"/.test(l)), 'not cut at the colon inside the name');
 });

@@ -9,7 +9,8 @@ import { isHarnessLine, LINE_NUMBER } from './outcomes';
 // Files whose lines are settings: YAML, TOML, INI, .env, properties, JSON manifests.
 const CONFIG_FILE = /\.(?:ya?ml|toml|ini|cfg|conf|properties|json|env)$|(?:^|\/)\.env(?:\.[\w-]+)?$/i;
 // `key: value`, `key = value`, `"key": "value",`; the key a plain name.
-const SETTING = /^["']?(\w[\w.-]{0,60})["']?\s*[:=]\s*(.*?)\s*,?$/;
+// A quoted key is whole up to its quote (npm's `"dev:docs": "…"`, `"db:generate"`); a bare one is a word.
+const SETTING = /^(?:"([^"\s]{1,60})"|'([^'\s]{1,60})'|(\w[\w.-]{0,60}))\s*[:=]\s*(.*?)\s*,?$/;
 // A value that opens a block, a list or a map, or refers elsewhere, says nothing by itself (a quoted one is plain).
 const NOT_SCALAR = /^(?:[[{|>&*!]|#)/;
 // What must never be copied into a summary, whatever the file says.
@@ -66,9 +67,10 @@ export function settingsOf(file: string, text: string, max = 8): string[] {
       else open = undefined;
       continue;
     }
-    const written = m[2].replace(/\s+#(?:\s.*)?$/, '');
-    if (SECRET_KEY.test(m[1]) || (written && NOT_SCALAR.test(written))) { open = undefined; continue; }
-    open = { key: m[1], value: unquoted(written), at: found.length, indent };
+    const key = m[1] ?? m[2] ?? m[3];
+    const written = m[4].replace(/\s+#(?:\s.*)?$/, '');
+    if (SECRET_KEY.test(key) || (written && NOT_SCALAR.test(written))) { open = undefined; continue; }
+    open = { key, value: unquoted(written), at: found.length, indent };
     found.push(open);
   }
   // A value that is still a template (`{project-root}/docs`) is not what the setting is.
@@ -81,5 +83,9 @@ export function settingsOf(file: string, text: string, max = 8): string[] {
 }
 
 function unquoted(value: string): string {
+  // A JSON string says what it holds once its escapes are read (`\"$(pwd)/docs\"`).
+  if (/^".*"$/.test(value) && value.includes('\\')) {
+    try { return (JSON.parse(value) as string).trim(); } catch { /* not JSON: as YAML would */ }
+  }
   return value.replace(/^(["'])(.*)\1$/, '$2').trim();
 }
