@@ -11,6 +11,8 @@ import type { Run } from '../../src/core/model';
 import type { StepBuilder } from '../../src/core/steps';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
 import { addCall, builtRun } from '../helpers/builtRuns';
+import { fixture } from '../helpers/paths';
+import { loadRun } from '../helpers/runs';
 
 // What a summary reads out of a tool result when the log wraps the output in a header of its own
 // (Codex's `Exit code: 1 / Wall time / Output:`, Kimi CLI's `<system>…</system>` status line), a
@@ -342,4 +344,12 @@ test("the person's task is cut at a word within its room, not at the first sente
   assert.match(line, /The repository layer already exposes `TicketRepository\.get_ticket`/, line);
   assert.ok(line.length <= 250 && line.endsWith('[…]'), line);
   assert.match(bounded(task, 250), /has that id\. \[…\]$/, 'a summary of other text still ends at a sentence');
+});
+
+test('an output that opens a JSON document is told as one (`{…}`, `[…]`), not by its opening bracket', async () => {
+  // OpenCode's todoread returns the list as pretty JSON: its first line is `[`.
+  const run = await loadRun(fixture('opencode/all-tools.json'));
+  const summary = (await runCompaction(run, { strategy: findStrategy('openhands-summary')!, range: '0:-1' }, { counter: charEstimateCounter })).summary!;
+  assert.match(summary, /todoread → \[…\]/);
+  assert.doesNotMatch(summary, /→ [[{]$/m, 'no outcome is a bare bracket');
 });

@@ -447,7 +447,8 @@ function* eachLine(text: string): Generator<string> {
 
 /** The first meaningful line of a result (`outputLines(text)[0]`). */
 export function firstOutputLine(text: string, clean = true): string | undefined {
-  for (const line of eachOutputLine(text, clean)) return line;
+  // A JSON document's opening bracket alone says only that: `{…}`, `[…]`.
+  for (const line of eachOutputLine(text, clean)) return line === '{' ? '{…}' : line === '[' ? '[…]' : line;
   return undefined;
 }
 
