@@ -174,3 +174,14 @@ test('aider: compact and simulate on a file of many sessions say which run they 
   const chosen = await runCli('compact', fixture(OPENCODER), '--strategy', 'observation-masking', '--run', '2');
   assert.doesNotMatch(chosen.err, /holds 4 runs/);
 });
+
+test('aider: a traceback after a command, with no request made, is an exception, not a failed model call', async () => {
+  const text = [
+    '', '# aider chat started at 2026-02-28 22:05:16', '', '> Aider v0.86.2  ', '> Model: Qwen/Qwen3-Coder with whole edit format  ', '',
+    '#### /add missing.py  ', '',
+    '> Traceback (most recent call last):  ', '> File "aider/commands.py", line 880, in cmd_add  ', '> PermissionError: [Errno 13] Permission denied: \'missing.py\'  ', '',
+  ].join('\n');
+  const run = await loadRun(writeTemp('.aider.chat.history.md', text));
+  const failed = run.steps.filter((s) => s.isError);
+  assert.deepEqual(failed.map((s) => s.label), ['exception: PermissionError']);
+});

@@ -162,9 +162,10 @@ function parseSession(blocks: Block[], started: string | undefined): ParsedTraje
           // Aider printing an exception: with a request and no reply yet, the model call failed;
           // after a traceback, Aider itself (or a call it made on its own) failed. Shell output is a result, not here.
           const exception = lastException(step.text);
-          if (exception && (request !== undefined && !replied || TRACEBACK.test(step.text))) {
+          const callFailed = request !== undefined && !replied;
+          if (exception && (callFailed || TRACEBACK.test(step.text))) {
             step.isError = true;
-            step.label = labelWith(!replied ? 'model call failed' : 'exception', exception);
+            step.label = labelWith(callFailed ? 'model call failed' : 'exception', exception);
           }
         }
         for (const n of block.lines) { meta.model = MODEL_NOTICE.exec(n)?.[1] ?? meta.model; editFormat = EDIT_FORMAT.exec(n)?.[1] ?? editFormat; }
