@@ -204,12 +204,6 @@ function addEventEcho(b: StepBuilder, event: string, text: string, echoes: Map<s
 }
 
 /**
- * Codex writes a command's status into the output text it returns, not into a field: a header
- * `Exit code: 1` (then `Wall time: …` and `Output:`), or `execution error: …` when its sandbox could
- * not start the command at all. Both are Codex's own wording, so the step carries them as its
- * exit code and error flag, for the tree, Next Error and every summary alike.
- */
-/**
  * `exec_command_end` of a call whose result has no exit status yet (unified exec answers a long
  * command with its session id, and the command ends later): the status goes on that result.
  * False when there is no such result.
@@ -228,6 +222,12 @@ function exitCodeInto(steps: readonly Step[], payload: Record<string, unknown>):
   return false;
 }
 
+/**
+ * Codex writes a command's status into the output text it returns, not into a field: a header
+ * `Exit code: 1` (then `Wall time: …` and `Output:`), or `execution error: …` when its sandbox could
+ * not start the command at all. Both are Codex's own wording, so the step carries them as its
+ * exit code and error flag, for the tree, Next Error and every summary alike.
+ */
 function readOutputStatus(step: Step): void {
   if (step.exitCode === undefined) {
     // `Exit code: 1\nWall time: …`, or unified exec's `Chunk ID: …\nWall time: …\nProcess exited with code 1`.

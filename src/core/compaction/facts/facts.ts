@@ -199,7 +199,6 @@ export function withoutWorkdir(command: string): string {
   return m && command.slice(m[0].length).trim() ? command.slice(m[0].length) : command;
 }
 
-/** Facts from the steps in `indices` (the task is always the whole run's first real request). */
 /**
  * The whole output of each call whose process later calls read (`continues`): its own result, then
  * theirs, in order, with the last exit status or error flag the chain records.
@@ -224,6 +223,7 @@ function processOutputs(steps: readonly Step[], resultOf: ReadonlyMap<number, St
   return out;
 }
 
+/** Facts from the steps in `indices` (the task is always the whole run's first real request). */
 export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts {
   const steps = trajectory.steps;
   const chosen = [...new Set(indices)].filter((i) => steps[i]).sort((a, b) => a - b);
@@ -419,7 +419,7 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
   const since = facts.requests.length ? facts.requests[facts.requests.length - 1].step : facts.task?.step ?? -1;
   const said = facts.lastAgentMessage;
   const toldAlready = said !== undefined && !said.between && !said.closing && said.step > since;
-  const closing = info.kind === 'finish' && !toldAlready ? closingMessage(call.tool!.args) : undefined;
+  const closing = info.kind === 'finish' && !toldAlready ? closingMessage(info.args) : undefined;
   if (closing) {
     facts.lastAgentMessage = { step: call.index, text: closing, closing: true, ...(said ? { before: said } : {}) };
     if (!facts.replies.some((r) => r.text.trim() === closing)) facts.replies.push({ step: call.index, text: closing });
@@ -481,11 +481,8 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
 }
 
 /** The text a closing call hands the person: its answer-like argument, else its longest text. */
-function closingMessage(args: string): string | undefined {
-  let parsed: unknown;
-  try { parsed = JSON.parse(args); } catch { return undefined; }
-  if (!parsed || typeof parsed !== 'object') return undefined;
-  const fields = Object.entries(parsed as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1].trim() !== '');
+function closingMessage(args: Record<string, unknown> | undefined): string | undefined {
+  const fields = Object.entries(args ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1].trim() !== '');
   const named = fields.find(([k]) => /^(?:result|message|answer|final_answer|summary|output|text)$/i.test(k));
   const longest = fields.sort((a, b) => b[1].length - a[1].length)[0];
   const text = (named ?? longest)?.[1].trim();
