@@ -94,14 +94,14 @@ function redactString(v: string, total: Tally, o: { randomValues?: boolean } = {
  * Every string in a JSON-like value, redacted, keys included (a copy; the value itself is
  * untouched). For files people share: exports, reports. `total` receives the counts.
  */
-export function redactDeep<T>(value: T, total: Tally): T {
+export function redactDeep<T>(value: T, total: Tally, text: (s: string) => string = (s) => redactString(s, total)): T {
   const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return redactString(v, total);
+    if (typeof v === 'string') return text(v);
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') {
       // Null prototype: a key from the log (`__proto__`) stays a plain key.
       const out: Record<string, unknown> = Object.create(null);
-      for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[redactString(k, total)] = walk(x);
+      for (const [k, x] of Object.entries(v as Record<string, unknown>)) out[text(k)] = walk(x);
       return Object.setPrototypeOf(out, Object.prototype);
     }
     return v;
@@ -114,9 +114,9 @@ export function redactDeep<T>(value: T, total: Tally): T {
  * nothing was redacted are returned as they are, not copied, so a large export with few secrets
  * is not held twice. The result must not be changed (it may share parts with `value`).
  */
-export function redactShared<T>(value: T, total: Tally): T {
+export function redactShared<T>(value: T, total: Tally, text: (s: string) => string = (s) => redactString(s, total)): T {
   const walk = (v: unknown): unknown => {
-    if (typeof v === 'string') return redactString(v, total);
+    if (typeof v === 'string') return text(v);
     if (Array.isArray(v)) {
       let out: unknown[] | undefined;
       for (let i = 0; i < v.length; i++) {
@@ -131,11 +131,11 @@ export function redactShared<T>(value: T, total: Tally): T {
     if (v && typeof v === 'object') {
       const proto = Object.getPrototypeOf(v) as unknown;
       // Anything but a plain object is copied as redactDeep copies it (its own enumerable fields).
-      if (proto !== Object.prototype && proto !== null) return redactDeep(v, total);
+      if (proto !== Object.prototype && proto !== null) return redactDeep(v, total, text);
       const entries = Object.entries(v as Record<string, unknown>);
       let out: Record<string, unknown> | undefined;
       for (const [n, [k, x]] of entries.entries()) {
-        const key = redactString(k, total);
+        const key = text(k);
         const y = walk(x);
         if ((y !== x || key !== k) && !out) {
           out = Object.create(null) as Record<string, unknown>;
@@ -161,17 +161,18 @@ export function redactOutgoing<T>(value: T, opts: { redact?: boolean; total?: Ta
   const keep = [...new Set(opts.keep ?? [])].filter((k) => k.length > 0).sort((a, b) => b.length - a.length);
   if (keep.length === 0) return redactShared(value, total);
   // What the user typed (a file's path, an output's name) is theirs, not the log's: a random-looking
-  // run id in a file name is not a secret. It is set aside, the rest redacted, and it is put back
-  // with only the named token shapes (`ghp_…`, `sk-…`) replaced.
-  const mark = (i: number) => `\u0000${i}\u0000`;
-  const shown = keep.map((k) => redactString(k, total, { randomValues: false }));
-  const hide = (v: unknown): unknown => typeof v === 'string' ? keep.reduce((t, k, i) => t.split(k).join(mark(i)), v)
-    : Array.isArray(v) ? v.map(hide)
-    : v && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype ? Object.fromEntries(Object.entries(v).map(([k, x]) => [hide(k) as string, hide(x)]))
-    : v;
-  const show = (v: unknown): unknown => typeof v === 'string' ? shown.reduce((t, k, i) => t.split(mark(i)).join(k), v)
-    : Array.isArray(v) ? v.map(show)
-    : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [show(k) as string, show(x)]))
-    : v;
-  return show(redactShared(hide(value), total)) as T;
+  // run id in a file name is not a secret. The text around it is redacted as always; it keeps all
+  // but the named token shapes (`ghp_…`, `sk-…`).
+  const shown = new Map(keep.map((k) => [k, redactString(k, total, { randomValues: false })]));
+  const typed = new RegExp(keep.map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+  const text = (s: string): string => {
+    let out = '';
+    let last = 0;
+    for (const m of s.matchAll(typed)) {
+      out += redactString(s.slice(last, m.index), total) + shown.get(m[0])!;
+      last = m.index + m[0].length;
+    }
+    return last === 0 ? redactString(s, total) : out + redactString(s.slice(last), total);
+  };
+  return redactShared(value, total, text);
 }
