@@ -24,6 +24,12 @@ test('git status, long and short, and what a checkout says of the branch', () =>
   assert.equal(gitStatusGist(diverged), "On branch next · Your branch and 'origin/next' have diverged and have 2 and 5 different commits each · added: a.go; modified: b.go; deleted: c.go; untracked: notes.txt");
   assert.equal(gitStatusGist("On branch main\nYour branch is ahead of 'origin/main' by 3 commits.\n  (use \"git push\" to publish your local commits)\n\nnothing to commit, working tree clean\n"), "On branch main · Your branch is ahead of 'origin/main' by 3 commits · nothing to commit, working tree clean");
   assert.equal(gitStatusGist(' M src/a.ts\n?? b.txt\nA  c.ts\nD  d.ts\n'), 'modified: src/a.ts; untracked: b.txt; added: c.ts; deleted: d.ts');
+  // `-sb` heads the short format with the branch and its upstream.
+  assert.equal(gitStatusGist('## main...origin/main [ahead 2]\n M src/a.ts\n'), '## main...origin/main [ahead 2] · modified: src/a.ts');
+  assert.equal(gitStatusGist('## main\n'), '## main');
+  assert.equal(gitStatusGist('## No commits yet on main\n?? a.txt\n'), '## No commits yet on main · untracked: a.txt');
+  // A markdown heading is not a branch.
+  assert.equal(gitStatusGist('## Usage notes\n'), undefined);
   // Four of a kind are counted, not named.
   assert.equal(gitStatusGist('?? a\n?? b\n?? c\n?? d\n M e.ts\n'), '4 untracked; modified: e.ts');
   assert.equal(gitStatusGist("Switched to branch 'next'\nYour branch is up to date with 'origin/next'.\n"), "Switched to branch 'next' · up to date");

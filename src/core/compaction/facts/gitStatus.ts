@@ -13,6 +13,9 @@ const ENTRY = /^(modified|new file|deleted|renamed|copied|typechange|both modifi
 const SHORT_ENTRY = /^([ MADRCUT?!])([ MADRCUT?!]) \S/;
 // Up to this many files of one kind are named; more are counted.
 const NAMED = 3;
+// `git status -sb` opens with `## branch...upstream [ahead 1, behind 2]`: the same branch and upstream
+// as the long format's first lines, kept as git printed them.
+const SHORT_BRANCH = /^## (?:No commits yet on |Initial commit on )?(?:\S+?(?:\.\.\.\S+)?(?: \[(?:ahead|behind|gone)[^\]]*\])?|HEAD \(no branch\))$/;
 const HEADING = /^(?:Changes to be committed|Changes not staged for commit|Untracked files|Unmerged paths|Ignored files):$/;
 
 /** `git status` (long or short), `git checkout` or `git switch` as one line, or undefined when the text is not their output. */
@@ -29,6 +32,7 @@ export function gitStatusGist(text: string): string | undefined {
     const entry = ENTRY.exec(line);
     const short = SHORT_ENTRY.exec(raw[i]);
     if (BRANCH.test(line)) parts.push(line.replace(/\.$/, ''));
+    else if (SHORT_BRANCH.test(line)) parts.push(line);
     else if (UPSTREAM.test(line)) {
       // "Your branch and 'origin/next' have diverged," goes on: "and have 2 and 5 different commits each, respectively."
       const more = /,$/.test(line) && /^and have /.test(lines[i + 1] ?? '') ? ` ${lines[i + 1].replace(/, respectively\.?$|\.$/, '')}` : '';
