@@ -3,6 +3,7 @@ import type { Run, TrajectoryFile } from '../../core/model';
 import type { ModelPrice } from '../../core/models';
 
 import { DEFAULT_MAX_BYTES } from '../../core/open';
+import { plural } from '../../core/view/plural';
 import { UsageError, type CliIO } from '../args';
 
 // Option handling that compact and simulate share.
@@ -68,6 +69,3 @@ export function priceOption(value: string | undefined): ModelPrice | undefined {
   return price;
 }
 
-function plural(n: number, word: string): string {
-  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
-}

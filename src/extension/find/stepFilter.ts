@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { findSteps, isEmptyQuery, type FindQuery } from '../../core/find';
 import type { Step, TrajectoryFile } from '../../core/model';
+import { plural } from '../../core/view/plural';
 
 import type { OpenTrajectory } from '../trajectoryStore';
 
@@ -99,7 +100,7 @@ export class StepFilter implements TreeFilter, vscode.Disposable {
   describe(docs: readonly OpenTrajectory[]): string {
     if (!this.query) return '';
     const n = docs.reduce((sum, d) => sum + this.count(d), 0);
-    return `${n.toLocaleString('en-US')} ${n === 1 ? 'match' : 'matches'} for '${this.query.source.trim()}'`;
+    return `${plural(n, 'match', 'matches')} for '${this.query.source.trim()}'`;
   }
 
   dispose(): void {

@@ -6,6 +6,7 @@ import { runOutcome } from '../../core/formats/runMeta';
 
 import { turnsOf } from '../../core/steps';
 import { displayOrder, kindLabel, oneLine, stepLabel, stepPreview } from '../../core/view/stepPresentation';
+import { plural } from '../../core/view/plural';
 import type { OpenTrajectory, TrajectoryStore } from '../trajectoryStore';
 import { chunked, type StepNode, type TreeNode, type TurnNode } from './nodes';
 import { stepIcon } from './icons';
@@ -243,7 +244,7 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
   private matchCount(doc: OpenTrajectory, runIndex?: number): string {
     if (!this.filter?.active()) return '';
     const n = this.filter.count(doc, runIndex);
-    return `${n.toLocaleString('en-US')} ${n === 1 ? 'match' : 'matches'} · `;
+    return `${plural(n, 'match', 'matches')} · `;
   }
 
   /** Filtered rows get ids of their own, so VS Code opens them afresh and restores the old ones after. */

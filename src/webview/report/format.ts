@@ -18,6 +18,3 @@ export function usd(x: number): string {
   return `$${x.toFixed(digits)}`;
 }
 
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
-}

@@ -6,7 +6,8 @@ import type { ReplayResult } from '../../core/simulate/replay';
 import type { EntityRow, ResultView, StepRow } from '../../core/report/viewModel';
 import { sawtooth } from './charts';
 import { h } from './dom';
-import { percent, plural, tokens, usd } from './format';
+import { plural } from '../../core/view/plural';
+import { percent, tokens, usd } from './format';
 import { virtualList } from './virtualList';
 
 export interface PaneContext {

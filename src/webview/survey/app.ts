@@ -1,5 +1,6 @@
 import type { SkippedEntry } from '../../core/survey/types';
 import type { SurveyHostMessage, SurveyTableRow, SurveyWebviewMessage } from '../../core/survey/protocol';
+import { plural } from '../../core/view/plural';
 import { h } from '../report/dom';
 import { COLUMNS, sortRows, type SortState } from './columns';
 import { filterSurveyRows, parseSurveyQuery, SURVEY_FIELDS_HELP } from '../../core/survey/filter';
@@ -122,8 +123,4 @@ export class SurveyApp {
     }
     this.skippedEl.hidden = this.skipped.length === 0;
   }
-}
-
-function plural(n: number, word: string): string {
-  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 }
