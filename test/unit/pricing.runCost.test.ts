@@ -7,6 +7,7 @@ import type { RecordedUsage, Run } from '../../src/core/model';
 import { PromptCache } from '../../src/core/pricing/promptCache';
 import { billText, runCost } from '../../src/core/pricing/runCost';
 import { billRun, billRunAsHappened } from '../../src/core/simulate';
+import { priceFor } from '../../src/core/models';
 
 import { runCli } from '../helpers/cli';
 import { corpus, REPO_ROOT, tempDir, writeTemp } from '../helpers/paths';
@@ -373,4 +374,18 @@ test('rates that change with the time of day (DeepSeek\'s off-peak discount unti
   // The OpenHands SDK log on deepseek-chat at 19:44 UTC: LiteLLM's recorded cost is the daytime rate; ours is the off-peak one, said so.
   const log = runCost(await loadRun(fixture('openai-chat/openhands-sdk-nonfncall-completion-log.json')));
   assert.match(log.note, /its usage priced comes to \$0\.0004 at the rate of their hour \(19:44 UTC; its rates change with the time of day\)/);
+});
+
+test('DeepSeek after its 2025 price changes: priced at the rates its pricing page gives, which reproduce the cost the log records', async () => {
+  // mini-swe-agent on deepseek-reasoner, 2026 (after the night discount ended and V3.2's cut): the
+  // database's old rates priced it at $0.03, against the $0.0067 LiteLLM recorded.
+  const bill = runCost(await loadRun(fixture('mini-swe-agent/pvlib__pvlib-python-1072.traj.json')));
+  assert.ok(bill.recordedCost !== null && bill.pricedUsage !== null, bill.note);
+  assert.ok(Math.abs(bill.pricedUsage - bill.recordedCost) / bill.recordedCost < 0.01, `${bill.pricedUsage} vs recorded ${bill.recordedCost}`);
+  assert.doesNotMatch(bill.note, /time of day/);
+  const price = priceFor('deepseek-reasoner', {}, new Date('2026-04-11T19:02:00Z'))!;
+  assert.deepEqual([price.input, price.cachedInput, price.output], [0.28, 0.028, 0.42]);
+  assert.match(price.source, /corrected by DeepSeek's pricing page/);
+  // Before 16:00 UTC on 2025-09-05 the database's rates (with the night discount) stand.
+  assert.equal(priceFor('deepseek-chat', {}, new Date('2025-09-01T20:00:00Z'))!.input, 0.135);
 });

@@ -68,6 +68,26 @@ export function priceFor(model: string | undefined, overrides: PriceOverrides = 
   return price;
 }
 
+/**
+ * Rates the database (0.1.8, the newest) has wrong, from the provider's own pricing page: from
+ * `from` on, a model the database matched as `matched` of `provider` costs `price`. DeepSeek
+ * ended its night-time discount at 16:00 UTC on 2025-09-05 (0.07/0.56/1.68) and cut V3.2's rates
+ * on 2025-09-29; the database still bills deepseek-chat at the V3 rates with the discount. A
+ * mini-swe-agent run of 2026-04-11 records $0.0142, which the corrected rates give and the
+ * database's ($0.03) do not.
+ */
+const CORRECTIONS: readonly { provider: string; matched: readonly string[]; from: string; price: ModelPrice; page: string }[] = [
+  { provider: 'deepseek', matched: ['deepseek-chat', 'deepseek-reasoner'], from: '2025-09-05T16:00:00Z', price: { input: 0.56, cachedInput: 0.07, output: 1.68 }, page: "DeepSeek's pricing page, from 2025-09-05 16:00 UTC" },
+  { provider: 'deepseek', matched: ['deepseek-chat', 'deepseek-reasoner'], from: '2025-09-29T00:00:00Z', price: { input: 0.28, cachedInput: 0.028, output: 0.42 }, page: "DeepSeek's pricing page, V3.2 rates from 2025-09-29" },
+];
+
+function corrected(price: ResolvedPrice, at: Date): ResolvedPrice {
+  const fix = CORRECTIONS.filter((c) => c.provider === price.provider && c.matched.includes(price.matched) && at.getTime() >= Date.parse(c.from)).at(-1);
+  if (!fix) return price;
+  const { cachedInput: _c, cacheWrite: _w, longContext: _l, ...rest } = price;
+  return { ...rest, ...fix.price, source: `${PRICE_DATABASE}, corrected by ${fix.page}` };
+}
+
 function databasePrice(model: string, id: string, at: Date): ResolvedPrice | undefined {
   const when = Number.isNaN(at.getTime()) ? new Date() : at;
   const full = model.trim().toLowerCase();
@@ -98,7 +118,7 @@ function databasePrice(model: string, id: string, at: Date): ResolvedPrice | und
     if (write !== undefined) price.cacheWrite = write;
     const long = longContextOf(p);
     if (long) price.longContext = long;
-    return price;
+    return corrected(price, when);
   }
   return undefined;
 }
