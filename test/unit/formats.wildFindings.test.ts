@@ -9,7 +9,7 @@ import { REPO_ROOT } from '../helpers/paths';
 import { fileOfRun } from '../../src/core/stats';
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { CODEX_INJECTED } from '../../src/core/formats/codex';
+import { CODEX_INJECTED } from '../../src/core/formats/codexInjected';
 import { CLAUDE_CODE_INJECTED } from '../../src/core/formats/claudeCode';
 import { atifText } from '../../src/core/formats/atifFile';
 import { checkAtif } from '../../src/core/formats/atifRules';
@@ -61,6 +61,41 @@ test('codex: injected-context rules, each on the text Codex writes', () => {
   ];
   for (const [text, label] of cases) assert.equal(injectedLabel(CODEX_INJECTED, text), label);
   assert.equal(injectedLabel(CODEX_INJECTED, 'can you analyse the MD files in this directory'), undefined);
+});
+
+test('codex ≥ 0.9x: the <turn_aborted> note Codex sends after Esc is one interruption, not a request; the event after it adds none', async () => {
+  // EdouardZemb/test-framework: the person answers "3", presses Esc, then asks "continue vers l'étape 3".
+  const t = await loadRun(fixture('codex/turn-aborted-note.jsonl'));
+  assert.deepEqual(t.steps.filter((s) => s.kind === 'user').map((s) => s.text.trim()).slice(1), ['3', "continue vers l'étape 3", 'y']);
+  const stops = t.steps.filter((s) => s.interruption);
+  assert.equal(stops.length, 1, 'the note and the turn_aborted event are one interruption');
+  assert.equal(stops[0].kind, 'environment');
+  assert.match(stops[0].text, /^<turn_aborted>/);
+  // "3", which the agent never answered, and the request after the Esc are one turn.
+  assert.equal(turnsOf(t.steps).length, 3);
+});
+
+test('a Codex session exported as chat messages: calls pair by tool_call_id on their parts, Codex\'s notes are not requests, _metadata timestamps are read', async () => {
+  // The shape of a `{messages, meta}` export of a Codex 0.116 session (Eyob-smax/Anju-Medical-Appointment-System's trajectory.json; texts here are ours).
+  const at = (s: number) => ({ _metadata: { timestamp: `2026-03-24T13:01:${String(s).padStart(2, '0')}.000Z` } });
+  const run = parseRunText(JSON.stringify({
+    messages: [
+      { role: 'system', content: [{ type: 'text', text: '<environment_context>\n  <cwd>/work</cwd>\n</environment_context>' }], ...at(1) },
+      { role: 'user', content: [{ type: 'text', text: 'Create the project folders.' }], ...at(2) },
+      { role: 'assistant', content: [{ type: 'tool_call', tool_call_id: 'call_A', name: 'shell_command', arguments: '{"command":"mkdir -p app/src"}' }], tool_calls: [{ id: 'call_A', type: 'function', function: { name: 'shell_command', arguments: '{"command":"mkdir -p app/src"}' } }], ...at(3) },
+      { role: 'tool', tool_call_id: 'call_A', content: [{ type: 'tool_output', text: 'Exit code: 0\nWall time: 1.1 seconds\nOutput:\n' }], ...at(4) },
+      { role: 'user', content: [{ type: 'text', text: '<turn_aborted>\nThe user interrupted the previous turn on purpose.\n</turn_aborted>' }], ...at(5) },
+      { role: 'user', content: [{ type: 'text', text: 'Now add a README.' }], ...at(6) },
+    ],
+    meta: { session_meta: { id: 'x' } },
+  }), { path: 'trajectory.json', size: 0, modified: 0 });
+  const call = run.steps.find((s) => s.kind === 'tool_call')!;
+  const result = run.steps.find((s) => s.kind === 'tool_result')!;
+  assert.equal(result.answers, call.index, 'the output answers its call');
+  const stop = run.steps.find((s) => s.interruption);
+  assert.equal(stop?.kind, 'environment');
+  assert.deepEqual(run.steps.filter((s) => s.kind === 'user').map((s) => s.text), ['Create the project folders.', 'Now add a README.']);
+  assert.equal(call.timestamp, '2026-03-24T13:01:03.000Z');
 });
 
 test('claude-code 2.1: a user line marked origin.kind "task-notification" is an environment step, whatever its text', async () => {

@@ -1,6 +1,7 @@
 import { SHOWN_TEXT_LABEL, type SourceLocation, type StepKind } from '../model';
 import { argsOf, isRecord, StepBuilder, textOf } from '../steps';
-import { injectedLabel, type InjectedRule, withoutContextBlocks, withoutWrapperTags } from './injected';
+import { CODEX_INJECTED } from './codexInjected';
+import { injectedAs, type InjectedRule, withoutContextBlocks, withoutWrapperTags } from './injected';
 import { terminusReply } from './terminus';
 
 // OpenAI chat-completions messages. Several formats embed them (plain message lists, SWE-agent
@@ -23,12 +24,13 @@ export function chatMessageShare(items: readonly unknown[]): number {
 /**
  * What agent harnesses send with the user role that the person did not type. AutoCodeRover
  * answers malformed search calls with feedback; SWE-style harnesses nudge a model that replied
- * without an action.
+ * without an action. A Codex session exported as chat messages carries Codex's own.
  */
 const CHAT_INJECTED: readonly InjectedRule[] = [
   { name: 'AutoCodeRover search feedback', match: /^The search API calls seem not valid/, label: () => 'harness feedback: search calls not valid' },
   { name: 'AutoCodeRover collected context', match: /^Based on your analysis, answer below questions/, label: () => 'harness prompt: answer questions' },
   { name: 'Codex IDE context alone', match: /^# Context from my IDE setup:(?![\s\S]*## My request for Codex:)/, label: () => 'IDE context' },
+  ...CODEX_INJECTED,
 ];
 
 /** Reasoning a model wrote inline, `<thinking>…</thinking>` (or `<think>`) before its answer. */
@@ -56,7 +58,9 @@ export function addChatMessage(b: StepBuilder, msg: Record<string, unknown>, opt
   const role = String(msg.role);
   const { said: content, reasoned } = reasoningParts(msg.content);
   const text = textOf(content);
-  const base = { location: opts.location, label: opts.label ?? role, timestamp: stringOrUndefined(msg.timestamp) };
+  // Exporters that keep the message as sent put their own fields beside it (`_metadata.timestamp`).
+  const timestamp = stringOrUndefined(msg.timestamp) ?? (isRecord(msg._metadata) ? stringOrUndefined(msg._metadata.timestamp) : undefined);
+  const base = { location: opts.location, label: opts.label ?? role, timestamp };
   // Object.assign rather than `{ ...base, ...fields }`: V8 (Node 20) runs that spread several
   // times slower, and a big chat log has a million messages.
   const withBase = <T extends object>(fields: T): typeof base & T => Object.assign({}, base, fields);
@@ -72,9 +76,9 @@ export function addChatMessage(b: StepBuilder, msg: Record<string, unknown>, opt
         b.add(withBase({ kind: 'tool_result' as const, text, label: 'terminal output' }));
         return;
       }
-      const injected = opts.userKind === undefined && text.charCodeAt(0) !== 123 ? injectedLabel(CHAT_INJECTED, text) : undefined;
+      const injected = opts.userKind === undefined && text.charCodeAt(0) !== 123 ? injectedAs(CHAT_INJECTED, text) : undefined;
       if (injected !== undefined) {
-        b.add(withBase({ kind: 'environment' as const, text, label: injected }));
+        b.add(withBase({ kind: 'environment' as const, text, label: injected.label, ...(injected.interruption ? { interruption: true as const } : {}), ...(injected.sessionPrefix ? { sessionPrefix: true as const } : {}) }));
         return;
       }
       const kind = opts.userKind ?? 'user';
@@ -93,7 +97,7 @@ export function addChatMessage(b: StepBuilder, msg: Record<string, unknown>, opt
       return;
     default: {
       if (Array.isArray(msg.content) && msg.content.some((p) => isRecord(p) && (p.type === 'tool_call' || p.type === 'tool_output'))) {
-        addPartsMessage(b, msg.content, withBase);
+        addPartsMessage(b, msg.content, withBase, stringOrUndefined(msg.tool_call_id));
         return;
       }
       if (toolCalls.length === 0 && addTerminusReply(b, text, withBase)) return;
@@ -167,16 +171,22 @@ function answersTerminusCommands(b: StepBuilder): boolean {
   return last !== undefined && last.kind === 'tool_call' && last.label === TERMINUS_CALL && last.tool?.name === 'terminal';
 }
 
-/** A message whose content parts hold its calls and their outputs (`tool_call`, `tool_output`), as Codex exports to chat. */
-function addPartsMessage(b: StepBuilder, parts: unknown[], withBase: <T extends object>(fields: T) => T & { label: string }): void {
+/** A part's call id, under any of the names exporters give it (`call_id`, `tool_call_id`, `id`). */
+const partCallId = (p: Record<string, unknown>) => stringOrUndefined(p.call_id) ?? stringOrUndefined(p.tool_call_id) ?? stringOrUndefined(p.id);
+
+/**
+ * A message whose content parts hold its calls and their outputs (`tool_call`, `tool_output`), as
+ * Codex exports to chat. An output part without an id of its own answers the message's `tool_call_id`.
+ */
+function addPartsMessage(b: StepBuilder, parts: unknown[], withBase: <T extends object>(fields: T) => T & { label: string }, fallbackCallId?: string): void {
   const hasCall = parts.some((p) => isRecord(p) && p.type === 'tool_call');
   for (const p of parts) {
     if (!isRecord(p)) continue;
     if (p.type === 'tool_call') {
       const args = argsOf(p.arguments ?? p.input ?? p.args);
-      b.add(withBase({ kind: 'tool_call' as const, text: args, label: 'tool_call', tool: { name: String(p.name ?? 'tool'), args, callId: stringOrUndefined(p.call_id) ?? stringOrUndefined(p.id) } }));
+      b.add(withBase({ kind: 'tool_call' as const, text: args, label: 'tool_call', tool: { name: String(p.name ?? 'tool'), args, callId: partCallId(p) } }));
     } else if (p.type === 'tool_output') {
-      const callId = stringOrUndefined(p.call_id) ?? stringOrUndefined(p.id);
+      const callId = partCallId(p) ?? fallbackCallId;
       b.add(withBase({ kind: 'tool_result' as const, text: textOf(p.output ?? p.content ?? p.text), label: 'tool_output', ...(callId ? { tool: { name: '', args: '', callId } } : {}) }));
     } else {
       const t = textOf([p]);

@@ -4,7 +4,8 @@ import { isRecord, StepBuilder } from '../steps';
 import type { FormatAdapter, JsonlRecord, ParsedInput } from './adapter';
 import { skipRecord } from './adapter';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
-import { injectedAs, type Injected, INTERRUPTED_LABEL, type InjectedRule, labelWith, tagText } from './injected';
+import { CODEX_INJECTED } from './codexInjected';
+import { injectedAs, type Injected, INTERRUPTED_LABEL } from './injected';
 import { addResponseItem, IMAGE_WRAPPER, isResponseItem, partsText } from './responseItems';
 import { extraOf } from '../meta';
 
@@ -13,21 +14,6 @@ import { extraOf } from '../meta';
 
 const ROLLOUT_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 
-/**
- * Context Codex injects as user messages; the model reads it, but no human typed it. Each becomes
- * an `environment` step: it starts no turn and is never a "later request". The session prefix
- * (AGENTS.md and user instructions, the environment context) is what Codex's build_initial_context
- * makes anew after a compaction: `sessionPrefix`.
- */
-export const CODEX_INJECTED: readonly InjectedRule[] = [
-  { name: 'environment context', match: /^<environment_context>/, label: (t) => labelWith('environment', tagText(t, 'cwd')), sessionPrefix: true },
-  { name: 'AGENTS.md instructions', match: /^# AGENTS\.md instructions/, label: () => 'AGENTS.md instructions', sessionPrefix: true },
-  { name: 'user instructions', match: /^<user_instructions>/, label: () => 'user instructions', sessionPrefix: true },
-  { name: 'instructions', match: /^<INSTRUCTIONS>/, label: () => 'instructions', sessionPrefix: true },
-  { name: 'permissions instructions', match: /^<permissions instructions>/, label: () => 'permissions instructions', sessionPrefix: true },
-  // A skill the person invoked (`$coordinator`): Codex sends its SKILL.md as a user message.
-  { name: 'skill', match: /^<skill>\s*<name>/, label: (t) => labelWith('skill', tagText(t, 'name')) },
-];
 
 function isRolloutLine(v: unknown): v is { type: string; payload: unknown; timestamp?: unknown } {
   return isRecord(v) && typeof v.type === 'string' && ROLLOUT_TYPES.has(v.type) && 'payload' in v;
@@ -114,8 +100,11 @@ export const codexAdapter: FormatAdapter = {
             // Unified exec: the call answered "Process running with session ID N"; the exit status came later, here.
             skipRecord(ctx, "event_msg/exec_command_end (its exit code read into the call's result)", location);
           } else if (event === 'turn_aborted' && payload.reason === 'interrupted') {
-            // The person pressed Esc: an act of theirs, not bookkeeping.
-            b.add({ kind: 'environment', text: 'turn aborted: interrupted', label: INTERRUPTED_LABEL, location, timestamp, interruption: true });
+            // The person pressed Esc: an act of theirs, not bookkeeping. Codex ≥ 0.9x wrote the
+            // `<turn_aborted>` note it sends the model just before: that step is the interruption.
+            const last = b.steps[b.steps.length - 1];
+            if (last?.interruption) skipRecord(ctx, 'event_msg/turn_aborted (the interruption the <turn_aborted> note before it records)', location);
+            else b.add({ kind: 'environment', text: 'turn aborted: interrupted', label: INTERRUPTED_LABEL, location, timestamp, interruption: true });
           } else skipRecord(ctx, `event_msg/${event}`, location); // task and turn boundaries, rate limits: the client's bookkeeping
           break;
         }
