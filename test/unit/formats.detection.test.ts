@@ -5,10 +5,10 @@ import { test } from 'node:test';
 import type { FormatAdapter } from '../../src/core/formats/adapter';
 import { FORMAT_ADAPTERS } from '../../src/core/formats/registry';
 import { headOf, SNIFF_BYTES } from '../../src/core/io/sniffHead';
-import { detectFormat } from '../../src/core/open';
+import { detectFormat, loadTrajectory } from '../../src/core/open';
 import { readInput } from '../../src/core/io/readInput';
 import { runCli } from '../helpers/cli';
-import { writeTemp } from '../helpers/paths';
+import { fixture, writeTemp } from '../helpers/paths';
 import { allRealFiles, realFileInput } from '../helpers/realFiles';
 import { loadRun } from '../helpers/runs';
 
@@ -71,16 +71,28 @@ test('detection: no corpus file or variant of one changes its format because of 
   assert.ok(compared >= 40, `compared ${compared} files and variants`);
 });
 
-test('detection: sniffers see the records within the first 64 KB of a file only (and at least one)', () => {
+test('detection: sniffers see the records within the first 64 KB of a file only, a long record counting for 8 KB', () => {
   const seen: number[] = [];
   const spy: FormatAdapter = { id: 'spy', label: 'spy', fileNames: ['*.jsonl'], sniff: (input) => { seen.push(input.shape === 'jsonl' ? input.records.length : -1); return 0.99; }, parse: () => ({ title: '', steps: [] }) };
   const line = (n: number) => ({ value: { role: 'user', content: 'x'.repeat(n) }, line: 1 });
   detectFormat({ shape: 'jsonl', records: Array.from({ length: 5000 }, () => line(1000)) }, 'big.jsonl', [spy]);
   assert.ok(seen[0] > 0 && seen[0] <= Math.ceil(SNIFF_BYTES / 1000), `saw ${seen[0]} records of 1 KB`);
   detectFormat({ shape: 'jsonl', records: [line(200_000), line(10), line(10)] }, 'huge-first.jsonl', [spy]);
-  assert.equal(seen[1], 1, 'a first record over 64 KB is still shown, alone');
+  assert.equal(seen[1], 3, 'a first record over 64 KB does not hide the records after it');
+  detectFormat({ shape: 'jsonl', records: Array.from({ length: 50 }, () => line(200_000)) }, 'all-huge.jsonl', [spy]);
+  assert.equal(seen[2], 8, 'records of any size: at least eight are shown, and no more than 64 KB of 8 KB charges');
   const text = headOf({ shape: 'text', text: 'y'.repeat(SNIFF_BYTES * 3) });
   assert.equal(text.shape === 'text' && text.text.length, SNIFF_BYTES);
+});
+
+test('detection: a Claude Code session whose first line is a 77 KB queued prompt is still Claude Code', async () => {
+  // Claude Code 2.1 writes a message typed while the agent works as a queue-operation line first; a
+  // long pasted prompt made it the only record the sniffers saw, and the file "no format we know".
+  const session = fs.readFileSync(fixture('claude-code/codemie-cache-rewrites.jsonl'), 'utf8');
+  const queued = JSON.stringify({ type: 'queue-operation', operation: 'enqueue', timestamp: '2026-01-02T14:21:20.000Z', sessionId: 's', content: `Fact check this pasted conversation:\n${'lorem ipsum dolor sit amet '.repeat(2900)}` });
+  assert.ok(queued.length > 77_000);
+  const file = writeTemp('long-queued-prompt.jsonl', `${queued}\n${session}`);
+  assert.equal((await loadTrajectory(file)).format, 'claude-code');
 });
 
 test('unknown files: the conversation found inside opens with a warning naming its JSON path, and stats --json reports it', async () => {

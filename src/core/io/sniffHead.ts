@@ -6,10 +6,16 @@ import type { ParsedInput } from './input';
 const SNIFF_RECORDS = 1000;
 /** Nor are records past the first 64 KB of content: detection stays cheap however large the file. */
 export const SNIFF_BYTES = 64 * 1024;
+/**
+ * A record counts for at most this much of it: one long first line (a 77 KB pasted prompt in
+ * Claude Code's queue-operation line) must not hide the lines that say what the file is.
+ */
+const RECORD_CHARGE = 8 * 1024;
 
 /**
  * Sniffing must stay cheap on a million-line file: adapters see the records that start within its
- * first 64 KB (at least one, at most 1000), and the first 64 KB of a text file.
+ * first 64 KB, each counted for at most 8 KB (so at least eight, at most 1000), and the first 64 KB
+ * of a text file.
  */
 export function headOf(input: ParsedInput): ParsedInput {
   switch (input.shape) {
@@ -36,7 +42,7 @@ export class HeadCounter {
 
   take(value: unknown): boolean {
     if (this.n >= SNIFF_RECORDS || this.used >= SNIFF_BYTES) return false;
-    this.used += approxJsonSize(value, SNIFF_BYTES - this.used + 1);
+    this.used += chargeOf(value);
     this.n++;
     return true;
   }
@@ -47,10 +53,15 @@ function countWithin<T>(items: readonly T[], valueOf: (item: T) => unknown): num
   let used = 0;
   let n = 0;
   while (n < items.length && n < SNIFF_RECORDS && used < SNIFF_BYTES) {
-    used += approxJsonSize(valueOf(items[n]), SNIFF_BYTES - used + 1);
+    used += chargeOf(valueOf(items[n]));
     n++;
   }
   return Math.max(1, Math.min(n, items.length));
+}
+
+/** What a record counts for against the head's bytes: its JSON length, at most RECORD_CHARGE. */
+function chargeOf(value: unknown): number {
+  return Math.min(RECORD_CHARGE, approxJsonSize(value, RECORD_CHARGE + 1));
 }
 
 /** Roughly the length of a value's JSON text, counted only until it passes `limit`. */
