@@ -75,6 +75,22 @@ test('codex ≥ 0.9x: the <turn_aborted> note Codex sends after Esc is one inter
   assert.equal(turnsOf(t.steps).length, 3);
 });
 
+test('codex: a turn that failed at the provider (an `error` event: 429 after retries, a usage limit) is an error step, searchable', () => {
+  const line = (at: string, type: string, payload: Record<string, unknown>) => JSON.stringify({ timestamp: `2026-02-04T21:00:${at}Z`, type, payload });
+  const text = [
+    line('00.000', 'session_meta', { id: 's', timestamp: '2026-02-04T21:00:00.000Z', cwd: '/w', cli_version: '0.94.0' }),
+    line('00.010', 'response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'find the file prompt' }] }),
+    line('06.000', 'event_msg', { type: 'error', message: 'exceeded retry limit, last status: 429 Too Many Requests', codex_error_info: { response_too_many_failed_attempts: { http_status_code: 429 } } }),
+    line('06.002', 'event_msg', { type: 'task_complete', turn_id: 't', last_agent_message: null }),
+    line('09.000', 'event_msg', { type: 'error', message: "You've hit your usage limit. Try again at 4:05 AM.", codex_error_info: 'usage_limit_exceeded' }),
+  ].join('\n');
+  const run = parseRunText(text, { path: 'rollout-2026-02-04T21-00-00-x.jsonl', size: text.length, modified: 0 });
+  const errors = run.steps.filter((s) => stepFailed(s, run.steps));
+  assert.deepEqual(errors.map((s) => [s.kind, s.label]), [['other', 'error: response_too_many_failed_attempts'], ['other', 'error: usage_limit_exceeded']]);
+  assert.match(errors[0].text, /429 Too Many Requests/);
+  assert.ok(!requestStarts(run.steps).some(Boolean), 'no model call answered');
+});
+
 test('a Codex session exported as chat messages: calls pair by tool_call_id on their parts, Codex\'s notes are not requests, _metadata timestamps are read', async () => {
   // The shape of a `{messages, meta}` export of a Codex 0.116 session (Eyob-smax/Anju-Medical-Appointment-System's trajectory.json; texts here are ours).
   const at = (s: number) => ({ _metadata: { timestamp: `2026-03-24T13:01:${String(s).padStart(2, '0')}.000Z` } });
@@ -96,6 +112,24 @@ test('a Codex session exported as chat messages: calls pair by tool_call_id on t
   assert.equal(stop?.kind, 'environment');
   assert.deepEqual(run.steps.filter((s) => s.kind === 'user').map((s) => s.text), ['Create the project folders.', 'Now add a README.']);
   assert.equal(call.timestamp, '2026-03-24T13:01:03.000Z');
+});
+
+test('claude-code: the message Claude Code writes when the API refused a request is a failed model call, not an answer, and no request billed', () => {
+  // Claude Code 2.1's shape for it: `isApiErrorMessage`, `error`, `apiErrorStatus`, model `<synthetic>`, zero usage.
+  const line = (o: Record<string, unknown>) => JSON.stringify({ sessionId: 's', version: '2.1.87', cwd: '/tmp/p', isSidechain: false, userType: 'external', ...o });
+  const text = [
+    line({ type: 'user', uuid: 'u1', parentUuid: null, timestamp: '2026-03-29T04:21:00.000Z', message: { role: 'user', content: 'fix the failing test' } }),
+    line({ type: 'assistant', uuid: 'a1', parentUuid: 'u1', timestamp: '2026-03-29T04:21:01.000Z', error: 'rate_limit', isApiErrorMessage: true, apiErrorStatus: 429,
+      message: { id: 'a1', model: '<synthetic>', role: 'assistant', type: 'message', stop_reason: 'stop_sequence', usage: { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }, content: [{ type: 'text', text: "You've hit your limit · resets 1am (America/Denver)" }] } }),
+  ].join('\n');
+  const run = parseRunText(text, { path: 'session.jsonl', size: text.length, modified: 0 });
+  const failed = run.steps[1];
+  assert.equal(failed.kind, 'other');
+  assert.equal(failed.isError, true);
+  assert.equal(failed.label, 'model call failed: rate_limit (429)');
+  assert.equal(stepFailed(failed, run.steps), true);
+  assert.equal(run.steps.filter((s) => s.kind === 'assistant').length, 0, 'no answer from a model');
+  assert.deepEqual(requestStarts(run.steps), [false, false], 'a refused call opens no request to bill');
 });
 
 test('claude-code 2.1: a user line marked origin.kind "task-notification" is an environment step, whatever its text', async () => {

@@ -153,6 +153,12 @@ export const claudeCodeAdapter: FormatAdapter = {
 
       const message = value.message as Line;
       const content = message.content;
+      if (value.type === 'assistant' && value.isApiErrorMessage === true) {
+        // What Claude Code writes when the API refused a request (a rate limit, an overload, a lapsed
+        // login): no model wrote it and no call was billed. A failed model call, as the log marks it.
+        b.add({ ...base, kind: 'other', text: plainTextOf(content), label: labelWith('model call failed', apiErrorOf(value)), isError: true });
+        continue;
+      }
       if (value.type === 'assistant') {
         const info = messages.get(String(message.id));
         const blocks = (Array.isArray(content) ? content : [content]).filter((block) => !info || firstSighting(info, block));
@@ -231,6 +237,15 @@ function oneResponseTogether(steps: Step[], messageOf: ReadonlyMap<Step, string>
   }
   if (!moved) return steps;
   return renumberSteps(out.flat(), callsByResult(steps));
+}
+
+/** `rate_limit (429)`: the error Claude Code recorded beside its API error message, and the HTTP status. */
+function apiErrorOf(line: Record<string, unknown>): string | undefined {
+  const e = line.error;
+  const what = typeof e === 'string' ? e : isRecord(e) ? stringOrUndefined(e.type) ?? stringOrUndefined(e.message) : undefined;
+  const status = typeof line.apiErrorStatus === 'number' ? line.apiErrorStatus : isRecord(e) && typeof e.status === 'number' ? e.status : undefined;
+  const parts = [what, status !== undefined ? `(${status})` : undefined].filter((p) => p !== undefined);
+  return parts.length ? parts.join(' ') : undefined;
 }
 
 /** An id that names a file: no separators, no `..`. */

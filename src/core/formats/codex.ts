@@ -5,7 +5,7 @@ import type { FormatAdapter, JsonlRecord, ParsedInput } from './adapter';
 import { skipRecord } from './adapter';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
 import { CODEX_INJECTED } from './codexInjected';
-import { injectedAs, type Injected, INTERRUPTED_LABEL } from './injected';
+import { injectedAs, type Injected, INTERRUPTED_LABEL, labelWith } from './injected';
 import { addResponseItem, IMAGE_WRAPPER, isResponseItem, partsText } from './responseItems';
 import { extraOf } from '../meta';
 
@@ -105,6 +105,10 @@ export const codexAdapter: FormatAdapter = {
             const last = b.steps[b.steps.length - 1];
             if (last?.interruption) skipRecord(ctx, 'event_msg/turn_aborted (the interruption the <turn_aborted> note before it records)', location);
             else b.add({ kind: 'environment', text: 'turn aborted: interrupted', label: INTERRUPTED_LABEL, location, timestamp, interruption: true });
+          } else if (event === 'error' && typeof payload.message === 'string') {
+            // A turn Codex could not finish (429 after its retries, a usage limit, a refused sandbox): an
+            // error as the log records it, named by Codex's own error kind where it gives one.
+            b.add({ kind: 'other', text: payload.message, label: labelWith('error', codexErrorKind(payload.codex_error_info) ?? payload.message.split('\n', 1)[0]), location, timestamp, isError: true });
           } else skipRecord(ctx, `event_msg/${event}`, location); // task and turn boundaries, rate limits: the client's bookkeeping
           break;
         }
@@ -117,6 +121,12 @@ export const codexAdapter: FormatAdapter = {
     return { title: titleFromSteps(steps, fallback), steps, meta };
   },
 };
+
+/** `usage_limit_exceeded`, or the key of `{response_too_many_failed_attempts: {…}}`: the kind Codex gives an error. */
+function codexErrorKind(info: unknown): string | undefined {
+  if (typeof info === 'string') return info === 'other' ? undefined : info;
+  return isRecord(info) ? Object.keys(info)[0] : undefined;
+}
 
 function injectedOf(text: string): Injected | undefined {
   return injectedAs(CODEX_INJECTED, text);
