@@ -174,7 +174,7 @@ const ESCAPED_BEFORE = /^%(?:3[DdAaBb]|2[FfDd6]|5[Ff]|40|23|3[Ff])$/;
 // Content hashes written after their algorithm (`sha512-…` in lockfiles) are not secrets.
 const HASH_PREFIX = /(?:sha\d{1,3}|md5|blake2b?)[-:_]$/i;
 // Ids that agents and model APIs put in every log (`toolu_01…`, `call_…`, `chatcmpl-…`): random, public.
-const ID_PREFIX = /^(?:toolu|srvtoolu|msg|req|call|chatcmpl|resp|fc|rs|ctc|file|run|thread|asst|batch|step|item|evt|trace|span|conv|sess|ses|prt|ws|cs|ci|pr|job|task|gen)[-_]/i;
+const ID_PREFIX = /^(?:toolu|tooluse|srvtoolu|msg|req|call|chatcmpl|resp|fc|rs|ctc|file|run|thread|asst|batch|step|item|evt|trace|span|conv|sess|ses|prt|ws|cs|ci|pr|job|task|gen)[-_]/i;
 
 const ID_BEFORE = new RegExp(`(?:^|[^A-Za-z0-9])${ID_PREFIX.source.slice(1)}$`, 'i');
 
