@@ -158,6 +158,13 @@ export interface TrajectoryMeta {
   model?: string;
   /** Usage and cost the log records for the whole run. */
   recorded?: RecordedUsage;
+  /** `recorded` split by model, each part naming its model, where the log gives the split (Copilot CLI's shutdown metrics): each part is priced at its own model. */
+  recordedByModel?: RecordedUsage[];
+  /**
+   * Where `recorded` covers only the run's first `steps` steps (a Copilot session resumed after its
+   * last shutdown): how many, and why, in words.
+   */
+  recordedPart?: { steps: number; why: string };
   /** The agent's own session id. */
   sessionId?: string;
   /** The agent's version, and a CLI version where the log names both (Codex). */

@@ -7,6 +7,8 @@ import type { Step } from '../../src/core/model';
 import { fixture, tempDir, writeTemp } from '../helpers/paths';
 import { loadRun } from '../helpers/runs';
 import { billRunAsHappened } from '../../src/core/simulate';
+import { runCost } from '../../src/core/pricing/runCost';
+import { runCli } from '../helpers/cli';
 import { findStrategy, runCompaction } from '../../src/core/compaction';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
 
@@ -350,4 +352,24 @@ test('opencode: two tool calls of one LLM step are one request: both calls, then
   const b = billRunAsHappened(all);
   assert.equal(b.billing.modelCalls, 14, 'as many requests as step-finish parts record (15 with a phantom one before)');
   assert.equal(b.bill.unrecorded, undefined, 'no request without usage');
+});
+
+test('copilot-cli: every session.shutdown adds its own calls to the totals, each model priced at its own price; turns after the last one are said to be in none', async () => {
+  // softwaresalt/agent-engram: shutdown 1 (opus 54 requests, haiku 16), resume, shutdown 2 (opus 39), resume, more turns.
+  const run = await loadRun(fixture('copilot-cli/agent-engram-resumed-session.jsonl'));
+  assert.equal(run.meta.model, 'claude-opus-4.6');
+  assert.equal(run.meta.recorded?.inputTokens, 3_832_521 + 364_103 + 4_137_889, 'both shutdowns, both models (was the last shutdown alone)');
+  assert.deepEqual(run.meta.recordedByModel?.map((u) => [u.model, u.inputTokens]), [['claude-opus-4.6', 3_832_521 + 4_137_889], ['claude-haiku-4.5', 364_103]]);
+  assert.match(run.meta.recordedPart?.why ?? '', /2 session\.shutdown events, and the \d+ steps the agent took after line \d+ ended with none/);
+  const bill = runCost(run);
+  assert.deepEqual(bill.byModel.map((r) => r.model), ['claude-opus-4.6', 'claude-haiku-4.5'], 'haiku\'s share at haiku\'s price, not opus\'s');
+  assert.match(bill.note, /in no recorded total/);
+  const replayed = billRunAsHappened(run).bill;
+  assert.ok(replayed.modelled !== null && replayed.cost !== null, replayed.note);
+  assert.equal(replayed.difference, null, 'totals that stop early are not compared with a replay of the whole run');
+  const stats = (await runCli('stats', fixture('copilot-cli/agent-engram-resumed-session.jsonl'), '--tokens')).out;
+  assert.match(stats, /Recorded usage \(log totals, which stop before the run does\), 5 calls/);
+  // Calls that record their output alone leave nothing to compare, and the section says so rather than stand empty.
+  const simulated = (await runCli('simulate', fixture('copilot-cli/agent-engram-resumed-session.jsonl'), '--strategy', 'openhands-summary')).out;
+  assert.match(simulated, /Against what the log recorded \(\d+ calls\)\n {2}per call +the log records no prompt size or cost per call, only output tokens/);
 });

@@ -190,6 +190,8 @@ function renderReplay(r: ReplayResult, counter: TokenCounter): string {
     const rows: [string, string][] = [];
     if (rec.medianPromptDeviation !== null) rows.push(['prompt per call', `modelled within ${(rec.medianPromptDeviation * 100).toFixed(1)}% of recorded (median)`]);
     if (rec.cost !== null) rows.push(['cost', `recorded ${usd(rec.cost)} (${rec.costSource === 'log' ? 'as the log says' : 'recorded usage priced'}), modelled ${usdOrUnknown(rec.modelledCost)}${rec.costDifference !== null ? ` (${rec.costDifference >= 0 ? '+' : ''}${(rec.costDifference * 100).toFixed(1)}%)` : ''}`]);
+    // Calls that record their output alone (Copilot CLI's messages) give neither to compare.
+    if (rows.length === 0) rows.push(['per call', 'the log records no prompt size or cost per call, only output tokens: nothing to compare']);
     text += table(rows);
   }
   text += `\nContext per step (scale ${n(r.peakRaw)} tokens)\n`;

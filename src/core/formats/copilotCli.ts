@@ -62,6 +62,9 @@ function parseEvents(records: JsonlRecord[], ctx: ParseContext) {
     return parent ? calls.get(parent)?.tool?.name ?? 'subagent' : undefined;
   };
   let lastOutput: Step | undefined;
+  const byModel = new Map<string, RecordedUsage>();
+  let lastShutdown: { line: number; steps: number } | undefined;
+  let shutdowns = 0;
   for (const { value, line } of records) {
     if (!isEvent(value)) continue;
     const e = value as Event;
@@ -120,6 +123,8 @@ function parseEvents(records: JsonlRecord[], ctx: ParseContext) {
         const failed = data.success === false;
         const text = failed && Object.keys(error).length > 0 ? textOf(error.message ?? error) : textOf(result.content ?? result.detailedContent ?? '');
         b.add({ ...base, kind: 'tool_result', text, isError: failed ? true : undefined, tool: { name: '', args: '', callId: stringOrUndefined(data.toolCallId) } });
+        // Copilot 1.0 names the model that made the call here, and nowhere else in some sessions.
+        meta.model ??= stringOrUndefined(data.model);
         break;
       }
       case 'assistant.usage': {
@@ -143,7 +148,10 @@ function parseEvents(records: JsonlRecord[], ctx: ParseContext) {
         b.closeOpenCalls();
         break;
       case 'session.shutdown':
-        meta.recorded = shutdownTotals(data) ?? meta.recorded;
+        // Each shutdown counts its own process's calls (a resumed session starts its counts anew).
+        for (const part of shutdownTotals(data)) byModel.set(part.model!, sumUsage([byModel.get(part.model!), part])!);
+        lastShutdown = { line, steps: b.steps.length };
+        shutdowns++;
         skipRecord(ctx, 'session.shutdown (totals)', base.location);
         break;
       case 'session.error':
@@ -156,6 +164,13 @@ function parseEvents(records: JsonlRecord[], ctx: ParseContext) {
         skipRecord(ctx, String(e.type), base.location);
         break;
     }
+  }
+  if (byModel.size > 0) {
+    meta.recorded = sumUsage([...byModel.values()]);
+    if (byModel.size > 1) meta.recordedByModel = [...byModel.values()];
+    // Calls after the last shutdown (the session resumed, or is still open) are in no total.
+    const after = b.steps.slice(lastShutdown!.steps).filter((s) => s.kind === 'assistant' || s.kind === 'tool_call' || s.kind === 'thought').length;
+    if (after > 0) meta.recordedPart = { steps: lastShutdown!.steps, why: `the log's totals are its ${shutdowns === 1 ? 'session.shutdown event' : `${shutdowns} session.shutdown events`}, and the ${after} steps the agent took after line ${lastShutdown!.line} ended with none, so their usage is in no recorded total` };
   }
   meta.recorded ??= sumUsage(usages);
   const steps = b.finish();
@@ -184,13 +199,14 @@ function addAssistantMessage(b: StepBuilder, data: Event, base: Base, calls: Map
   return last;
 }
 
-/** The session's totals per model, from the shutdown event (tokens include cache reads and writes). */
-function shutdownTotals(data: Event): RecordedUsage | undefined {
+/** A shutdown's totals, one per model, each naming its model (tokens include cache reads and writes). */
+function shutdownTotals(data: Event): RecordedUsage[] {
   const metrics = obj(data, 'modelMetrics');
-  return sumUsage(Object.entries(metrics).map(([model, m]) => {
+  return Object.entries(metrics).flatMap(([model, m]) => {
     const u = obj(m, 'usage');
-    return recordedUsage({ model, input: num(u.inputTokens), output: num(u.outputTokens), cacheRead: num(u.cacheReadTokens), cacheWrite: num(u.cacheWriteTokens) });
-  }));
+    const usage = recordedUsage({ model, input: num(u.inputTokens), output: num(u.outputTokens), cacheRead: num(u.cacheReadTokens), cacheWrite: num(u.cacheWriteTokens) });
+    return usage ? [{ ...usage, model }] : [];
+  });
 }
 
 function parseLegacy(doc: Event, fileName: string) {

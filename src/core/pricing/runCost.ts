@@ -156,7 +156,10 @@ export function runCost(t: Run, o: RunCostOptions = {}): RunBill {
     priced = prices.priceCalls(calls);
   } else if (totals && hasTokens(totals)) {
     source = 'totals';
-    priced = prices.priceTotals(totals, o.model ?? totals.model ?? text(t.meta.model), at, o.modelled);
+    const parts = t.meta.recordedByModel;
+    priced = parts && parts.length > 1 && !o.model && !o.price
+      ? prices.priceTotalsByModel(parts, at, o.modelled)
+      : prices.priceTotals(totals, o.model ?? totals.model ?? text(t.meta.model), at, o.modelled);
   }
   const modelled = o.modelled?.cost ?? null;
   const bill: RunBill = {
@@ -203,6 +206,8 @@ export function runCost(t: Run, o: RunCostOptions = {}): RunBill {
     bill.reason = o.modelled?.unknown ?? (hasAnyUsage(t) ? 'not recorded' : 'not recorded, and no model to price');
     bill.note = bill.reason;
   }
+  // Totals that leave out part of the run (calls after the last record of them) say so, beside the figure.
+  if (source === 'totals' && t.meta.recordedPart) bill.note += `; ${t.meta.recordedPart.why}`;
   // Like with like: a replay at the price table against the usage priced at it (a stated cost may be
   // rounded, as Aider's, or priced otherwise), a replay at the log's own rates against the stated cost.
   const against = o.modelled?.basis === 'price table' && bill.pricedUsage !== null ? bill.pricedUsage : bill.cost;
@@ -213,7 +218,9 @@ export function runCost(t: Run, o: RunCostOptions = {}): RunBill {
   }
   // Like with like: where the log leaves requests without usage, only the modelled cost of those it records.
   const ours = unrecorded && o.modelled?.modelledRecorded !== undefined ? o.modelled.modelledRecorded : modelled;
-  if (bill.label !== 'modelled' && against !== null && against > 0 && ours !== null) {
+  // Totals that stop before the run does are no measure of a replay of all of it: no difference is given.
+  const partial = source === 'totals' && t.meta.recordedPart !== undefined;
+  if (bill.label !== 'modelled' && against !== null && against > 0 && ours !== null && !partial) {
     bill.difference = (ours - against) / against;
     if (Math.abs(bill.difference) > EXPLAINED_DIFFERENCE) {
       const reasons = [...(o.modelled?.reasons ?? []), ...tokenReasons(bill.tokens, o.modelled?.modelledRecordedTokens ?? sumTokens(o.modelled?.byModel ?? []), source)];
@@ -333,6 +340,13 @@ class PriceBook {
       if (price.undated) row.undated = true;
     }
     return { ...summed([row], price ? undefined : name, price?.asOf ?? ''), splitModelled };
+  }
+
+  /** Totals the log splits by model: each part at its own model's price. */
+  priceTotalsByModel(parts: readonly RecordedUsage[], at: Date | undefined, modelled: ModelledBill | undefined): Priced {
+    const each = parts.map((u) => this.priceTotals(u, u.model, at, modelled));
+    const rows = each.flatMap((p) => p.byModel);
+    return { ...summed(rows, rows.find((r) => r.cost === null)?.model, each.find((p) => p.pricesAsOf)?.pricesAsOf ?? ''), splitModelled: each.some((p) => p.splitModelled) };
   }
 }
 

@@ -42,7 +42,7 @@ function recordedBlocks(r: TokenReport): [string, UsageComparison][] {
   const { totals, perCall } = r.recorded ?? {};
   if (totals && perCall && sameUsage(totals, perCall)) return [['Recorded usage (log totals, the same per call)', totals]];
   const blocks: [string, UsageComparison][] = [];
-  if (totals) blocks.push(['Recorded usage (log totals)', totals]);
+  if (totals) blocks.push([totals.part ? 'Recorded usage (log totals, which stop before the run does)' : 'Recorded usage (log totals)', totals]);
   if (perCall) blocks.push(['Recorded usage (per call)', perCall]);
   return blocks;
 }

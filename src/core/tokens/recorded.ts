@@ -14,6 +14,8 @@ export interface UsageComparison {
   ours: { inputTokens: number; outputTokens: number };
   /** Ours minus recorded, for the fields the log has. */
   difference: { inputTokens?: number; outputTokens?: number };
+  /** The totals cover only the calls before the run's last record of them (`TrajectoryMeta.recordedPart`). */
+  part?: boolean;
 }
 
 export interface RecordedReport {
@@ -33,11 +35,15 @@ export function compareRecorded(t: TrajectoryFile, tokens: readonly StepTokens[]
   const allCalls: ModelCall[] = [];
   const callsWithUsage: ModelCall[] = [];
   let offset = 0;
+  let part = false;
   for (const run of runs) {
     const runTokens = tokens.slice(offset, offset + run.steps.length);
     offset += run.steps.length;
     const calls = modelCalls(run.steps, runTokens);
-    allCalls.push(...calls);
+    // Totals that stop before the run does are compared with the calls they cover.
+    const covered = run.meta.recordedPart?.steps;
+    if (covered !== undefined) part = true;
+    allCalls.push(...(covered === undefined ? calls : calls.filter((c) => c.start < covered)));
     for (const [call, usage] of usageByCall(run.steps, calls)) {
       callsWithUsage.push(call);
       perCall.push(usage);
@@ -47,7 +53,7 @@ export function compareRecorded(t: TrajectoryFile, tokens: readonly StepTokens[]
   const runTotals = runs.map((r) => r.meta.recorded).filter((u): u is RecordedUsage => u !== undefined);
   const totals = runTotals.length > 0 ? runTotals : t.meta.recorded ? [t.meta.recorded] : [];
   const report: RecordedReport = {};
-  if (totals.length > 0) report.totals = comparison(sumUsage(totals), allCalls);
+  if (totals.length > 0) report.totals = { ...comparison(sumUsage(totals), allCalls), ...(part ? { part: true } : {}) };
   if (perCall.length > 0) report.perCall = comparison(sumUsage(perCall), callsWithUsage);
   return report.totals || report.perCall ? report : undefined;
 }
