@@ -7,6 +7,7 @@ import { checkAtif } from '../../src/core/formats/atifRules';
 import type { Step } from '../../src/core/model';
 import { corpus, fixture, writeTemp } from '../helpers/paths';
 import { loadRun } from '../helpers/runs';
+import { loadTrajectory } from '../../src/core/open';
 
 const kinds = (t: { steps: Step[] }) => t.steps.map((s) => s.kind);
 /** Through JSON both ways, as a file on disk would be (so -0 and 0 compare alike). */
@@ -155,4 +156,25 @@ test('atif fixtures: every file we keep as test data is valid ATIF by our rules'
   const dir = path.dirname(fixture('atif/terminus-2-invalid-json.trajectory.json'));
   // openagents-*: a third-party variant kept on purpose (it is not valid ATIF; we read it and convert it to valid ATIF).
   for (const name of fs.readdirSync(dir).filter((n) => !n.startsWith('openagents-'))) assert.deepEqual(checkAtif(JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'))), [], name);
+});
+
+test('atif: ATIF streamed as JSON Lines (a __header__ line, then a step per line) reads as the document, each step at its line', async () => {
+  // OpenAgents' MechaCoder orchestrator writes `.atif.jsonl` beside `.atif.json`; it was "no format we know".
+  const file = fixture('atif/openagents-streamed.atif.jsonl');
+  const loaded = await loadTrajectory(file);
+  assert.equal(loaded.format, 'atif');
+  const run = loaded.runs[0];
+  assert.equal(run.steps[0].text, 'Session started: session-2025-12-05T08-07-41-882Z-35za38');
+  assert.equal(run.steps[0].location?.line, 2, 'Reveal in Source goes to the step\'s own line');
+  assert.ok(run.steps.some((s) => /^Created commit: 1be85e6/.test(s.text)));
+});
+
+test('atif: a variant\'s result that records its own outcome ({command, passed: false}) is an error, by that flag', async () => {
+  // The same orchestrator's checks: `bun run typecheck` killed (passed: false) twice, then a passing test run.
+  const run = await loadRun(fixture('atif/openagents-orchestrator-checks.atif.json'));
+  const checks = run.steps.filter((s) => /"command":/.test(s.text));
+  const failed = checks.filter((s) => s.isError).map((s) => JSON.parse(s.text).passed);
+  assert.ok(failed.length >= 2, `${failed.length} failed checks`);
+  assert.ok(failed.every((p) => p === false), 'only the checks that say passed: false');
+  assert.ok(checks.some((s) => !s.isError && JSON.parse(s.text).passed === true));
 });

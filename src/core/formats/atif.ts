@@ -1,7 +1,7 @@
 import { pointerOf } from '../io/jsonScan';
 import { SHOWN_TEXT_LABEL, type Step, type SubagentFileRef, type TrajectoryMeta } from '../model';
 import { argsOf, isRecord, StepBuilder } from '../steps';
-import { jsonObjectOf, type FormatAdapter } from './adapter';
+import { jsonObjectOf, type FormatAdapter, type ParsedInput } from './adapter';
 import { atifContentText, isAtifDocument, type AtifStepStash } from './atifShape';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
 import { terminusReply } from './terminus';
@@ -24,6 +24,7 @@ export const atifAdapter: FormatAdapter = {
   label: 'ATIF trajectory (Harbor)',
   fileNames: ['*.json', '*.jsonl'],
   sniff(input) {
+    if (streamedDocument(input)) return 0.97;
     const doc = jsonObjectOf(input);
     if (!doc) return 0;
     if (isAtifDocument(doc)) return 0.99;
@@ -33,13 +34,14 @@ export const atifAdapter: FormatAdapter = {
     return shaped && isRecord(doc.agent) ? 0.9 : 0;
   },
   parse(input, ctx) {
-    const doc = jsonObjectOf(input)!;
+    const streamed = streamedDocument(input);
+    const doc = streamed?.doc ?? jsonObjectOf(input)!;
     const b = new StepBuilder();
     const meta = docMeta(doc);
     // Null prototype: step ids come from the log (a step_id of "__proto__" must stay a key).
     const stash: Record<string, AtifStepStash> = Object.create(null);
     const repeats = new Map<string, number>();
-    const walk: Walk = { pointer: [], stash, depth: 0, callIds: new Set(), seen: { variant: !isAtifDocument(doc) }, expanded: new Set(), repeats, fileName: ctx.fileName, fileRefs: [] };
+    const walk: Walk = { pointer: [], stash, depth: 0, callIds: new Set(), seen: { variant: !isAtifDocument(doc) || streamed !== undefined }, expanded: new Set(), repeats, fileName: ctx.fileName, fileRefs: [], ...(streamed ? { lines: streamed.lines } : {}) };
     addAtifSteps(b, doc, walk);
     const steps = b.finish();
     const subagentFiles = walk.fileRefs!;
@@ -76,6 +78,24 @@ interface Walk {
   fileName?: string;
   /** Subagents kept in files of their own, with the step that names each. */
   fileRefs?: SubagentFileRef[];
+  /** The streamed form: the file line of each top-level step. */
+  lines?: readonly number[];
+}
+
+/**
+ * ATIF streamed as JSON Lines (OpenAgents' `.atif.jsonl`): a `{"__header__": true,
+ * "schema_version": "ATIF-v1.4", …}` line with the document's fields, then one step per line. Read
+ * as the document it stands for, each step located by its line.
+ */
+function streamedDocument(input: ParsedInput): { doc: Doc; lines: number[] } | undefined {
+  if (input.shape !== 'jsonl' || input.records.length === 0) return undefined;
+  const [head, ...rest] = input.records;
+  const h = head.value;
+  if (!isRecord(h) || typeof h.schema_version !== 'string' || !/^ATIF-v1\.\d+$/.test(h.schema_version) || 'steps' in h) return undefined;
+  const steps = rest.filter((r) => isRecord(r.value) && 'step_id' in r.value && typeof r.value.source === 'string');
+  if (steps.length < rest.length / 2) return undefined;
+  const { __header__: _header, ...fields } = h;
+  return { doc: { ...fields, steps: steps.map((r) => r.value) }, lines: steps.map((r) => r.line) };
 }
 
 /** Adds the steps of one ATIF document (and, on a branch, of each subagent it embeds). */
@@ -98,7 +118,7 @@ function addAtifSteps(b: StepBuilder, doc: Doc, walk: Walk): void {
     const base: Base = {
       sourceId: walk.branch ? `${walk.branch}:${id}` : id,
       timestamp: stringOrUndefined(raw.timestamp),
-      location: { pointer: pointerOf(...walk.pointer, 'steps', i) },
+      location: walk.lines && walk.depth === 0 ? { line: walk.lines[i] } : { pointer: pointerOf(...walk.pointer, 'steps', i) },
       branch,
     };
     if (walk.depth === 0) stashStep(walk.stash, id, raw);
@@ -189,8 +209,8 @@ function addSystemStep(b: StepBuilder, raw: Doc, base: Base, message: string, co
     const callId = stringOrUndefined(r.source_call_id);
     if (callId && walk.callIds.has(callId)) {
       walk.seen.variant = true;
-      b.add({ ...base, kind: 'tool_result', text: resultText(r), label: `observation${copied}`, isError: obj(r, 'extra').is_error === true ? true : undefined, tool: { name: '', args: '', callId } });
-    } else b.add({ ...base, kind: 'other', text: resultText(r), label: 'system observation' });
+      b.add({ ...base, kind: 'tool_result', text: resultText(r), label: `observation${copied}`, isError: obj(r, 'extra').is_error === true || contentFailed(r) ? true : undefined, tool: { name: '', args: '', callId } });
+    } else b.add({ ...base, kind: 'other', text: resultText(r), label: 'system observation', ...(contentFailed(r) ? { isError: true } : {}) });
   }
 }
 
@@ -259,7 +279,7 @@ function addAgentStep(b: StepBuilder, raw: Doc, base: Base, message: string, cop
     const named = stringOrUndefined(r.source_call_id);
     const callId = named ?? unanswered.shift();
     if (named) unanswered.remove(named);
-    const isError = obj(r, 'extra').is_error === true || failed.has(k) ? true : undefined;
+    const isError = obj(r, 'extra').is_error === true || failed.has(k) || contentFailed(r) ? true : undefined;
     const step: Omit<Step, 'index' | 'turn'> = { ...base, kind: 'tool_result', text: resultText(r), label: `observation${copied}`, isError };
     if (callId) step.tool = { name: '', args: '', callId };
     b.add(step);
@@ -374,6 +394,16 @@ function subagentRefs(r: Doc): Doc[] {
 function observationResults(raw: Doc): Doc[] {
   const results = obj(raw, 'observation').results;
   return Array.isArray(results) ? results.filter(isRecord) : [];
+}
+
+/**
+ * A variant's result whose content is the tool's own record of how it ended (OpenAgents:
+ * `{command, passed: false, output}`): failed by its own flag or exit code, never by its words.
+ */
+function contentFailed(r: Doc): boolean {
+  const c = r.content;
+  if (!isRecord(c)) return false;
+  return c.passed === false || c.success === false || c.ok === false || (typeof c.exit_code === 'number' && c.exit_code !== 0) || (typeof c.exitCode === 'number' && c.exitCode !== 0);
 }
 
 function resultText(r: Doc): string {
