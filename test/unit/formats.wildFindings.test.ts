@@ -132,6 +132,14 @@ test('claude-code: the message Claude Code writes when the API refused a request
   assert.deepEqual(requestStarts(run.steps), [false, false], 'a refused call opens no request to bill');
 });
 
+test('claude-code: a session title is the summary of one of the file\'s own messages; titles copied from other sessions are not', async () => {
+  // tomjnsn/agentlogs: 18 summaries of the project's other sessions ("Implement React Grab Provider …"), one request.
+  const foreign = await loadTrajectory(fixture('claude-code/agentlogs-foreign-titles.jsonl'));
+  assert.equal(foreign.runs[0].title, 'go to google.com, make a screenshoot, look at it, and tell me what you think');
+  // moredip/session-share: its own summary (leafUuid a message of the file) is its title.
+  assert.equal((await loadTrajectory(fixture('claude-code/moredip-warm-after-gaps.jsonl'))).runs[0].title, 'Spawn curry poem agents, write sushi');
+});
+
 test('claude-code 2.1: a user line marked origin.kind "task-notification" is an environment step, whatever its text', async () => {
   const t = await loadRun(fixture('claude-code/agent-sessions-schema-drift.jsonl'));
   const marked = t.steps.find((s) => s.text === 'List files')!;

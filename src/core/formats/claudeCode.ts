@@ -100,6 +100,7 @@ export const claudeCodeAdapter: FormatAdapter = {
     let resultCost: number | undefined;
     let resultUsage: unknown;
     const queued = queuedMessages(records, userLineTexts(records));
+    const ownUuids = new Set(records.flatMap(({ value }) => (isRecord(value) && typeof value.uuid === 'string' && value.type !== 'summary' ? [value.uuid] : [])));
     const subagentFiles: SubagentFileRef[] = [];
     const messageOf = new Map<Step, string>();
 
@@ -111,7 +112,9 @@ export const claudeCodeAdapter: FormatAdapter = {
         continue;
       }
       if (value.type === 'summary' && typeof value.summary === 'string') {
-        title ??= value.summary; // a session title for /resume lists, not a compaction summary
+        // A title for /resume lists, not a compaction summary. Claude Code copies other sessions'
+        // titles into a file it continues; the file's own is the one whose leafUuid is a message here.
+        if (typeof value.leafUuid !== 'string' || ownUuids.has(value.leafUuid)) title = value.summary;
         skipRecord(ctx, 'session title', where(line));
         continue;
       }
