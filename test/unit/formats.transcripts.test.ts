@@ -58,10 +58,11 @@ test('claude-code: compact.jsonl turns /compact into one compaction step holding
   assert.equal(t.steps.filter((s) => s.kind === 'system').length, 2, 'the "Caveat" meta lines are harness notes');
 });
 
-test('claude-code: subagent.jsonl takes its title from the summary line and puts sidechain lines on a branch', async () => {
+test('claude-code: subagent.jsonl takes its title from its request, not another session\'s summary line, and puts sidechain lines on a branch', async () => {
   const t = await loadRun(corpus('claude-code/subagent.jsonl'));
   assert.equal(t.format, 'claude-code');
-  assert.equal(t.title, 'Tailwind Studio: Component Catalog Architecture Design');
+  // Its one summary line ("Tailwind Studio: Component Catalog Architecture Design") names a leafUuid of another session.
+  assert.equal(t.title, "ask a subagent how he's doing");
   assert.equal(t.steps.length, 9);
   assert.equal(turnCount(t), 1, 'the Task prompt does not open a turn of the main conversation');
   const branch = t.steps.filter((s) => s.branch);
