@@ -4,7 +4,10 @@ import { test } from 'node:test';
 import { offsetOfPointer } from '../../src/core/io/jsonScan';
 import type { Step, Run } from '../../src/core/model';
 import { turnsOf } from '../../src/core/steps';
-import { corpus, writeTemp } from '../helpers/paths';
+import { corpus, fixture, writeTemp } from '../helpers/paths';
+import { loadTrajectory } from '../../src/core/open';
+import { findStrategy, runCompaction } from '../../src/core/compaction';
+import { charEstimateCounter } from '../../src/core/tokens/counter';
 import { loadRun } from '../helpers/runs';
 
 const PYDICOM = 'swe-agent/pydicom__pydicom-1458.traj';
@@ -234,4 +237,20 @@ test('swe-agent: a file without history is read from trajectory, its system prom
   assert.equal(t.steps[1].location?.pointer, '/trajectory/0/query/1');
   assert.equal(t.title, 'inst-1: Crash on start');
   assert.deepEqual(t.meta.recorded, { model: undefined, inputTokens: 10, outputTokens: 2, cost: 0.2 });
+});
+
+test('swe-agent 1.1: a history written one entry per line is SWE-agent, its results paired by id, and "OBSERVATION:" is no outcome', async () => {
+  // dfinson/traceforge's capture of a SWE-agent 1.1 run: it was read as a plain chat, and summaries said `ls -la (→ OBSERVATION:)`.
+  const file = fixture('swe-agent/traceforge-history.jsonl');
+  const loaded = await loadTrajectory(file);
+  assert.equal(loaded.format, 'swe-agent');
+  const run = loaded.runs[0];
+  const calls = run.steps.filter((s) => s.kind === 'tool_call');
+  const results = run.steps.filter((s) => s.kind === 'tool_result');
+  assert.equal(calls.length, 18);
+  assert.deepEqual(results.map((r) => r.answers), calls.map((c) => c.index), 'every result answers the call its tool_call_ids name');
+  assert.equal(run.steps[2].location?.line, 3, 'each step at its own line');
+  const summary = (await runCompaction(run, { strategy: findStrategy('openhands-summary')!, range: '0:-2' }, { counter: charEstimateCounter })).summary ?? '';
+  assert.doesNotMatch(summary, /→ OBSERVATION:/);
+  assert.match(summary, /ls -la \(→ \.git\/, \.gitignore/);
 });

@@ -9,6 +9,7 @@ import { markClosingActions } from './closingAction';
 import { isDistinctlyResponses } from './responseItems';
 import type { RecordedUsage, TrajectoryMeta } from '../model';
 import { num, obj, recordedUsage } from './usage';
+import { historyLines } from './sweAgent';
 
 function hasAnthropicOnlyBlock(m: unknown): boolean {
   return isRecord(m) && Array.isArray(m.content) && m.content.some((b) => isRecord(b) && typeof b.type === 'string' && ANTHROPIC_ONLY_BLOCKS.has(b.type));
@@ -86,7 +87,7 @@ export const openAiChatAdapter: FormatAdapter = {
     if (share < 0.8) return 0;
     // Lists that only look like chat messages: Anthropic blocks, Cline's history, Responses parts.
     const sample = found.items.slice(0, 20);
-    if (sample.some(hasAnthropicOnlyBlock) || sample.some(isDistinctlyResponses) || looksLikeClineHistory(sample)) return 0;
+    if (sample.some(hasAnthropicOnlyBlock) || sample.some(isDistinctlyResponses) || looksLikeClineHistory(sample) || historyLines(input)) return 0;
     // `{messages}` beside the keys of a chat request is a saved request or conversation; with other
     // keys it belongs to a richer format (mini-swe-agent, a dataset record), and when none reads it
     // the loader still finds the messages and says where.

@@ -1,7 +1,7 @@
 import { pointerOf } from '../io/jsonScan';
 import type { RecordedUsage, SourceLocation, Step, StepKind, TrajectoryMeta, Warning } from '../model';
 import { argsOf, isRecord, StepBuilder, textOf } from '../steps';
-import { jsonObjectOf, type FormatAdapter } from './adapter';
+import { jsonObjectOf, type FormatAdapter, type JsonlRecord, type ParsedInput } from './adapter';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
 import { extraOf } from '../meta';
 
@@ -86,8 +86,8 @@ export function at(...tokens: (string | number)[]): { location: SourceLocation; 
 }
 
 /** A history entry the model wrote: optional reasoning, its thought, and the action as one tool call (or several with function calling). */
-function addAction(s: ActionStepper, entry: Record<string, unknown>, i: number, branch: string | undefined): string | undefined {
-  const where = { ...at('history', i), branch };
+function addAction(s: ActionStepper, entry: Record<string, unknown>, i: number, branch: string | undefined, lines?: readonly number[]): string | undefined {
+  const where = { ...historyAt(lines, i), branch };
   const blocks = Array.isArray(entry.thinking_blocks) ? entry.thinking_blocks.filter(isRecord) : [];
   const reasoning = blocks.map((blk) => textOf(blk.thinking ?? blk.text)).filter(Boolean).join('\n');
   if (reasoning) s.add({ ...where, kind: 'thought', label: 'reasoning', text: reasoning });
@@ -105,7 +105,7 @@ function addAction(s: ActionStepper, entry: Record<string, unknown>, i: number, 
       const fn = isRecord(call.function) ? call.function : call;
       const args = argsOf(fn.arguments);
       s.add({
-        ...at('history', i, 'tool_calls', k), branch, kind: 'tool_call', label: 'action', text: args,
+        ...historyAt(lines, i, 'tool_calls', k), branch, kind: 'tool_call', label: 'action', text: args,
         tool: { name: String(fn.name ?? 'tool'), args, callId: stringOrUndefined(call.id) },
       });
     });
@@ -120,7 +120,13 @@ interface HistoryResult {
   actions: string[];
 }
 
-function addHistory(s: ActionStepper, history: unknown[]): HistoryResult {
+/** Where history item `i` is: its JSON Pointer in a `.traj`, its line in a history written as JSON Lines. */
+function historyAt(lines: readonly number[] | undefined, i: number, ...more: (string | number)[]): { location: SourceLocation; sourceId: string } {
+  const place = at('history', i, ...more);
+  return lines ? { location: { line: lines[i] }, sourceId: place.sourceId } : place;
+}
+
+function addHistory(s: ActionStepper, history: unknown[], lines?: readonly number[]): HistoryResult {
   const actions: string[] = [];
   const first = history.find(isRecord);
   const mainAgent = first ? stringOrUndefined(first.agent) : undefined;
@@ -133,7 +139,7 @@ function addHistory(s: ActionStepper, history: unknown[]): HistoryResult {
     const branch = agent !== undefined && agent !== mainAgent ? agent : undefined;
     const role = String(entry.role ?? '');
     const type = stringOrUndefined(entry.message_type);
-    const base: StepBase = { ...at('history', i), branch, label: type ?? role };
+    const base: StepBase = { ...historyAt(lines, i), branch, label: type ?? role };
     const text = textOf(entry.content);
     if (entry.is_demo === true || type === 'demonstration') {
       // Demonstrations are worked examples the harness pastes in, not the task: context, like the system prompt.
@@ -141,7 +147,7 @@ function addHistory(s: ActionStepper, history: unknown[]): HistoryResult {
     } else if (role === 'system') {
       s.add({ ...base, kind: 'system', text });
     } else if (role === 'assistant') {
-      const action = addAction(s, entry, i, branch);
+      const action = addAction(s, entry, i, branch, lines);
       if (action !== undefined && branch === undefined) actions.push(action);
     } else if (role === 'tool') {
       const ids = Array.isArray(entry.tool_call_ids) ? entry.tool_call_ids : [entry.tool_call_id];
@@ -248,13 +254,25 @@ function looksLikeStep(item: unknown): boolean {
   return isRecord(item) && 'action' in item && ('observation' in item || 'response' in item);
 }
 
+/**
+ * SWE-agent's `history` written one entry per line (traceforge's captures): every record a message
+ * with SWE-agent's `message_type` (`system_prompt`, `observation`, `action`, …) and its `agent`.
+ */
+export function historyLines(input: ParsedInput): readonly JsonlRecord[] | undefined {
+  if (input.shape !== 'jsonl' || input.records.length < 2) return undefined;
+  const entry = (v: unknown) => isRecord(v) && typeof v.role === 'string' && typeof v.message_type === 'string' && typeof v.agent === 'string';
+  const head = input.records.slice(0, 20);
+  return head.every((r) => entry(r.value)) && head.some((r) => isRecord(r.value) && (r.value.message_type === 'action' || r.value.message_type === 'system_prompt')) ? input.records : undefined;
+}
+
 export const sweAgentAdapter: FormatAdapter = {
   id: 'swe-agent',
   label: 'SWE-agent trajectory (.traj)',
-  fileNames: ['*.traj'],
+  fileNames: ['*.traj', '*.jsonl'],
   // SWE-agent 1.x's editing tools as function calls (text mode reads them as commands; calls.ts knows those).
   tools: { create: ['create'], edit: ['edit', 'insert', 'append'], read: ['open'] },
   sniff(input, fileName) {
+    if (historyLines(input)) return 0.9;
     const root = jsonObjectOf(input);
     if (!root || 'trajectory_format' in root) return 0;
     const hasTrajectory = Array.isArray(root.trajectory);
@@ -266,6 +284,13 @@ export const sweAgentAdapter: FormatAdapter = {
     return 0;
   },
   parse(input, ctx) {
+    const lines = historyLines(input);
+    if (lines) {
+      const s = new ActionStepper(ctx.warnings);
+      addHistory(s, lines.map((r) => r.value), lines.map((r) => r.line));
+      const steps = s.b.finish();
+      return { title: taskTitle(steps, undefined, ctx.fileName), steps, meta: { agent: 'SWE-agent' } };
+    }
     const root = jsonObjectOf(input)!;
     const s = new ActionStepper(ctx.warnings);
     const history = Array.isArray(root.history) ? root.history : [];
