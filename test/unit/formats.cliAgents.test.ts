@@ -373,3 +373,14 @@ test('copilot-cli: every session.shutdown adds its own calls to the totals, each
   const simulated = (await runCli('simulate', fixture('copilot-cli/agent-engram-resumed-session.jsonl'), '--strategy', 'openhands-summary')).out;
   assert.match(simulated, /Against what the log recorded \(\d+ calls\)\n {2}per call +the log records no prompt size or cost per call, only output tokens/);
 });
+
+test('copilot-cli: a read_powershell that names a shellId continues the call that started that shell; the build is told with its exit code', async () => {
+  const run = await loadRun(fixture('copilot-cli/agent-engram-shell-read.jsonl'));
+  const build = run.steps.find((s) => s.tool?.name === 'powershell' && /cargo build --release/.test(s.tool.args))!;
+  const read = run.steps.find((s) => s.tool?.name === 'read_powershell')!;
+  assert.equal(read.continues, build.index, 'linked by shellId 7, the id the build\'s result named');
+  const summary = (await runCompaction(run, { strategy: findStrategy('openhands-summary')!, range: '0:-2' }, { counter: charEstimateCounter })).summary ?? '';
+  // Was "cargo build --release … (→ <command with shellId: 7 is still running after 180 seconds. […])".
+  assert.match(summary, /cargo build --release 2>&1 \| Select-Object -Last 5 .*\(exit 101: error: failed to remove file/);
+  assert.doesNotMatch(summary, /is still running after 180 seconds/);
+});
