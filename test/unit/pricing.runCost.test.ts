@@ -389,3 +389,15 @@ test('DeepSeek after its 2025 price changes: priced at the rates its pricing pag
   // Before 16:00 UTC on 2025-09-05 the database's rates (with the night discount) stand.
   assert.equal(priceFor('deepseek-chat', {}, new Date('2025-09-01T20:00:00Z'))!.input, 0.135);
 });
+
+test('a run that switched models: "against what the log recorded" prices each call at its own model, as the bill does', async () => {
+  // moredip/session-share: opus calls and haiku calls; pi's sample: sonnet then gpt-4o. The comparison
+  // priced every call at the run's first model ($0.39 against the bill's $0.25 on the first).
+  for (const rel of ['claude-code/moredip-warm-after-gaps.jsonl', 'pi/sample_pi_session.jsonl']) {
+    const billed = billRunAsHappened(await loadRun(fixture(rel)));
+    const models = new Set(billed.bill.byModel.map((m) => m.model));
+    assert.ok(models.size > 1, `${rel}: ${[...models].join(', ')}`);
+    assert.equal(billed.billing.recorded.costSource, 'usage priced');
+    assert.ok(Math.abs(billed.billing.recorded.cost! - billed.bill.pricedUsage!) < 1e-9, `${rel}: compared with ${billed.billing.recorded.cost}, billed ${billed.bill.pricedUsage}`);
+  }
+});

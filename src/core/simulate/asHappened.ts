@@ -149,7 +149,7 @@ export function billAsHappened(trajectory: Run, o: BillingOptions): AsHappened {
   const mainCost = ledger.costBreakdown();
   const cost = branches ? (mainCost && branches.cost ? addCosts(mainCost, branches.cost) : null) : mainCost;
   const usage = recordedShare(raw, ledger, totals.cost, branches);
-  const comparison = compareWithRecorded(raw.recordedCalls, raw.requestSteps, ledger.prompts, cost ? ledger.requestCosts : null, price);
+  const comparison = compareWithRecorded(raw.recordedCalls, raw.requestSteps, ledger.prompts, cost ? ledger.requestCosts : null, (i) => timing.prices?.[i] ?? price);
   const bill = runCost(trajectory, {
     ...(o.fixedModel && o.model ? { model: o.model } : {}),
     ...(o.fixedModel && o.price?.source === 'settings' ? { price: o.price } : {}),

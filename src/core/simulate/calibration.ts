@@ -203,20 +203,21 @@ export interface RecordedComparison {
 
 /**
  * Compares the modelled uncompacted run with the recorded calls. `modelledPrompts` and
- * `modelledCosts` are per replayed request, in the order of `requestSteps`.
+ * `modelledCosts` are per replayed request, in the order of `requestSteps`; `priceAt(i)` is the
+ * price request `i` is billed at (a run that switched models prices each call at its own).
  */
 export function compareWithRecorded(
   calls: readonly RecordedCall[],
   requestSteps: readonly number[],
   modelledPrompts: readonly number[],
   modelledCosts: readonly number[] | null,
-  price: ResolvedPrice | undefined,
+  priceAt: (request: number) => ResolvedPrice | undefined,
 ): RecordedComparison {
   const index = new Map<number, number>();
   requestSteps.forEach((s, i) => index.set(s, i));
   const points: RecordedComparison['points'] = [];
   const deviations: number[] = [];
-  let logCost = 0, logCostCalls = 0, pricedCost: number | null = price ? 0 : null, modelled: number | null = modelledCosts ? 0 : null;
+  let logCost = 0, logCostCalls = 0, pricedCost: number | null = 0, modelled: number | null = modelledCosts ? 0 : null;
   let cacheInfo = false;
   const callDeviations: number[] = [];
   let previousInput = 0;
@@ -232,6 +233,8 @@ export function compareWithRecorded(
     }
     if (typeof c.usage.cost === 'number' && c.usage.cost > 0) { logCost += c.usage.cost; logCostCalls++; }
     if (c.usage.cachedInputTokens !== undefined || c.usage.cacheWriteTokens !== undefined) cacheInfo = true;
+    const price = priceAt(i);
+    if (!price) pricedCost = null;
     if (pricedCost !== null && price) {
       const input = c.usage.inputTokens ?? 0;
       // Reads and writes as one figure (Cline): a call reads at most the previous call's prompt, as the bill splits them.
