@@ -8,6 +8,7 @@ import type { Step } from '../../src/core/model';
 import { corpus, fixture, writeTemp } from '../helpers/paths';
 import { loadRun } from '../helpers/runs';
 import { loadTrajectory } from '../../src/core/open';
+import { runCli } from '../helpers/cli';
 
 const kinds = (t: { steps: Step[] }) => t.steps.map((s) => s.kind);
 /** Through JSON both ways, as a file on disk would be (so -0 and 0 compare alike). */
@@ -177,4 +178,11 @@ test('atif: a variant\'s result that records its own outcome ({command, passed: 
   assert.ok(failed.length >= 2, `${failed.length} failed checks`);
   assert.ok(failed.every((p) => p === false), 'only the checks that say passed: false');
   assert.ok(checks.some((s) => !s.isError && JSON.parse(s.text).passed === true));
+});
+
+test('atif: final_metrics of all zeros record nothing, in stats as in the bill', async () => {
+  // The orchestrator writes final_metrics with every count 0: stats compared "recorded 0, ours 105".
+  const out = (await runCli('stats', fixture('atif/openagents-orchestrator-checks.atif.json'), '--tokens')).out;
+  assert.doesNotMatch(out, /Recorded usage/);
+  assert.match(out, /run +not recorded \(the log's usage fields are all zero\)/);
 });

@@ -50,8 +50,9 @@ export function compareRecorded(t: TrajectoryFile, tokens: readonly StepTokens[]
     }
   }
   // Per-run totals where runs have them (a single-run file is its own run), else the file's.
-  const runTotals = runs.map((r) => r.meta.recorded).filter((u): u is RecordedUsage => u !== undefined);
-  const totals = runTotals.length > 0 ? runTotals : t.meta.recorded ? [t.meta.recorded] : [];
+  // Totals of all zeros (a writer that fills final_metrics with 0) record nothing: as the bill says.
+  const runTotals = runs.map((r) => r.meta.recorded).filter((u): u is RecordedUsage => u !== undefined && recordsSomething(u));
+  const totals = runTotals.length > 0 ? runTotals : t.meta.recorded && recordsSomething(t.meta.recorded) ? [t.meta.recorded] : [];
   const report: RecordedReport = {};
   if (totals.length > 0) report.totals = { ...comparison(sumUsage(totals), allCalls), ...(part ? { part: true } : {}) };
   if (perCall.length > 0) report.perCall = comparison(sumUsage(perCall), callsWithUsage);
@@ -72,6 +73,10 @@ function usageByCall(steps: readonly Step[], calls: readonly ModelCall[]): Map<M
     if (!found.has(call)) found.set(call, step.usage);
   });
   return found;
+}
+
+function recordsSomething(u: RecordedUsage): boolean {
+  return (u.inputTokens ?? 0) > 0 || (u.outputTokens ?? 0) > 0 || (u.cost ?? 0) > 0;
 }
 
 function sumUsage(list: readonly RecordedUsage[]): RecordedUsage {
