@@ -6,6 +6,7 @@ import type { Step, Run } from '../../src/core/model';
 import { turnsOf } from '../../src/core/steps';
 import { corpus, fixture, writeTemp } from '../helpers/paths';
 import { loadTrajectory } from '../../src/core/open';
+import { toAtif } from '../../src/core/formats/atifExport';
 import { findStrategy, runCompaction } from '../../src/core/compaction';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
 import { loadRun } from '../helpers/runs';
@@ -253,4 +254,10 @@ test('swe-agent 1.1: a history written one entry per line is SWE-agent, its resu
   const summary = (await runCompaction(run, { strategy: findStrategy('openhands-summary')!, range: '0:-2' }, { counter: charEstimateCounter })).summary ?? '';
   assert.doesNotMatch(summary, /→ OBSERVATION:/);
   assert.match(summary, /ls -la \(→ \.git\/, \.gitignore/);
+});
+
+test('mini-swe-agent: the version the run records (info.mini_version) is the agent\'s version, and ATIF says it', async () => {
+  const run = await loadRun(fixture('mini-swe-agent/pvlib__pvlib-python-1072.traj.json'));
+  assert.equal(run.meta.version, '2.2.7');
+  assert.equal((toAtif(run).agent as { version: string }).version, '2.2.7', 'was "unknown"');
 });

@@ -145,7 +145,8 @@ function metaOf(root: Record<string, unknown>, fileName: string): TrajectoryMeta
     recorded,
     apiCalls: numberOrUndefined(stats.api_calls),
     exitStatus: stringOrUndefined(info.exit_status),
-    extra: extraOf({ agentVersion: stringOrUndefined(info.mini_version), trajectoryFormat: stringOrUndefined(root.trajectory_format) }),
+    version: stringOrUndefined(info.mini_version),
+    extra: extraOf({ trajectoryFormat: stringOrUndefined(root.trajectory_format) }),
   };
 }
 

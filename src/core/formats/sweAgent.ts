@@ -245,7 +245,8 @@ function metaOf(root: Record<string, unknown>, fileName: string): TrajectoryMeta
     recorded,
     apiCalls: numberOrUndefined(stats.api_calls),
     exitStatus: stringOrUndefined(info.exit_status),
-    extra: extraOf({ environment: stringOrUndefined(root.environment), agentVersion: stringOrUndefined(info.swe_agent_version) }),
+    version: stringOrUndefined(info.swe_agent_version),
+    extra: extraOf({ environment: stringOrUndefined(root.environment) }),
   };
 }
 
