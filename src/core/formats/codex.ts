@@ -5,6 +5,7 @@ import type { FormatAdapter, JsonlRecord, ParsedInput } from './adapter';
 import { skipRecord } from './adapter';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
 import { CODEX_INJECTED } from './codexInjected';
+import { linkProcessCalls, type ProcessIds } from './processLinks';
 import { injectedAs, type Injected, INTERRUPTED_LABEL, labelWith } from './injected';
 import { addResponseItem, IMAGE_WRAPPER, isResponseItem, partsText } from './responseItems';
 import { extraOf } from '../meta';
@@ -115,7 +116,7 @@ export const codexAdapter: FormatAdapter = {
       }
     });
     const steps = b.finish();
-    linkProcessPolls(steps);
+    linkProcessCalls(steps, UNIFIED_EXEC);
     if (records.length > 0 && steps.length === 0) ctx.warnings.push({ message: 'No messages or tool calls were found in this rollout.' });
     const fallback = meta.sessionId ? `Codex session ${String(meta.sessionId)}` : ctx.fileName;
     return { title: titleFromSteps(steps, fallback), steps, meta };
@@ -239,33 +240,10 @@ function readOutputStatus(step: Step): void {
 /**
  * Unified exec: a call that names the session id an earlier call's result said was still running
  * (`Process running with session ID 48230`; `write_stdin` polls it, or types into it) continues
- * that call. Read from the ids alone, whatever the tools are called.
+ * that call.
  */
-function linkProcessPolls(steps: Step[]): void {
-  const running = new Map<string, number>();
-  for (const s of steps) {
-    if (s.kind === 'tool_call' && s.tool) {
-      const id = sessionIdOf(s.tool.args);
-      const root = id === undefined ? undefined : running.get(id);
-      if (root !== undefined && root < s.index) s.continues = root;
-    } else if (s.kind === 'tool_result' && s.answers !== undefined) {
-      const head = s.text.slice(0, 300);
-      const call = steps[s.answers];
-      const id = /^Process running with session ID (\d+)\r?$/m.exec(head)?.[1];
-      // A poll that finds the process still running names the same session: the root stays the first call.
-      if (id !== undefined && call?.continues === undefined) running.set(id, s.answers);
-      // Once the process has exited its id may be given to another.
-      else if (call?.continues !== undefined && /^Process exited with code -?\d+\r?$/m.test(head)) running.delete(sessionIdOf(call.tool?.args ?? '') ?? '');
-    }
-  }
-}
-
-function sessionIdOf(args: string): string | undefined {
-  if (!args.includes('session_id')) return undefined;
-  try {
-    const v = (JSON.parse(args) as { session_id?: unknown }).session_id;
-    return typeof v === 'number' || (typeof v === 'string' && v !== '') ? String(v) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+const UNIFIED_EXEC: ProcessIds = {
+  argument: 'session_id',
+  running: (text) => /^Process running with session ID (\d+)\r?$/m.exec(text.slice(0, 300))?.[1],
+  exited: (text) => /^Process exited with code -?\d+\r?$/m.test(text.slice(0, 300)),
+};

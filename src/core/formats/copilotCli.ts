@@ -7,6 +7,7 @@ import { addChatMessage, isChatMessage, stringOrUndefined, titleFromSteps } from
 import { num, obj, recordedUsage, sumUsage } from './usage';
 import { setExtra } from '../meta';
 import { labelWith } from './injected';
+import { linkProcessCalls, type ProcessIds } from './processLinks';
 
 // GitHub Copilot CLI sessions: `~/.copilot/session-state/<id>/events.jsonl`, one typed event a
 // line (`{type, data, id, timestamp, parentId}`, types as in copilot-sdk's session-events
@@ -174,7 +175,7 @@ function parseEvents(records: JsonlRecord[], ctx: ParseContext) {
   }
   meta.recorded ??= sumUsage(usages);
   const steps = b.finish();
-  linkShellReads(steps);
+  linkProcessCalls(steps, ASYNC_SHELLS);
   if (records.length > 0 && steps.length === 0) warnings.push({ message: 'No messages or tool calls were found in this Copilot session.' });
   return { title: titleFromSteps(steps, `Copilot CLI session ${String(meta.sessionId ?? fileName)}`), steps, meta };
 }
@@ -183,34 +184,14 @@ function parseEvents(records: JsonlRecord[], ctx: ParseContext) {
  * Copilot's shells that outlive their call: the call's result says `<command with shellId: 7 is
  * still running after 60 seconds…>`, and later calls that name `shellId: "7"` (read_powershell,
  * read_bash, write_…, stop_…) read or drive that process: they continue the first call
- * (`Step.continues`), so its command is told with their output and exit code. The link is made
- * from the ids alone; an id is free again once a read says its command exited.
+ * (`Step.continues`), so its command is told with their output and exit code. An id is free
+ * again once a read says its command exited.
  */
-function linkShellReads(steps: Step[]): void {
-  const running = new Map<string, number>();
-  for (const s of steps) {
-    if (s.kind === 'tool_call' && s.tool) {
-      const id = shellIdOf(s.tool.args);
-      const root = id === undefined ? undefined : running.get(id);
-      if (root !== undefined && root < s.index) s.continues = root;
-    } else if (s.kind === 'tool_result' && s.answers !== undefined) {
-      const call = steps[s.answers];
-      const started = /<command with shellId: ([^\s>]+) is still running/.exec(s.text.slice(0, 300))?.[1];
-      if (started !== undefined && call?.continues === undefined) running.set(started, s.answers);
-      else if (call?.continues !== undefined && /<command with id: [^\s>]+ exited with exit code -?\d+>/.test(s.text.slice(-300))) running.delete(shellIdOf(call.tool?.args ?? '') ?? '');
-    }
-  }
-}
-
-function shellIdOf(args: string): string | undefined {
-  if (!args.includes('shellId')) return undefined;
-  try {
-    const v = (JSON.parse(args) as { shellId?: unknown }).shellId;
-    return typeof v === 'number' || (typeof v === 'string' && v !== '') ? String(v) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+const ASYNC_SHELLS: ProcessIds = {
+  argument: 'shellId',
+  running: (text) => /<command with shellId: ([^\s>]+) is still running/.exec(text.slice(0, 300))?.[1],
+  exited: (text) => /<command with id: [^\s>]+ exited with exit code -?\d+>/.test(text.slice(-300)),
+};
 
 function addAssistantMessage(b: StepBuilder, data: Event, base: Base, calls: Map<string, Step>): Step | undefined {
   const requests = Array.isArray(data.toolRequests) ? data.toolRequests.filter(isRecord) : [];
