@@ -43,6 +43,10 @@ const PI: WildFile = { name: 'pi-session.jsonl', source: 'pi/agent-sessions-smal
 // Aider 0.86, four sessions: model calls that raised (litellm.APIError, BadRequestError), a whole-format edit and its auto-commit.
 const AIDER: WildFile = { name: 'opencoder/.aider.chat.history.md', source: 'aider/opencoder-failed-calls-whole-format.aider.chat.history.md' };
 // mini-swe-agent 2.2.7 on deepseek-reasoner: thinking in reasoning_content, two timeouts, a provider's exception at the end.
+// OpenAgents' ATIF streamed as JSON Lines (a __header__ line, then a step per line): once "no format we know".
+const STREAMED: WildFile = { name: 'openagents-session.atif.jsonl', source: 'atif/openagents-streamed.atif.jsonl' };
+// Codex 0.94: the person answers, presses Esc (Codex's <turn_aborted> note and event), and asks again.
+const ESC: WildFile = { name: 'codex-esc-rollout.jsonl', source: 'codex/turn-aborted-note.jsonl' };
 const REASONING: WildFile = { name: 'pvlib-1072-deepseek.traj.json', source: 'mini-swe-agent/pvlib__pvlib-python-1072.traj.json' };
 
 function place(ctx: Context, f: WildFile): string {
@@ -203,6 +207,22 @@ export const WILD_SCENARIOS: Scenario[] = [
       assert.equal(await (await wb.traceRowAt(failed.index)).locator('.codicon-error').count(), 1, 'the failed call carries the error icon');
       await wb.parkMouse();
       await shot('aider-failed-model-call-tree');
+      await closeOpenTrajectories(ctx);
+      // Streamed ATIF opens as ATIF, its steps in order.
+      const streamed = await openExpanded(ctx, STREAMED);
+      assert.equal(streamed.want.format, 'atif');
+      assert.ok(streamed.rows.some((r) => /Created commit: 1be85e6/.test(`${r.label} ${r.description}`)), JSON.stringify(streamed.rows.map((r) => `${r.label} | ${r.description}`)));
+      await wb.parkMouse();
+      await shot('atif-streamed-tree');
+      assert.match(await rootTooltip(ctx, streamed.title, 'atif-streamed-tooltip'), /atif/i);
+      await closeOpenTrajectories(ctx);
+      // Codex's <turn_aborted> note is the person stopping the agent, not a request of theirs.
+      const esc = await openExpanded(ctx, ESC);
+      const stops = esc.rows.filter((r) => /interrupted by the person/.test(`${r.label} ${r.description}`));
+      assert.equal(stops.length, 1, JSON.stringify(esc.rows.map((r) => `${r.label} | ${r.description}`)));
+      assert.ok(!esc.rows.some((r) => /^user/.test(r.label) && /turn_aborted|The user interrupted/.test(r.description)), 'the note is no user row');
+      await wb.parkMouse();
+      await shot('codex-turn-aborted-tree');
       await closeOpenTrajectories(ctx);
       // Later scenarios find folders by their Explorer rows: leave the workspace as it was.
       fs.rmSync(path.join(ctx.workspace, DIR), { recursive: true, force: true });
