@@ -168,6 +168,10 @@ test('atif: ATIF streamed as JSON Lines (a __header__ line, then a step per line
   assert.equal(run.steps[0].text, 'Session started: session-2025-12-05T08-07-41-882Z-35za38');
   assert.equal(run.steps[0].location?.line, 2, 'Reveal in Source goes to the step\'s own line');
   assert.ok(run.steps.some((s) => /^Created commit: 1be85e6/.test(s.text)));
+  // A subtask's result from its subagent (`{success, turns}` beside a subagent_trajectory_ref) is that
+  // result, not a context summarization (Terminus refers its summarizers with refs alone).
+  assert.equal(run.steps.filter((s) => s.kind === 'compaction').length, 0);
+  assert.equal(run.steps.filter((s) => /"files_modified":\[\],"turns":\d/.test(s.text.replace(/\s/g, ''))).length, 2);
 });
 
 test('atif: a variant\'s result that records its own outcome ({command, passed: false}) is an error, by that flag', async () => {

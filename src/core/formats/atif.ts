@@ -186,7 +186,10 @@ function addSystemStep(b: StepBuilder, raw: Doc, base: Base, message: string, co
   const results = observationResults(raw);
   const management = obj(obj(raw, 'extra'), 'context_management');
   const refs = results.flatMap(subagentRefs);
-  const isCompaction = management.type === 'compaction' || management.type === 'pruning' || management.boundary === 'replace' || refs.length > 0;
+  // Terminus refers its summarizer subagents with nothing beside the refs; a result that answers a
+  // call or carries content (OpenAgents: a subtask's `{success, turns}` from its subagent) is that result.
+  const summarizers = refs.length > 0 && results.every((r) => r.content === undefined && r.source_call_id === undefined);
+  const isCompaction = management.type === 'compaction' || management.type === 'pruning' || management.boundary === 'replace' || summarizers;
   if (isCompaction) {
     // Context summarization: the summary is what the results say, else what each summarizer ref says.
     const contents = results.map((r) => atifContentText(r.content)).filter((t) => t !== '');
