@@ -211,15 +211,16 @@ export function runCost(t: Run, o: RunCostOptions = {}): RunBill {
   // Like with like: a replay at the price table against the usage priced at it (a stated cost may be
   // rounded, as Aider's, or priced otherwise), a replay at the log's own rates against the stated cost.
   const against = o.modelled?.basis === 'price table' && bill.pricedUsage !== null ? bill.pricedUsage : bill.cost;
-  const unrecorded = source === 'per-call' ? o.modelled?.unrecorded : undefined;
+  // Requests the log records no usage for: per call, those without it; with totals that stop early, those after them.
+  const unrecorded = source === 'per-call' || (source === 'totals' && t.meta.recordedPart) ? o.modelled?.unrecorded : undefined;
   if (unrecorded && unrecorded.requests > 0) {
     bill.unrecorded = unrecorded;
     bill.note += `; ${unrecorded.requests} of the ${unrecorded.of} requests have no usage in the log, so they are not in this figure (the replay models them from our count of their context${unrecorded.cost !== null ? ` at ${usd(unrecorded.cost)}` : ''})`;
   }
   // Like with like: where the log leaves requests without usage, only the modelled cost of those it records.
   const ours = unrecorded && o.modelled?.modelledRecorded !== undefined ? o.modelled.modelledRecorded : modelled;
-  // Totals that stop before the run does are no measure of a replay of all of it: no difference is given.
-  const partial = source === 'totals' && t.meta.recordedPart !== undefined;
+  // Totals that stop before the run does are compared with the modelled cost of what they cover, or not at all.
+  const partial = source === 'totals' && t.meta.recordedPart !== undefined && !unrecorded;
   if (bill.label !== 'modelled' && against !== null && against > 0 && ours !== null && !partial) {
     bill.difference = (ours - against) / against;
     if (Math.abs(bill.difference) > EXPLAINED_DIFFERENCE) {

@@ -148,7 +148,7 @@ export function billAsHappened(trajectory: Run, o: BillingOptions): AsHappened {
   const totals = branches ? addSides(ledger.totals(), branches.totals) : ledger.totals();
   const mainCost = ledger.costBreakdown();
   const cost = branches ? (mainCost && branches.cost ? addCosts(mainCost, branches.cost) : null) : mainCost;
-  const usage = recordedShare(raw, ledger, totals.cost, branches);
+  const usage = coveredShare(trajectory, raw, ledger, totals.cost, branches) ?? recordedShare(raw, ledger, totals.cost, branches);
   const comparison = compareWithRecorded(raw.recordedCalls, raw.requestSteps, ledger.prompts, cost ? ledger.requestCosts : null, (i) => timing.prices?.[i] ?? price);
   const bill = runCost(trajectory, {
     ...(o.fixedModel && o.model ? { model: o.model } : {}),
@@ -294,6 +294,21 @@ function recordedShare(raw: RawRun, ledger: Ledger, modelled: number | null, bra
   const part = branches ? (branches.modelledRecordedCost === null ? null : main.cost + branches.modelledRecordedCost) : main.cost;
   if (part === null) return {};
   return { unrecorded: { requests: requests - recordedCalls, of: requests, cost: modelled - part }, modelledRecorded: part, modelledRecordedTokens: tokens };
+}
+
+/**
+ * Where the log's totals stop before the run does (`meta.recordedPart`: a Copilot session resumed
+ * after its last shutdown), the requests after them are the unrecorded ones, and the modelled cost
+ * of those before them is what the totals compare with. Main line only: with subagent branches the
+ * split is not made.
+ */
+function coveredShare(t: Run, raw: RawRun, ledger: Ledger, modelled: number | null, branches: BranchesBill | undefined): ReturnType<typeof recordedShare> | undefined {
+  const covered = t.meta.recordedPart?.steps;
+  if (covered === undefined || modelled === null || branches) return undefined;
+  const part = ledger.requestsWhere(raw.requestSteps, (step) => step < covered);
+  const after = raw.requestSteps.length - part.requests;
+  if (after === 0) return undefined;
+  return { unrecorded: { requests: after, of: raw.requestSteps.length, cost: modelled - part.cost }, modelledRecorded: part.cost, modelledRecordedTokens: part.tokens };
 }
 
 /** "no price for MODEL": the first model of the modelled bill without a price. */

@@ -223,17 +223,24 @@ export class Ledger {
    * the provider's tokens, so the bill compares like with like. `requestSteps[i]` is request i's step.
    */
   recordedPart(run: { requestSteps: readonly number[]; recordedCalls: readonly { step: number }[] }): { requests: number; cost: number; tokens: BillTokens } {
-    this.flushOutput();
     const withUsage = new Set(run.recordedCalls.map((c) => c.step));
+    return { ...this.requestsWhere(run.requestSteps, (step) => withUsage.has(step)), requests: withUsage.size };
+  }
+
+  /** The replay of the requests whose step passes `include`: how many, their cost and tokens. */
+  requestsWhere(requestSteps: readonly number[], include: (step: number) => boolean): { requests: number; cost: number; tokens: BillTokens } {
+    this.flushOutput();
     const tokens = { input: 0, cachedInput: 0, cacheWrite: 0, output: 0 };
     let cost = 0;
-    run.requestSteps.forEach((step, i) => {
-      if (!withUsage.has(step)) return;
+    let requests = 0;
+    requestSteps.forEach((step, i) => {
+      if (!include(step)) return;
+      requests++;
       cost += this.requestCosts[i] ?? 0;
       tokens.input += this.prompts[i] ?? 0; tokens.cachedInput += this.cachedTokens[i] ?? 0;
       tokens.cacheWrite += this.writtenTokens[i] ?? 0; tokens.output += this.outputTokens[i] ?? 0;
     });
-    return { requests: withUsage.size, cost, tokens };
+    return { requests, cost, tokens };
   }
 
   totals(): SideTotals {
