@@ -22,6 +22,7 @@ import { otelAdapter } from './otel';
 import { piAdapter } from './pi';
 import { anthropicManagedAgentsAdapter } from './anthropicManagedAgents';
 import { qwenCodeAdapter } from './qwenCode';
+import { openAiAgentsTraceAdapter } from './openaiAgentsTrace';
 import { manyRunsAdapter } from './runs';
 
 export const FORMAT_ADAPTERS: readonly FormatAdapter[] = [
@@ -47,5 +48,6 @@ export const FORMAT_ADAPTERS: readonly FormatAdapter[] = [
   piAdapter,
   anthropicManagedAgentsAdapter,
   qwenCodeAdapter,
+  openAiAgentsTraceAdapter,
   manyRunsAdapter(() => FORMAT_ADAPTERS),
 ];
