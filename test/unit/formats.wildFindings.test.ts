@@ -103,8 +103,20 @@ test('a Codex session exported as chat messages: calls pair by tool_call_id on t
       { role: 'user', content: [{ type: 'text', text: '<turn_aborted>\nThe user interrupted the previous turn on purpose.\n</turn_aborted>' }], ...at(5) },
       { role: 'user', content: [{ type: 'text', text: 'Now add a README.' }], ...at(6) },
     ],
-    meta: { session_meta: { id: 'x' } },
+    meta: {
+      session_meta: { id: 'x', cli_version: '0.116.0' },
+      turn_contexts: [{ turn_id: 't1', model: 'gpt-5.2-codex' }, { turn_id: 't2', model: 'gpt-5.3-codex' }],
+      token_counts: [
+        { type: 'token_count', info: null },
+        { type: 'token_count', info: { total_token_usage: { input_tokens: 11328, cached_input_tokens: 9600, output_tokens: 333, total_tokens: 11661 } } },
+        { type: 'token_count', info: { total_token_usage: { input_tokens: 24010, cached_input_tokens: 20864, output_tokens: 702, total_tokens: 24712 } } },
+      ],
+    },
   }), { path: 'trajectory.json', size: 0, modified: 0 });
+  // The export is a saved conversation with the rollout's own records beside it: read as one, its model and totals from them.
+  assert.equal(run.format, 'openai-chat');
+  assert.equal(run.meta.model, 'gpt-5.3-codex', 'the last turn\'s model');
+  assert.deepEqual(run.meta.recorded, { model: 'gpt-5.3-codex', inputTokens: 24010, outputTokens: 702, cachedInputTokens: 20864 }, 'the last running total');
   const call = run.steps.find((s) => s.kind === 'tool_call')!;
   const result = run.steps.find((s) => s.kind === 'tool_result')!;
   assert.equal(result.answers, call.index, 'the output answers its call');

@@ -15,7 +15,7 @@ function hasAnthropicOnlyBlock(m: unknown): boolean {
   return isRecord(m) && Array.isArray(m.content) && m.content.some((b) => isRecord(b) && typeof b.type === 'string' && ANTHROPIC_ONLY_BLOCKS.has(b.type));
 }
 
-const REQUEST_KEYS = new Set(['messages', 'model', 'tools', 'metadata', 'id', 'temperature', 'top_p', 'max_tokens', 'max_completion_tokens',
+const REQUEST_KEYS = new Set(['messages', 'model', 'tools', 'metadata', 'meta', 'id', 'temperature', 'top_p', 'max_tokens', 'max_completion_tokens',
   'stream', 'tool_choice', 'response_format', 'seed', 'stop', 'n', 'user', 'parallel_tool_calls', 'reasoning_effort', 'usage', 'created', 'object']);
 
 /** A list of messages and where it sits: a bare array, `{messages: [...]}`, or one message per line. */
@@ -28,6 +28,21 @@ function messagesOf(input: ParsedInput): { items: unknown[]; pointer?: (i: numbe
   }
   if (input.shape === 'jsonl') return { items: input.records.map((r) => r.value), lines: input.records.map((r) => r.line) };
   return undefined;
+}
+
+/**
+ * `meta.turn_contexts` and `meta.token_counts` as a Codex rollout writes them (`turn_context`
+ * payloads with their `model`; `token_count` events whose `info.total_token_usage` is the session's
+ * running total): the last turn's model and the last total, with Codex's meaning of each field.
+ */
+function rolloutRecordsOf(meta: unknown): { model?: string; totals?: RecordedUsage } | undefined {
+  if (!isRecord(meta) || (!Array.isArray(meta.turn_contexts) && !Array.isArray(meta.token_counts))) return undefined;
+  const turns = Array.isArray(meta.turn_contexts) ? meta.turn_contexts.filter(isRecord) : [];
+  const model = turns.map((t) => (typeof t.model === 'string' ? t.model : undefined)).filter((m) => m !== undefined).at(-1);
+  const counts = Array.isArray(meta.token_counts) ? meta.token_counts.filter(isRecord) : [];
+  const total = counts.map((c) => obj(obj(c, 'info'), 'total_token_usage')).filter((u) => Object.keys(u).length > 0).at(-1);
+  const totals = total ? recordedUsage({ model, input: num(total.input_tokens), output: num(total.output_tokens), cacheRead: num(total.cached_input_tokens) }) : undefined;
+  return { model, totals };
 }
 
 function declaredUsage(u: Record<string, unknown> | undefined, model: string | undefined): RecordedUsage | undefined {
@@ -121,8 +136,11 @@ export const openAiChatAdapter: FormatAdapter = {
     const steps = b.finish();
     // An OpenHands agent's `finish` call hands control back; nothing answers it.
     if (log) markClosingActions(steps);
+    // A Codex session exported with its rollout's own records under `meta`: its turns' model and running totals.
+    const rollout = log ? undefined : rolloutRecordsOf(doc.meta);
+    if (rollout?.model) meta.model ??= rollout.model;
     // Token counts a saved conversation records for itself, under `usage` or `meta`.
-    const recorded = log ? undefined : declaredUsage(isRecord(doc.usage) ? doc.usage : isRecord(doc.meta) ? doc.meta : undefined, model);
+    const recorded = log ? undefined : declaredUsage(isRecord(doc.usage) ? doc.usage : isRecord(doc.meta) ? doc.meta : undefined, meta.model) ?? rollout?.totals;
     if (recorded) meta.recorded = recorded;
     noteRetention(meta, retentionInRequest(doc), FROM_REQUEST);
     return { title: titleFromSteps(steps, ctx.fileName), steps, meta };
