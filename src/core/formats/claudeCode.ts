@@ -95,17 +95,21 @@ export const claudeCodeAdapter: FormatAdapter = {
     const b = new StepBuilder();
     b.linksByIdOnly = carriesToolIds(records);
     const meta: TrajectoryMeta = { agent: 'claude-code' };
-    let title: string | undefined;
     let pendingCompaction: Step | undefined;
     let resultCost: number | undefined;
     let resultUsage: unknown;
     const queued = queuedMessages(records, userLineTexts(records));
-    const ownUuids = new Set(records.flatMap(({ value }) => (isRecord(value) && typeof value.uuid === 'string' && value.type !== 'summary' ? [value.uuid] : [])));
+    // Session titles (`summary` lines) and the messages of this file their leafUuid names, found as the lines go by.
+    const titles: { leaf?: string; summary: string }[] = [];
+    const leaves = new Set<string>();
+    for (const { value } of records) if (isRecord(value) && value.type === 'summary' && typeof value.leafUuid === 'string') leaves.add(value.leafUuid);
+    const leavesHere = new Set<string>();
     const subagentFiles: SubagentFileRef[] = [];
     const messageOf = new Map<Step, string>();
 
     for (const { value, line } of records) {
       if (!isRecord(value)) continue;
+      if (value.type !== 'summary' && typeof value.uuid === 'string' && leaves.has(value.uuid)) leavesHere.add(value.uuid);
       const waiting = queued.get(line);
       if (waiting) {
         addQueuedMessage(b, waiting, { location: where(line), timestamp: stringOrUndefined(value.timestamp), sourceId: stringOrUndefined(value.uuid) });
@@ -114,7 +118,7 @@ export const claudeCodeAdapter: FormatAdapter = {
       if (value.type === 'summary' && typeof value.summary === 'string') {
         // A title for /resume lists, not a compaction summary. Claude Code copies other sessions'
         // titles into a file it continues; the file's own is the one whose leafUuid is a message here.
-        if (typeof value.leafUuid !== 'string' || ownUuids.has(value.leafUuid)) title = value.summary;
+        titles.push({ leaf: typeof value.leafUuid === 'string' ? value.leafUuid : undefined, summary: value.summary });
         skipRecord(ctx, 'session title', where(line));
         continue;
       }
@@ -213,6 +217,7 @@ export const claudeCodeAdapter: FormatAdapter = {
     // The result's usage sums the run's messages: taken only when they carry none.
     if (!meta.recorded && resultUsage !== undefined) meta.recorded = anthropicUsage(resultUsage, meta.model);
     if (resultCost !== undefined) meta.recorded = { ...meta.recorded, cost: resultCost };
+    const title = titles.filter((t) => t.leaf === undefined || leavesHere.has(t.leaf)).at(-1)?.summary;
     const steps = oneResponseTogether(b.finish(), messageOf);
     if (records.length > 0 && steps.length === 0) ctx.warnings.push({ message: 'No messages were found in this session file.' });
     const titleSteps = steps.filter((s) => s.label === 'user' || (!mainLineExists && s.kind === 'user'));
