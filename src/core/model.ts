@@ -133,6 +133,26 @@ export interface Step {
    * `/model` switches, mixed-model runs); `meta.model` is only the run's main model.
    */
   model?: string;
+  /**
+   * Images the step carried (a pasted screenshot, a browser tool's capture). Their text is a
+   * placeholder (`[image]`); what they cost the prompt is modelled from their size (tokens/imageTokens.ts).
+   */
+  images?: StepImage[];
+}
+
+/** An image as the log recorded it, with the tokens the loader models for it. */
+export interface StepImage {
+  /** The media type the log names (`image/png`). */
+  mediaType?: string;
+  /** Pixel size, read from the image's own header; absent when the log holds only a URL or a path. */
+  width?: number;
+  height?: number;
+  /** OpenAI's `detail` (`low`, `high`, `auto`) where the request set it. */
+  detail?: string;
+  /** Modelled prompt tokens for the model that was sent the image (set by the loader). */
+  tokens?: number;
+  /** The rule `tokens` follows, in words (for the views' "modelled" notes). */
+  rule?: string;
 }
 
 export interface Warning {

@@ -26,7 +26,7 @@ function report(perCallSame: boolean): TokenReport {
   return {
     tokenizer: { name: 'o200k_base', label: 'o200k_base', approximate: false },
     tokens: {
-      total: 900, content: 800, overhead: 100, exact: true,
+      total: 900, content: 800, overhead: 100, images: 0, imageCount: 0, imageRules: [], exact: true,
       byKind: { system: 0, user: 100, assistant: 100, thought: 0, tool_call: 293, tool_result: 307, compaction: 0, other: 100 } as TokenReport['tokens']['byKind'],
       byTool: { bash: { total: 600, calls: 293, results: 307 } } as unknown as TokenReport['tokens']['byTool'],
     },

@@ -43,8 +43,14 @@ export function keep(step: Step): OutputStep {
   return { step, origin: step.index };
 }
 
+/** The step with its content replaced by `text`: images it carried go with the content it had. */
 export function withText(step: Step, text: string): OutputStep {
-  return { step: { ...step, text }, origin: step.index };
+  return { step: textOnly(step, text), origin: step.index };
+}
+
+export function textOnly(step: Step, text: string): Step {
+  const { images: _images, ...rest } = step;
+  return { ...rest, text };
 }
 
 export interface ReplaceOptions {

@@ -8,5 +8,5 @@ export { toChatMessages, toOpenHandsV0Events } from './export';
 export { SaveRefused, defaultExportKind, saveCondensed, type ExportKind, type SaveOptions } from './saveCondensed';
 export { redactTrajectory } from './redactTrajectory';
 export { defaultRequestsPerFiring, type CompactionMode, type CompactionResult, type ForcedTrigger, type IncrementalPolicy, type OptionSpec, type OptionValue, type OutgoingRequest, type PolicyChoice, type StepFate, type StepRange, type Strategy, type StrategyOptions } from './types';
-export { argsObject, contextTextOf } from './text';
+export { argsObject, contextTextOf, promptTokensOf } from './text';
 export { cleanText, extractFacts, failedEdits, filesChanged, filesRead, withoutWorkdir } from './extract';

@@ -11,7 +11,7 @@ import { assignTurns } from '../steps';
 import { ConsentRefused, GuardedLlm } from './guardedLlm';
 import { checkOption } from './options';
 import { formatRange, parseRange, widenToPairs } from './range';
-import { contextTextOf } from './text';
+import { promptTokensOf } from './text';
 import { describeSummarySize, REDUCTION_TARGET } from './strategies/summaryBudget';
 import {
   CompactionCancelled,
@@ -224,7 +224,7 @@ function buildResult(trajectory: Run, strategy: Strategy, options: StrategyOptio
     return step;
   });
   assignTurns(steps);
-  const count = (s: Pick<Step, 'kind' | 'text' | 'tool'>) => x.counter.count(contextTextOf(s));
+  const count = (s: Pick<Step, 'kind' | 'text' | 'tool' | 'images'>) => promptTokensOf(s, x.counter);
   const stepTokensBefore = trajectory.steps.map(count);
   const stepTokensAfter = steps.map(count);
   const tokensBefore = stepTokensBefore.reduce((a, b) => a + b, 0);

@@ -2,11 +2,17 @@
 // reference systems apply, and Python's `str()` of tool inputs (Katalyst renders dicts that way).
 
 import type { Step } from '../model';
+import { imageTokensOf, type TokenCounter } from '../tokens';
 
 /** What the model sees of a step, for token counts: a call is its tool name plus its arguments. */
 export function contextTextOf(step: Pick<Step, 'kind' | 'text' | 'tool'>): string {
   if (step.kind === 'tool_call' && step.tool) return `${step.tool.name} ${step.text}`;
   return step.text;
+}
+
+/** Tokens a step puts in a prompt: its text by `counter`, and its images' modelled tokens. */
+export function promptTokensOf(step: Pick<Step, 'kind' | 'text' | 'tool' | 'images'>, counter: TokenCounter): number {
+  return counter.count(contextTextOf(step)) + imageTokensOf(step);
 }
 
 export const OPENHANDS_TRUNCATION_MARKER = '\n[... Observation truncated due to length ...]\n';

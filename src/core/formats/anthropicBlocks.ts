@@ -1,6 +1,7 @@
 import { SHOWN_TEXT_LABEL, type RecordedUsage, type SourceLocation, type Step, type StepKind } from '../model';
 import { isRecord, StepBuilder } from '../steps';
 import { stringOrUndefined } from './chatMessages';
+import { imagesOf } from './images';
 
 // Anthropic Messages content blocks (`text`, `thinking`, `tool_use`, `tool_result`, …). Both the
 // `anthropic` adapter and the `claude-code` adapter (whose lines wrap API messages) map blocks here.
@@ -94,11 +95,12 @@ export function addAssistantBlocks(b: StepBuilder, blocks: readonly unknown[], b
  */
 export function addUserBlocks(b: StepBuilder, blocks: readonly unknown[], base: BlockBase, textKind: StepKind = 'user', label = 'user'): Step[] {
   const start = b.steps.length;
-  let pending: string[] = [];
+  let pending: unknown[] = [];
   const flush = () => {
     if (pending.length === 0) return;
     if (textKind === 'user') b.closeOpenCalls();
-    b.add({ ...base, kind: textKind, text: pending.join('\n'), label });
+    const text = pending.map((block) => (typeof block === 'string' ? block : isRecord(block) ? blockText(block) : String(block))).join('\n');
+    b.add({ ...base, kind: textKind, text, label, ...imagesOf(pending) });
     pending = [];
   };
   for (const block of blocks) {
@@ -106,7 +108,7 @@ export function addUserBlocks(b: StepBuilder, blocks: readonly unknown[], base: 
       flush();
       addToolResult(b, block, base);
     } else {
-      pending.push(typeof block === 'string' ? block : isRecord(block) ? blockText(block) : String(block));
+      pending.push(block);
     }
   }
   flush();
@@ -121,6 +123,7 @@ function addToolResult(b: StepBuilder, block: Record<string, unknown>, base: Blo
     label: String(block.type),
     isError: block.is_error === true ? true : undefined,
     tool: { name: '', args: '', callId: stringOrUndefined(block.tool_use_id) },
+    ...imagesOf(block.content),
   });
 }
 

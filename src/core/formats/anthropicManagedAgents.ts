@@ -6,6 +6,7 @@ import { anthropicUsage, blocksText } from './anthropicBlocks';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
 import { obj, sumUsage } from './usage';
 import { recordListOf } from './recordArray';
+import { imagesOf } from './images';
 
 // Claude Managed Agents (and Agent SDK) session event streams: one event per line (or the list
 // endpoint's `{data: [...]}`), typed `{domain}.{action}`: `user.message`, `agent.message`,
@@ -73,7 +74,7 @@ export const anthropicManagedAgentsAdapter: FormatAdapter = {
       switch (type) {
         case 'user.message':
           if (!base.branch) b.closeOpenCalls();
-          b.add({ ...base, kind: base.branch ? 'other' : 'user', text: blocksText(content) });
+          b.add({ ...base, kind: base.branch ? 'other' : 'user', text: blocksText(content), ...imagesOf(content) });
           break;
         case 'system.message':
           b.add({ ...base, kind: 'system', text: blocksText(content) });
@@ -96,7 +97,7 @@ export const anthropicManagedAgentsAdapter: FormatAdapter = {
         case 'agent.mcp_tool_result':
         case 'user.custom_tool_result': {
           const callId = stringOrUndefined(value.tool_use_id) ?? stringOrUndefined(value.mcp_tool_use_id) ?? stringOrUndefined(value.custom_tool_use_id);
-          b.add({ ...base, kind: 'tool_result', text: blocksText(content), isError: value.is_error === true ? true : undefined, tool: { name: '', args: '', callId } });
+          b.add({ ...base, kind: 'tool_result', text: blocksText(content), isError: value.is_error === true ? true : undefined, tool: { name: '', args: '', callId }, ...imagesOf(content) });
           break;
         }
         case 'agent.thread_context_compacted':

@@ -3,6 +3,7 @@ import { argsOf, isRecord, StepBuilder, textOf } from '../steps';
 import { CODEX_INJECTED } from './codexInjected';
 import { injectedAs, type InjectedRule, withoutContextBlocks, withoutWrapperTags } from './injected';
 import { terminusReply } from './terminus';
+import { imagesOf } from './images';
 
 // OpenAI chat-completions messages. Several formats embed them (plain message lists, SWE-agent
 // `history`, mini-swe-agent `messages`, Inspect samples), so the mapping lives here once.
@@ -58,6 +59,7 @@ export function addChatMessage(b: StepBuilder, msg: Record<string, unknown>, opt
   const role = String(msg.role);
   const { said: content, reasoned } = reasoningParts(msg.content);
   const text = textOf(content);
+  const images = Array.isArray(content) ? imagesOf(content) : undefined;
   // Exporters that keep the message as sent put their own fields beside it (`_metadata.timestamp`).
   const timestamp = stringOrUndefined(msg.timestamp) ?? (isRecord(msg._metadata) ? stringOrUndefined(msg._metadata.timestamp) : undefined);
   const base = { location: opts.location, label: opts.label ?? role, timestamp };
@@ -73,17 +75,17 @@ export function addChatMessage(b: StepBuilder, msg: Record<string, unknown>, opt
     case 'user': {
       if (opts.userKind === undefined && answersTerminusCommands(b)) {
         // The harness's answer to the commands just sent: the terminal's output.
-        b.add(withBase({ kind: 'tool_result' as const, text, label: 'terminal output' }));
+        b.add(withBase({ kind: 'tool_result' as const, text, label: 'terminal output', ...images }));
         return;
       }
       const injected = opts.userKind === undefined && text.charCodeAt(0) !== 123 ? injectedAs(CHAT_INJECTED, text) : undefined;
       if (injected !== undefined) {
-        b.add(withBase({ kind: 'environment' as const, text, label: injected.label, ...(injected.interruption ? { interruption: true as const } : {}), ...(injected.sessionPrefix ? { sessionPrefix: true as const } : {}) }));
+        b.add(withBase({ kind: 'environment' as const, text, label: injected.label, ...(injected.interruption ? { interruption: true as const } : {}), ...(injected.sessionPrefix ? { sessionPrefix: true as const } : {}), ...images }));
         return;
       }
       const kind = opts.userKind ?? 'user';
       if (kind === 'user') b.closeOpenCalls();
-      b.add(withBase({ kind, text }));
+      b.add(withBase({ kind, text, ...images }));
       return;
     }
     case 'tool':
@@ -93,6 +95,7 @@ export function addChatMessage(b: StepBuilder, msg: Record<string, unknown>, opt
         text,
         toolName: stringOrUndefined(msg.name),
         tool: typeof msg.tool_call_id === 'string' ? { name: '', args: '', callId: msg.tool_call_id } : undefined,
+        ...images,
       }));
       return;
     default: {

@@ -5,6 +5,7 @@ import { addAssistantBlocks, hasToolUse, type BlockBase } from './anthropicBlock
 import { stringOrUndefined } from './chatMessages';
 import { isoOfMs, type TimeCheck } from './times';
 import { nameTable, plainTable } from '../names';
+import { imagesOf } from './images';
 
 // Cline's `api_conversation_history.json`: Anthropic messages, as the model saw them. Cline (and
 // its forks) add to them in ways plain Anthropic logs never do: results come back as text blocks
@@ -58,18 +59,20 @@ function addAssistant(b: StepBuilder, blocks: unknown[], base: BlockBase): Step[
 
 function addUser(b: StepBuilder, blocks: unknown[], base: BlockBase): void {
   const human: string[] = [];
+  const pictures: unknown[] = [];
   const flush = () => {
     if (human.length === 0) return;
     b.closeOpenCalls();
-    b.add({ ...base, kind: 'user', text: human.join('\n'), label: 'user' });
+    b.add({ ...base, kind: 'user', text: human.join('\n'), label: 'user', ...imagesOf(pictures) });
     human.length = 0;
+    pictures.length = 0;
   };
   for (const block of blocks) {
     if (!isRecord(block)) continue;
     if (block.type === 'tool_result') {
       flush();
       const text = Array.isArray(block.content) ? block.content.map((c) => (isRecord(c) && typeof c.text === 'string' ? c.text : '')).join('\n') : String(block.content ?? '');
-      b.add({ ...base, kind: 'tool_result', text, label: 'tool_result', isError: block.is_error === true ? true : undefined, tool: { name: '', args: '', callId: stringOrUndefined(block.tool_use_id) } });
+      b.add({ ...base, kind: 'tool_result', text, label: 'tool_result', isError: block.is_error === true ? true : undefined, tool: { name: '', args: '', callId: stringOrUndefined(block.tool_use_id) }, ...imagesOf(block.content) });
       continue;
     }
     const text = block.type === 'text' ? String(block.text ?? '') : block.type === 'image' ? '[image]' : '';
@@ -84,6 +87,7 @@ function addUser(b: StepBuilder, blocks: unknown[], base: BlockBase): void {
       b.add({ ...base, kind: 'system', text, label: /environment_details/.test(text) ? 'environment details' : 'instructions' });
     } else {
       human.push(text);
+      if (block.type === 'image') pictures.push(block);
     }
   }
   flush();

@@ -7,8 +7,9 @@ import { stringOrUndefined, titleFromSteps } from './chatMessages';
 import { num, obj, recordedUsage, sumUsage } from './usage';
 import { looksLikeGeminiStreamJson, parseGeminiStreamJson } from './geminiStreamJson';
 import { labelWith } from './injected';
-import { addGeminiUserText, looksLikeGeminiContents, parseGeminiContents, unmaskedOutput } from './geminiContents';
+import { addGeminiUserText, isImagePart, looksLikeGeminiContents, parseGeminiContents, unmaskedOutput } from './geminiContents';
 import { extraOf } from '../meta';
+import { imagesOf } from './images';
 
 // Gemini CLI sessions (`~/.gemini/tmp/<project hash>/chats/`), as ChatRecordingService writes
 // them: the older `session-*.json` (`{sessionId, projectHash, startTime, messages}`), and the
@@ -254,7 +255,7 @@ function addMessage(b: StepSink, msg: Msg, location: SourceLocation): RecordedUs
         b.add({ ...base, kind: 'environment', text, label: labelWith('sent by the CLI', text.split('\n', 1)[0].trim().slice(0, 80)) });
         return undefined;
       }
-      addGeminiUserText(b, text, base);
+      addGeminiUserText(b, text, { ...base, ...imagesOf(msg.content) });
       return undefined;
     case 'gemini':
     case 'model':
@@ -341,7 +342,7 @@ function partsText(content: unknown): string {
     if (typeof p === 'string') return p;
     if (!isRecord(p)) return '';
     if (typeof p.text === 'string') return p.text;
-    if (isRecord(p.inlineData) || isRecord(p.fileData)) return '[file]';
+    if (isRecord(p.inlineData) || isRecord(p.fileData)) return isImagePart(p) ? '[image]' : '[file]';
     if (isRecord(p.functionResponse)) return JSON.stringify(p.functionResponse.response ?? {});
     if (isRecord(p.functionCall)) return `[call ${String(p.functionCall.name)}]`;
     return '';

@@ -1,10 +1,11 @@
 import { pointerOf } from '../io/jsonScan';
-import type { SourceLocation, TrajectoryMeta } from '../model';
+import type { SourceLocation, StepImage, TrajectoryMeta } from '../model';
 import { argsOf, isRecord, StepBuilder, type StepSink, textOf } from '../steps';
 import type { ParseContext, ParsedTrajectory } from './adapter';
 import { skipRecord } from './adapter';
 import { titleFromSteps } from './chatMessages';
 import { injectedLabel, type InjectedRule } from './injected';
+import { imagesOf } from './images';
 
 // Gemini CLI's chat history as the Gemini API's `contents` (what `/chat save` and a checkpoint
 // keep): a bare list of `{role: "user" | "model", parts}`. Model parts are text (`thought: true`
@@ -23,7 +24,7 @@ export const GEMINI_CLI_INJECTED: readonly InjectedRule[] = [
 ];
 
 /** A user text of Gemini CLI: the compression summary, the CLI's context, or the person's turn. */
-export function addGeminiUserText(b: StepSink, text: string, base: { location: SourceLocation; timestamp?: string; sourceId?: string }): void {
+export function addGeminiUserText(b: StepSink, text: string, base: { location: SourceLocation; timestamp?: string; sourceId?: string; images?: StepImage[] }): void {
   if (STATE_SNAPSHOT.test(text)) {
     b.add({ ...base, kind: 'compaction', text, label: 'chat compression', compaction: { summary: text } });
     b.closeOpenCalls();
@@ -36,6 +37,12 @@ export function addGeminiUserText(b: StepSink, text: string, base: { location: S
   }
   b.closeOpenCalls();
   b.add({ ...base, kind: 'user', text, label: 'user' });
+}
+
+/** A part holding an image's bytes or a link to one (`inlineData` / `fileData` of an `image/` type). */
+export function isImagePart(p: Record<string, unknown>): boolean {
+  const data = isRecord(p.inlineData) ? p.inlineData : isRecord(p.fileData) ? p.fileData : undefined;
+  return typeof data?.mimeType === 'string' && data.mimeType.startsWith('image/');
 }
 
 function isContent(v: unknown): v is Content {
@@ -80,9 +87,9 @@ function addUserContent(b: StepBuilder, parts: Content[], location: SourceLocati
         tool: { name: typeof fr.name === 'string' ? fr.name : '', args: '', callId: typeof fr.id === 'string' ? fr.id : undefined },
       });
     } else if (typeof p.text === 'string' && p.text !== '') texts.push(p.text);
-    else if (isRecord(p.inlineData) || isRecord(p.fileData)) texts.push('[file]');
+    else if (isRecord(p.inlineData) || isRecord(p.fileData)) texts.push(isImagePart(p) ? '[image]' : '[file]');
   }
-  if (texts.length > 0) addGeminiUserText(b, texts.join('\n'), { location });
+  if (texts.length > 0) addGeminiUserText(b, texts.join('\n'), { location, ...imagesOf(parts) });
 }
 
 /** Reasoning, text and calls in the order the model wrote them; text beside a call narrates it. */

@@ -5,6 +5,7 @@ import type { FormatAdapter, JsonlRecord } from './adapter';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
 import { num, obj, recordedUsage, sumUsage } from './usage';
 import { setExtra } from '../meta';
+import { imagesOf } from './images';
 
 // pi coding-agent sessions (`~/.pi/agent/sessions/<cwd>/<time>_<id>.jsonl`): a `session` header,
 // then one entry per line (`message`, `model_change`, `thinking_level_change`, `compaction`,
@@ -93,12 +94,12 @@ function addMessage(b: StepBuilder, m: Entry, base: Base, setModel: (m: string |
   switch (role) {
     case 'user':
       b.closeOpenCalls();
-      b.add({ ...base, kind: 'user', text: texts(), label: 'user' });
+      b.add({ ...base, kind: 'user', text: texts(), label: 'user', ...imagesOf(content) });
       return;
     case 'toolResult':
       b.add({
         ...base, kind: 'tool_result', text: texts(), label: 'toolResult', toolName: stringOrUndefined(m.toolName),
-        isError: m.isError === true ? true : undefined, tool: { name: '', args: '', callId: stringOrUndefined(m.toolCallId) },
+        isError: m.isError === true ? true : undefined, tool: { name: '', args: '', callId: stringOrUndefined(m.toolCallId) }, ...imagesOf(content),
       });
       return;
     case 'bashExecution': {

@@ -2,6 +2,7 @@ import type { SourceLocation, Step } from '../model';
 import { argsOf, isRecord, StepBuilder } from '../steps';
 import { stringOrUndefined } from './chatMessages';
 import type { Injected } from './injected';
+import { imagesOf } from './images';
 
 // OpenAI Responses API items (also the Agents SDK's session items and Codex's `response_item`
 // payloads). Both the `openai-responses` and the `codex` adapters map items through here.
@@ -102,7 +103,7 @@ export function addResponseItem(b: StepBuilder, item: Record<string, unknown>, o
       else if (role === 'user') {
         const injected = opts.injectedOf?.(text);
         if (injected === undefined) b.closeOpenCalls();
-        b.add({ ...base, kind: injected === undefined ? 'user' : 'environment', text, label: injected?.label ?? 'user', ...(injected?.sessionPrefix ? { sessionPrefix: true as const } : {}), ...(injected?.interruption ? { interruption: true as const } : {}) });
+        b.add({ ...base, kind: injected === undefined ? 'user' : 'environment', text, label: injected?.label ?? 'user', ...(injected?.sessionPrefix ? { sessionPrefix: true as const } : {}), ...(injected?.interruption ? { interruption: true as const } : {}), ...imagesOf(item.content) });
       } else b.add({ ...base, kind: 'assistant', text, label: typeof item.phase === 'string' ? `${role} (${item.phase})` : role });
       break;
     }
@@ -143,7 +144,7 @@ export function addResponseItem(b: StepBuilder, item: Record<string, unknown>, o
         // `<x>_call_output` answers `<x>_call`; some writers pair `tool_call` with `tool_result` (its output under `result`).
         const out = outputText(item.output ?? item.result);
         const name = stringOrUndefined(item.name);
-        b.add({ ...base, kind: 'tool_result', text: out.text, isError: out.isError, ...(out.exitCode !== undefined ? { exitCode: out.exitCode } : {}), ...(name ? { toolName: name } : {}), tool: { name: '', args: '', callId: stringOrUndefined(item.call_id) } });
+        b.add({ ...base, kind: 'tool_result', text: out.text, isError: out.isError, ...(out.exitCode !== undefined ? { exitCode: out.exitCode } : {}), ...(name ? { toolName: name } : {}), tool: { name: '', args: '', callId: stringOrUndefined(item.call_id) }, ...imagesOf(item.output ?? item.result) });
       } else if (type.endsWith('_call')) {
         // Built-in tools (local_shell, web_search, computer, apply_patch, shell…): the arguments are the rest of the item.
         // An item that names its function (`{function: {name}, arguments}`) is a call of that function.

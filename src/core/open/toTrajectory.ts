@@ -1,13 +1,16 @@
 import type { ParsedTrajectory } from '../formats/adapter';
 import { dropOddUsage } from '../io/hostileInput';
 import type { Coverage, Run, TrajectoryFile, TrajectorySource, Warning } from '../model';
+import { modelRunImages } from '../tokens';
 
 // What an adapter parsed, with what the loader adds: the source, the format, the warnings, and
-// (withReading) the records and coverage it counted.
+// (withReading) the records and coverage it counted; and the modelled tokens of the images the
+// steps carry, once the run's models are known.
 
 function toRun(parsed: ParsedTrajectory, format: string, source: TrajectorySource, warnings: Warning[]): Run {
   const run: Run = { records: parsed.steps.length, format: parsed.format ?? format, title: parsed.title, source, steps: parsed.steps, meta: parsed.meta ?? {}, warnings };
   if (parsed.subagentFiles && parsed.subagentFiles.length > 0) run.subagentFiles = parsed.subagentFiles;
+  if (run.steps.some((s) => s.images)) modelRunImages(run);
   return run;
 }
 

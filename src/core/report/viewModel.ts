@@ -6,7 +6,7 @@ import { cleanText, contextTextOf } from '../compaction';
 import type { CompactionMode, CompactionResult, OptionSpec, StepFate, StrategyOptions } from '../compaction';
 import type { Step, StepKind, Run } from '../model';
 import { costOf, priceFor, runDate, type PriceOverrides } from '../models';
-import { charEstimateCounter, type TokenCounter } from '../tokens';
+import { charEstimateCounter, imageTokensOf, type TokenCounter } from '../tokens';
 import { kindLabel, stepLabel, stepPreview } from '../view/stepPresentation';
 import { forgottenEntities, type EntityKind, type Where } from './entities';
 import { billRun, replay, type ReplayResult } from '../simulate';
@@ -101,6 +101,8 @@ interface Headline {
   reduction: number;
   tokenizer: string;
   approximate: boolean;
+  /** Where the steps carried images: their modelled tokens before and after, and the rule, in words; null without images. */
+  imageNote: string | null;
   stepsBefore: number;
   stepsAfter: number;
   mode: CompactionMode;
@@ -228,6 +230,14 @@ function resultView(r: CompactionResult, trajectory: Run, opts: ReportOptions & 
   };
 }
 
+/** "1,560 of them image tokens before, 0 after, modelled from each image's size (rule)". */
+function imageNote(before: readonly Step[], after: readonly Step[]): string | null {
+  const sum = (steps: readonly Step[]) => steps.reduce((n, s) => n + imageTokensOf(s), 0);
+  const rules = [...new Set(before.flatMap((s) => s.images?.map((i) => i.rule ?? '') ?? []))].filter((r) => r !== '');
+  if (rules.length === 0) return null;
+  return `${sum(before).toLocaleString('en-US')} of them image tokens before, ${sum(after).toLocaleString('en-US')} after, modelled from each image's size (${rules.join('; ')})`;
+}
+
 function headline(r: CompactionResult, trajectory: Run, opts: ReportOptions & { bill?: RunBill }): Headline {
   const model = opts.model ?? r.llm?.model ?? trajectory.meta.model;
   const price = priceFor(model, opts.priceOverrides, runDate(trajectory.steps));
@@ -239,6 +249,7 @@ function headline(r: CompactionResult, trajectory: Run, opts: ReportOptions & { 
     reduction: r.reduction,
     tokenizer: r.tokenizer,
     approximate: r.approximateTokens,
+    imageNote: imageNote(trajectory.steps, r.condensed.steps),
     stepsBefore: trajectory.steps.length,
     stepsAfter: r.condensed.steps.length,
     mode: r.mode,

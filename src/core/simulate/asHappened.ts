@@ -8,7 +8,7 @@ import type { Run } from '../model';
 import { priceFor, runDate, type Cost, type ResolvedPrice } from '../models';
 import { cacheBehaviourFor, defaultLifetime, LIFETIME_CANDIDATES, lifetimeWords, PromptCache, type CacheBehaviour, type CacheLifetime, type RecordedCacheReads } from '../pricing/promptCache';
 import { addTokens, runCost, type BillTokens, type RunBill } from '../pricing/runCost';
-import { contextTextOf } from '../compaction';
+import { promptTokensOf } from '../compaction';
 import type { TokenCounter } from '../tokens';
 import { tokenizerFor } from '../tokens';
 import { calibrate, compareWithRecorded, fitLogRates, recordedCacheTiming, type Calibration, type RecordedCall, type RecordedComparison } from './calibration';
@@ -79,7 +79,7 @@ export interface AsHappened {
 
 export function billAsHappened(trajectory: Run, o: BillingOptions): AsHappened {
   const original = trajectory.steps;
-  const stepTokens = o.stepTokens ?? original.map((s) => o.counter.count(contextTextOf(s)));
+  const stepTokens = o.stepTokens ?? original.map((s) => promptTokensOf(s, o.counter));
   const starts = requestStarts(original);
   const raw = rawRun(original, stepTokens, starts);
   const calibrating = o.calibrate !== false;

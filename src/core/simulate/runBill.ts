@@ -3,7 +3,7 @@
 // (tooltip, status bar, `stats --tokens`, Survey, report, `simulate`, `diff`) calls this or reads
 // the same `RunBill` off a replay made with the same counter, so the figures agree.
 
-import { contextTextOf } from '../compaction';
+import { promptTokensOf } from '../compaction';
 import type { Run, TrajectoryFile } from '../model';
 import { priceFor, runDate, type ModelPrice, type PriceOverrides, type ResolvedPrice } from '../models';
 import type { CacheBehaviour } from '../pricing/promptCache';
@@ -44,7 +44,7 @@ export function billingReplayOptions(run: Run, o: BillOptions): { model: string 
 /** The bill of one run, with the billing of the run as it happened it came from (no strategy involved). */
 export function billRunAsHappened(run: Run, o: BillOptions = {}): ReturnType<typeof billingReplayOptions> & { bill: RunBill; billing: AsHappened; stepTokens: number[] } {
   const r = billingReplayOptions(run, o);
-  const stepTokens = run.steps.map((s) => r.counter.count(contextTextOf(s)));
+  const stepTokens = run.steps.map((s) => promptTokensOf(s, r.counter));
   const billing = billAsHappened(run, { counter: r.counter, stepTokens, price: r.price, model: r.model, cache: o.cache, fixedModel: r.fixedModel });
   return { ...r, bill: billing.bill, billing, stepTokens };
 }

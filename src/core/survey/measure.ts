@@ -6,7 +6,7 @@ import type { CacheBehaviour } from '../pricing/promptCache';
 import { forgottenEntities } from '../report/entities';
 import { billRunAsHappened, replay } from '../simulate';
 import { computeStats, fileOfRun } from '../stats';
-import { messageStarts, overheadOf, piecesOf } from '../tokens';
+import { messageStarts, overheadOf, piecesOf, stepTokensOf } from '../tokens';
 import type { TokenCounter } from '../tokens';
 import { summarizeTokens } from '../tokens';
 import type { RunOutcome, StrategyRow, SurveyLine, SurveyRow } from './types';
@@ -113,14 +113,10 @@ export async function surveyRun(run: Run, file: string, index: number, runsInFil
   return row;
 }
 
-/** The run's tokens as `stats --tokens`, `diff` and the tree count them: content plus chat framing. */
+/** The run's tokens as `stats --tokens`, `diff` and the tree count them: content, chat framing and images. */
 function chatTokens(run: Run, counter: TokenCounter): number {
   const starts = messageStarts(run.steps);
-  const counts = run.steps.map((step, i) => ({
-    content: piecesOf(step).reduce((n, piece) => n + counter.count(piece), 0),
-    overhead: overheadOf(step, starts[i]),
-    exact: true,
-  }));
+  const counts = run.steps.map((step, i) => stepTokensOf(step, piecesOf(step).reduce((n, piece) => n + counter.count(piece), 0), overheadOf(step, starts[i]), true));
   return summarizeTokens(run.steps, counts).total;
 }
 

@@ -1,4 +1,5 @@
 import type { Step, StepKind } from '../model';
+import { imageTokensOf } from './imageTokens';
 
 // What a chat model is billed for, per step: the content's tokens plus the framing the chat
 // format adds. The framing constants follow OpenAI's published counting recipe for chat models
@@ -14,10 +15,17 @@ export interface StepTokens {
   content: number;
   overhead: number;
   exact: boolean;
+  /** Modelled tokens of the step's images (tokens/imageTokens.ts); absent when it has none. */
+  images?: number;
+}
+
+/** A step's tokens: its counted content and framing, and its images' modelled tokens where it has any. */
+export function stepTokensOf(step: Step, content: number, overhead: number, exact: boolean): StepTokens {
+  return step.images ? { content, overhead, exact, images: imageTokensOf(step) } : { content, overhead, exact };
 }
 
 export function stepTotal(t: StepTokens): number {
-  return t.content + t.overhead;
+  return t.content + t.overhead + (t.images ?? 0);
 }
 
 /** The strings whose tokens make up a step's content: a tool call is its name and its arguments. */

@@ -1,5 +1,6 @@
 import { billLines } from '../pricing/billText';
 import { table } from '../view/textTable';
+import { plural } from '../view/plural';
 import { formatTokenCount, tokenizerFor } from './models';
 import type { UsageComparison } from './recorded';
 import type { TokenReport } from './report';
@@ -16,6 +17,7 @@ export function describeTokenReport(r: TokenReport): string {
     ['text', n(r.tokens.content)],
     ['chat framing', n(r.tokens.overhead)],
   ];
+  if (r.tokens.imageCount > 0) rows.push(['images', `${r.tokens.images.toLocaleString('en-US')} tokens, modelled for ${plural(r.tokens.imageCount, 'image')} from ${r.tokens.imageCount === 1 ? 'its' : 'their'} size (${r.tokens.imageRules.join('; ')})`]);
   if (r.tokens.contextShare !== undefined) rows.push(['context window', `${percent(r.tokens.contextShare)} of ${r.tokenizer.contextWindow!.toLocaleString('en-US')}`]);
   text += table(rows);
   const kinds = Object.entries(r.tokens.byKind).filter(([, v]) => v > 0).map(([k, v]) => [k, n(v)] as [string, string]);

@@ -10,4 +10,5 @@ export { tiktokenCounter } from './tiktokenCounter';
 export { memoizedCounter } from './tiktokenCounter';
 export { countingBackend, type CountingBackend } from './countJobs';
 export { describeTokenReport } from './describe';
-export { isAgentStep, messageStarts, overheadOf, piecesOf } from './chatFormat';
+export { isAgentStep, messageStarts, overheadOf, piecesOf, stepTokensOf } from './chatFormat';
+export { imageLine, imageTokensOf, modelRunImages } from './imageTokens';

@@ -20,6 +20,11 @@ export interface TokenTotals {
   /** Tokens of the text itself; `total - content` is chat-format framing. */
   content: number;
   overhead: number;
+  /** Modelled tokens of the images the steps carry (`tokens/imageTokens.ts`): no tokenizer counts them. */
+  images: number;
+  /** How many images, and the rules their tokens were modelled by. */
+  imageCount: number;
+  imageRules: string[];
   byKind: Record<StepKind, number>;
   byTool: Record<string, ToolTokens>;
   /** False while any step still shows the estimate. */
@@ -31,12 +36,20 @@ export function summarizeTokens(steps: readonly Step[], tokens: readonly StepTok
   const byTool = nameTable<ToolTokens>();
   let content = 0;
   let overhead = 0;
+  let images = 0;
+  let imageCount = 0;
+  const imageRules = new Set<string>();
   let exact = true;
   steps.forEach((step, i) => {
     const t = tokens[i];
     const total = stepTotal(t);
     content += t.content;
     overhead += t.overhead;
+    images += t.images ?? 0;
+    for (const image of step.images ?? []) {
+      imageCount++;
+      if (image.rule) imageRules.add(image.rule);
+    }
     exact &&= t.exact;
     byKind[step.kind] += total;
     const tool = step.kind === 'tool_call' ? step.tool?.name : step.kind === 'tool_result' ? step.toolName : undefined;
@@ -47,7 +60,7 @@ export function summarizeTokens(steps: readonly Step[], tokens: readonly StepTok
       entry.total += total;
     }
   });
-  return { total: content + overhead, content, overhead, byKind, byTool: plainTable(byTool), exact };
+  return { total: content + overhead + images, content, overhead, images, imageCount, imageRules: [...imageRules], byKind, byTool: plainTable(byTool), exact };
 }
 
 export interface TurnTokens {

@@ -1,6 +1,6 @@
 import type { Step, TrajectoryFile, TrajectorySource } from '../model';
 import { allSteps } from '../stats';
-import { estimateTokens, messageStarts, overheadOf, piecesOf, type StepTokens } from './chatFormat';
+import { estimateTokens, messageStarts, overheadOf, piecesOf, stepTokensOf, type StepTokens } from './chatFormat';
 import { ContentCache, contentKey, defaultCacheDir, readFileCounts, writeFileCounts } from './contentCache';
 import type { TokenCounter } from './counter';
 import { tokenizerFor, type TokenizerInfo } from './models';
@@ -73,11 +73,7 @@ export class TokenService {
   /** Immediate counts at chars/4, without hashing or tokenizing: what a view shows first. */
   estimate(steps: readonly Step[], model?: string): TokenCounts {
     const starts = messageStarts(steps);
-    const counts = steps.map((step, i) => ({
-      content: piecesOf(step).reduce((n, p) => n + estimateTokens(p), 0),
-      overhead: overheadOf(step, starts[i]),
-      exact: false,
-    }));
+    const counts = steps.map((step, i) => stepTokensOf(step, piecesOf(step).reduce((n, p) => n + estimateTokens(p), 0), overheadOf(step, starts[i]), false));
     return { tokenizer: tokenizerFor(model), steps: counts, exact: steps.length === 0, origin: 'estimate' };
   }
 
@@ -118,7 +114,7 @@ export class TokenService {
     // everything but the new part of a log that grew.
     if (stored) for (const [key, n] of Object.entries(stored.record.texts)) this.cache.set(encoding, key, n);
     if (stored?.current && sameNumbers(stored.record.lengths, lengths)) {
-      const counts = stored.record.content.map((content, i) => ({ content, overhead: overheads[i], exact: true }));
+      const counts = stored.record.content.map((content, i) => stepTokensOf(steps[i], content, overheads[i], true));
       const result: TokenCounts = { tokenizer, steps: counts, exact: true, origin: 'file-cache' };
       options.onProgress?.(result);
       return result;
@@ -154,7 +150,7 @@ export class TokenService {
     }
 
     const snapshot = (origin: TokenCounts['origin']): TokenCounts => {
-      const counts = content.map((c, i) => ({ content: c, overhead: overheads[i], exact: missing[i] === 0 }));
+      const counts = content.map((c, i) => stepTokensOf(steps[i], c, overheads[i], missing[i] === 0));
       return { tokenizer, steps: counts, exact: missing.every((m) => m === 0), origin };
     };
     if (pending.size > 0) options.onProgress?.(snapshot('estimate'));

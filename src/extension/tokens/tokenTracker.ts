@@ -3,7 +3,7 @@ import type { Step, TrajectoryFile } from '../../core/model';
 
 import type { RunBill } from '../../core/pricing/runCost';
 import { billFileRuns } from '../../core/simulate';
-import { stepTotal, tokenReport, tokenizerLabel, TokenService, type TokenCounts } from '../../core/tokens';
+import { imageLine, stepTotal, tokenReport, tokenizerLabel, TokenService, type TokenCounts } from '../../core/tokens';
 import { describeTokenReport } from '../../core/tokens';
 import { countFrom, extendEstimate } from '../../core/live/liveTokens';
 import { allSteps } from '../../core/stats';
@@ -216,6 +216,7 @@ export class TokenTracker implements SizeLabels, vscode.Disposable {
     const t = entry?.counts.steps[(entry.runOffsets[runIndex] ?? 0) + step.index];
     if (!entry || !t) return [];
     const lines = [`${t.exact ? '' : '≈'}${(t.content + t.overhead).toLocaleString('en-US')} tokens (${t.content.toLocaleString('en-US')} content + ${t.overhead} chat framing), ${tokenizerLabel(entry.counts.tokenizer)}${t.exact ? '' : ', estimate until counted'}`];
+    for (const image of step.images ?? []) lines.push(imageLine(image));
     const u = step.usage;
     if (u && (u.inputTokens !== undefined || u.outputTokens !== undefined)) {
       lines.push(`recorded by the provider for this call: ${u.inputTokens ?? '?'} in, ${u.outputTokens ?? '?'} out${u.cachedInputTokens ? `, ${u.cachedInputTokens} cached` : ''}${u.cost !== undefined ? `, $${u.cost.toFixed(4)}` : ''}`);

@@ -16,7 +16,7 @@ export function headlineView(r: ResultView): HTMLElement {
       h('div', { class: 'card-value' }, value),
       detail ? h('div', { class: 'card-detail' }, detail) : null);
   return h('section', { class: 'headline', 'aria-label': 'Headline' },
-    card('Tokens', `${tokensApprox(hl.tokensBefore, approx)} → ${tokensApprox(hl.tokensAfter, approx)}`, `${hl.saved >= 0 ? `${tokens(hl.saved)} fewer` : `${tokens(-hl.saved)} more`} · tokenizer ${approx ? '≈ ' : ''}${hl.tokenizer}`, 'headline-tokens'),
+    card('Tokens', `${tokensApprox(hl.tokensBefore, approx)} → ${tokensApprox(hl.tokensAfter, approx)}`, `${hl.saved >= 0 ? `${tokens(hl.saved)} fewer` : `${tokens(-hl.saved)} more`} · tokenizer ${approx ? '≈ ' : ''}${hl.tokenizer}${hl.imageNote ? ` · ${hl.imageNote}` : ''}`, 'headline-tokens'),
     card('Reduction', percent(hl.reduction), `${tokens(hl.stepsBefore)} → ${tokens(hl.stepsAfter)} steps`, 'headline-reduction'),
     card('Lost, needed later', String(r.entityCounts.lostNeeded), `of ${r.entities.length} things the forgotten steps acted on; ${r.entityCounts.lost} lost in all`, 'headline-loss'),
     card('Run cost', hl.bill.cost === null ? '—' : usd(hl.bill.cost), hl.bill.cost === null ? `${hl.bill.reason ?? 'unknown'}` : `${hl.bill.label}${hl.bill.byModel.length > 1 ? ` · ${hl.bill.byModel.length} models` : ''}`, 'headline-cost'),

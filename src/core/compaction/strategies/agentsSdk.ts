@@ -12,7 +12,7 @@ import {
 } from '../extract';
 import { outcomeLines } from '../facts';
 import { charEstimateCounter, type TokenCounter } from '../../tokens';
-import { contextTextOf } from '../text';
+import { promptTokensOf } from '../text';
 import type { PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOutput } from '../types';
 import { roundStarts } from './budgetSchema';
 
@@ -71,7 +71,7 @@ function beforeLastRound(trajectory: Run): StepRange | null {
 function trimToBudget(trajectory: Run, maxTurns: number, counter: TokenCounter, budget: number): PolicyChoice {
   const byTurns = rangeBeforeLastTurns(trajectory, maxTurns);
   const steps = trajectory.steps;
-  const tokens = steps.map((s) => counter.count(contextTextOf(s)));
+  const tokens = steps.map((s) => promptTokensOf(s, counter));
   let total = tokens.reduce((a, b) => a + b, 0);
   if (byTurns) {
     for (let i = byTurns[0]; i <= byTurns[1]; i++) if (steps[i].kind !== 'system') total -= tokens[i];

@@ -9,7 +9,7 @@ import type { Step, Run } from '../../model';
 import type { TokenCounter } from '../../tokens';
 import { charEstimateCounter } from '../../tokens';
 import { keep, withText } from '../assemble';
-import { contextTextOf } from '../text';
+import { promptTokensOf } from '../text';
 import type { ForcedTrigger, IncrementalPolicy, OptionSpec, OutputStep, PolicyChoice, StepFate, StepRange, Strategy, StrategyOptions, StrategyOutput } from '../types';
 import { fromDefaults } from '../describeDefaults';
 
@@ -40,7 +40,7 @@ function tokensOf(steps: readonly Step[], counter: TokenCounter): number {
       total += known.tokens;
       continue;
     }
-    const tokens = counter.count(contextTextOf(s));
+    const tokens = promptTokensOf(s, counter);
     memo.set(s, { text: s.text, name: s.tool?.name, tokens });
     total += tokens;
   }
@@ -114,7 +114,7 @@ function incrementalPolicy(options: StrategyOptions, counter: TokenCounter = cha
   /** Set once a turn's thinking resumes after a later turn's: then the last step is searched for. */
   let interleaved = false;
   const count = (s: Step) => {
-    const n = counter.count(contextTextOf(s));
+    const n = promptTokensOf(s, counter);
     total += n - (counted.get(s) ?? 0);
     counted.set(s, n);
   };

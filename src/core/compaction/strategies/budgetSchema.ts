@@ -12,7 +12,7 @@ import {
 } from '../extract';
 import { exitCodeOf, firstOutputLine } from '../facts';
 import { widenToPairs } from '../range';
-import { contextTextOf, truncatedEventText } from '../text';
+import { truncatedEventText, promptTokensOf } from '../text';
 import type { ForcedTrigger, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
 import { charsBudget, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import { outcomeLines } from '../facts';
@@ -43,7 +43,7 @@ export function roundStarts(steps: readonly Step[]): number[] {
 }
 
 function tokensOf(steps: readonly Step[], counter: TokenCounter): number {
-  return steps.reduce((n, s) => n + counter.count(contextTextOf(s)), 0);
+  return steps.reduce((n, s) => n + promptTokensOf(s, counter), 0);
 }
 
 function budgetOf(options: StrategyOptions): number {

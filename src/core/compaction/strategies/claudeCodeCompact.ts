@@ -8,7 +8,7 @@
 import type { ChatMessage } from '../../llm/provider';
 import type { Step, Run } from '../../model';
 import { charEstimateCounter, type TokenCounter } from '../../tokens';
-import { keep, summaryStep, withText } from '../assemble';
+import { keep, summaryStep, textOnly, withText } from '../assemble';
 import {
   constraintLines, decisionLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts, failedEditLines,
   doneTodoLines, filesChanged, lastAgentLine, openTodoLines, paragraph, readLinesUnderRoot, renderSections, taskLine, testLines, tidy, type Facts,
@@ -17,7 +17,7 @@ import { roomFillLines, errorLinesKeepingLast, must, outcomeLines, rankedCommand
 import { changeLinesWithin, charsBudget, countFor, fillRoom, editGists, overShareWarning, rangeShareChars, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import { classifyCall } from '../facts';
 import { ANSWERED_PREFIX, INTERRUPTED_PREFIX, requestText } from '../facts';
-import { contextTextOf } from '../text';
+import { promptTokensOf } from '../text';
 import type { ForcedTrigger, OutputStep, PolicyChoice, StepFate, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
 import { sessionSnippets } from './agentsSdk';
 
@@ -29,7 +29,7 @@ export const CONTINUATION_OPENING = 'This session is being continued from a prev
 const WEB_TOOLS = /^(webfetch|web_fetch|websearch|web_search|fetch|browser|browse)/i;
 
 function tokensOf(steps: readonly Step[], counter: TokenCounter): number {
-  return steps.reduce((n, s) => n + counter.count(contextTextOf(s)), 0);
+  return steps.reduce((n, s) => n + promptTokensOf(s, counter), 0);
 }
 
 function autoCompactThreshold(o: StrategyOptions): number {
@@ -153,7 +153,7 @@ async function run(trajectory: Run, range: StepRange, ctx: StrategyContext): Pro
   // 1. Micro-compaction of old bulky results inside the range.
   const micro = microcompactable(trajectory, o).filter(inRange);
   const microSet = new Set(micro.map((s) => s.index));
-  const afterMicro = trajectory.steps.map((s) => (microSet.has(s.index) ? { ...s, text: MICROCOMPACT_PLACEHOLDER } : s));
+  const afterMicro = trajectory.steps.map((s) => (microSet.has(s.index) ? textOnly(s, MICROCOMPACT_PLACEHOLDER) : s));
   const tokensAfterMicro = tokensOf(afterMicro, ctx.counter);
   const threshold = autoCompactThreshold(o);
   const summarize = ctx.rangeSource === 'user' || tokensAfterMicro >= threshold;

@@ -15,7 +15,7 @@ import {
 import { roomFillLines, errorLinesKeepingLast, must, outcomeLines } from '../facts';
 import { changeLinesWithin, charsBudget, countFor, fillRoom, editGists, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import { requestText } from '../facts';
-import { contextTextOf } from '../text';
+import { promptTokensOf } from '../text';
 import type { ForcedTrigger, OptionSpec, OutputStep, PolicyChoice, StepFate, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
 import { sessionSnippets } from './agentsSdk';
 import { fromDefaults } from '../describeDefaults';
@@ -47,7 +47,7 @@ function isInitialContext(step: Step): boolean {
 }
 
 function tokensOf(steps: readonly Step[], counter: TokenCounter): number {
-  return steps.reduce((n, s) => n + counter.count(contextTextOf(s)), 0);
+  return steps.reduce((n, s) => n + promptTokensOf(s, counter), 0);
 }
 
 function autoCompactLimit(o: StrategyOptions): number {

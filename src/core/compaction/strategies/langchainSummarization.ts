@@ -14,7 +14,7 @@ import {
 } from '../extract';
 import { roomFillLines, errorLinesKeepingLast, must, outcomeLines } from '../facts';
 import { changeLinesWithin, charsBudget, countFor, fillRoom, editGists, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
-import { contextTextOf } from '../text';
+import { promptTokensOf } from '../text';
 import type { ForcedTrigger, OptionSpec, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
 import { sessionSnippets } from './agentsSdk';
 import { fromDefaults } from '../describeDefaults';
@@ -34,7 +34,7 @@ function messagesOf(trajectory: Run): Step[] {
 }
 
 function tokensOf(steps: readonly Step[], counter: TokenCounter): number {
-  return steps.reduce((n, s) => n + counter.count(contextTextOf(s)), 0);
+  return steps.reduce((n, s) => n + promptTokensOf(s, counter), 0);
 }
 
 /** Which triggers hold, in words; empty when none does. */

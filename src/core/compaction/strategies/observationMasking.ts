@@ -7,11 +7,12 @@ import { keep, withText } from '../assemble';
 import { lineCount } from '../text';
 import type { IncrementalPolicy, PolicyChoice, StepFate, StepRange, Strategy, StrategyOptions } from '../types';
 
-function maskPlaceholder(lines: number): string {
-  return `Old environment output: (${lines} lines omitted)`;
+/** SWE-agent's placeholder, with its count of the images the output held. */
+function maskPlaceholder(lines: number, images: number): string {
+  return `Old environment output: (${lines} lines omitted)${images > 0 ? ` (${images} images omitted)` : ''}`;
 }
 
-const PLACEHOLDER = /^Old environment output: \(\d+ lines omitted\)$/;
+const PLACEHOLDER = /^Old environment output: \(\d+ lines omitted\)(?: \(\d+ images omitted\))?$/;
 
 /**
  * Observations as SWE-agent counts them: the task (the first user message, when it comes before
@@ -86,7 +87,9 @@ export const observationMaskingStrategy: Strategy = {
       const inside = s.index >= range[0] && s.index <= range[1];
       if (!inside || s.kind !== 'tool_result' || s === first || PLACEHOLDER.test(s.text)) return keep(s);
       fates[s.index] = 'masked';
-      return withText(s, maskPlaceholder(lineCount(s.text)));
+      // SWE-agent counts the lines of the text parts only: an image's `[image]` line is no line of them.
+      const textLines = s.images ? s.text.split('\n').filter((l) => l !== '[image]').join('\n') : s.text;
+      return withText(s, maskPlaceholder(lineCount(textLines), s.images?.length ?? 0));
     });
     return { mode: 'deterministic', steps, fates, summary: null, prompt: null, warnings: [] };
   },
