@@ -140,6 +140,14 @@ export interface Step {
   images?: StepImage[];
 }
 
+/** Modelled prompt tokens of a step's images (0 for a step without any). */
+export function imageTokensOf(step: Pick<Step, 'images'>): number {
+  if (!step.images) return 0;
+  let n = 0;
+  for (const image of step.images) n += image.tokens ?? 0;
+  return n;
+}
+
 /** An image as the log recorded it, with the tokens the loader models for it. */
 export interface StepImage {
   /** The media type the log names (`image/png`). */

@@ -47,6 +47,8 @@ const AIDER: WildFile = { name: 'opencoder/.aider.chat.history.md', source: 'aid
 const STREAMED: WildFile = { name: 'openagents-session.atif.jsonl', source: 'atif/openagents-streamed.atif.jsonl' };
 // Codex 0.94: the person answers, presses Esc (Codex's <turn_aborted> note and event), and asks again.
 const ESC: WildFile = { name: 'codex-esc-rollout.jsonl', source: 'codex/turn-aborted-note.jsonl' };
+// Claude Code 2.1 on opus 4.5: a chrome-devtools screenshot (a 2536 × 2508 PNG) in a tool result, once two tokens of "[image]".
+const SCREENSHOT: WildFile = { name: 'claude-screenshot-session.jsonl', source: 'claude-code/agentlogs-screenshot.jsonl' };
 const REASONING: WildFile = { name: 'pvlib-1072-deepseek.traj.json', source: 'mini-swe-agent/pvlib__pvlib-python-1072.traj.json' };
 
 function place(ctx: Context, f: WildFile): string {
@@ -223,6 +225,12 @@ export const WILD_SCENARIOS: Scenario[] = [
       assert.ok(!esc.rows.some((r) => /^user/.test(r.label) && /turn_aborted|The user interrupted/.test(r.description)), 'the note is no user row');
       await wb.parkMouse();
       await shot('codex-turn-aborted-tree');
+      await closeOpenTrajectories(ctx);
+
+      // The screenshot weighs what Anthropic bills for it, and the tooltip says it is modelled.
+      const screenshot = await openExpanded(ctx, SCREENSHOT);
+      const tip = (await rootTooltip(ctx, screenshot.title, 'claude-screenshot-tooltip')).replace(/\s+/g, ' ');
+      assert.match(tip, /images 1,5\d\d tokens, modelled for 1 image from its size \(Anthropic: 28-px patches/, tip);
       await closeOpenTrajectories(ctx);
       // Later scenarios find folders by their Explorer rows: leave the workspace as it was.
       fs.rmSync(path.join(ctx.workspace, DIR), { recursive: true, force: true });

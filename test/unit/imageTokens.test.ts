@@ -7,9 +7,10 @@ import { billRunAsHappened } from '../../src/core/simulate';
 import { findStrategy } from '../../src/core/compaction/registry';
 import { runCompaction } from '../../src/core/compaction/runner';
 import { buildReport } from '../../src/core/report/viewModel';
-import { charEstimateCounter } from '../../src/core/tokens';
+import { charEstimateCounter, tiktokenCounter } from '../../src/core/tokens';
 import { loadRun, parseRunText } from '../helpers/runs';
-import { REPO_ROOT } from '../helpers/paths';
+import { fixture, REPO_ROOT } from '../helpers/paths';
+import { promptTokensOf } from '../../src/core/compaction';
 import { runCli } from '../helpers/cli';
 
 // Images were "[image]", two tokens, wherever a log carried one: a screenshot a provider bills at
@@ -99,6 +100,26 @@ test('codex: a pasted screenshot is a 1298 × 614 PNG the replay and stats --tok
   assert.match(out, /images\s+910 tokens, modelled for 1 image from its size \(OpenAI \(GPT-5\): 70 \+ 140 per 512-px tile/);
   const figure = (label: string) => Number(new RegExp(`^  ${label}\\s+([\\d,]+) tokens`, 'm').exec(out)![1].replace(/,/g, ''));
   assert.equal(figure('total'), figure('text') + figure('chat framing') + 910, 'the total holds the image');
+});
+
+test('claude-code: a 2536 × 2508 screenshot is modelled at Anthropic\'s rule, and the steps between two requests add up to the prompt growth the log recorded (real session)', async () => {
+  const run = await loadRun(fixture('claude-code/agentlogs-screenshot.jsonl'));
+  const shot = run.steps.find((s) => s.images)!;
+  assert.equal(shot.kind, 'tool_result');
+  assert.equal(shot.images!.length, 1, 'the copy in toolUseResult is not a second image');
+  const [image] = shot.images!;
+  assert.deepEqual([image.width, image.height, image.mediaType], [2536, 2508, 'image/png']);
+  assert.ok(image.tokens! > 1500 && image.tokens! <= 1568, `${image.tokens}`);
+  // Claude Code records each request's whole prompt (fresh + cache writes + reads): across the
+  // request after the screenshot it grew by 1,683 tokens. What we put between the two requests
+  // (the call and its result, screenshot included) must come to about that, not to 2 tokens.
+  const requests = run.steps.filter((s) => s.usage?.inputTokens !== undefined);
+  const [before, after] = requests.filter((s, i) => i > 0 && s.usage!.inputTokens !== requests[i - 1].usage!.inputTokens).slice(-2);
+  const grew = after.usage!.inputTokens! - before.usage!.inputTokens!;
+  assert.equal(grew, 1683);
+  const counter = tiktokenCounter('o200k_base');
+  const between = run.steps.slice(before.index, after.index).reduce((n, s) => n + promptTokensOf(s, counter), 0);
+  assert.ok(Math.abs(between - grew) / grew < 0.1, `between the requests ${between}, recorded growth ${grew}`);
 });
 
 test('openai-chat, pi and cline: an image part is kept with its size; masking an observation that held one says so, as SWE-agent does, and drops its tokens', async () => {

@@ -1,8 +1,8 @@
 // Text helpers shared by strategies: how a step reads to a summarizer, the truncations the
 // reference systems apply, and Python's `str()` of tool inputs (Katalyst renders dicts that way).
 
-import type { Step } from '../model';
-import { imageTokensOf, type TokenCounter } from '../tokens';
+import { imageTokensOf, type Step } from '../model';
+import type { TokenCounter } from '../tokens';
 
 /** What the model sees of a step, for token counts: a call is its tool name plus its arguments. */
 export function contextTextOf(step: Pick<Step, 'kind' | 'text' | 'tool'>): string {

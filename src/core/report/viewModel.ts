@@ -4,9 +4,9 @@
 import { findStrategy, STRATEGIES } from '../compaction';
 import { cleanText, contextTextOf } from '../compaction';
 import type { CompactionMode, CompactionResult, OptionSpec, StepFate, StrategyOptions } from '../compaction';
-import type { Step, StepKind, Run } from '../model';
+import { imageTokensOf, type Step, type StepKind, type Run } from '../model';
 import { costOf, priceFor, runDate, type PriceOverrides } from '../models';
-import { charEstimateCounter, imageTokensOf, type TokenCounter } from '../tokens';
+import { charEstimateCounter, type TokenCounter } from '../tokens';
 import { kindLabel, stepLabel, stepPreview } from '../view/stepPresentation';
 import { forgottenEntities, type EntityKind, type Where } from './entities';
 import { billRun, replay, type ReplayResult } from '../simulate';

@@ -1,5 +1,4 @@
-import type { Step, StepKind } from '../model';
-import { imageTokensOf } from './imageTokens';
+import { imageTokensOf, type Step, type StepKind } from '../model';
 
 // What a chat model is billed for, per step: the content's tokens plus the framing the chat
 // format adds. The framing constants follow OpenAI's published counting recipe for chat models

@@ -1,4 +1,4 @@
-import type { Run, Step, StepImage } from '../model';
+import type { Run, StepImage } from '../model';
 
 // What an image costs the prompt, modelled from its pixel size by the rule its provider
 // publishes. No tokenizer counts images, and a log records no per-image usage, so every figure
@@ -115,14 +115,6 @@ export function modelRunImages(run: Run): void {
     next = step.model ?? step.usage?.model ?? next;
     if (step.images) step.images = step.images.map((image) => modelImage(image, step.model ?? next));
   }
-}
-
-/** Modelled prompt tokens of a step's images (0 for a step without any). */
-export function imageTokensOf(step: Pick<Step, 'images'>): number {
-  if (!step.images) return 0;
-  let n = 0;
-  for (const image of step.images) n += image.tokens ?? 0;
-  return n;
 }
 
 /** One image in words, for a step's details: its size and its modelled tokens, with the rule. */
