@@ -45,6 +45,11 @@ export interface RecordedUsage {
   cost?: number;
 }
 
+/** Usage that counts tokens in or out: all-zero usage (a client that fills the fields with 0) records none. */
+export function recordsTokens(u: RecordedUsage): boolean {
+  return (u.inputTokens ?? 0) > 0 || (u.outputTokens ?? 0) > 0;
+}
+
 /** Where a step came from in the file, for "Reveal in Source". */
 export interface SourceLocation {
   /** 1-based line of a JSONL record or a text block. */

@@ -80,7 +80,7 @@ export function addChatMessage(b: StepBuilder, msg: Record<string, unknown>, opt
       }
       const injected = opts.userKind === undefined && text.charCodeAt(0) !== 123 ? injectedAs(CHAT_INJECTED, text) : undefined;
       if (injected !== undefined) {
-        b.add(withBase({ kind: 'environment' as const, text, label: injected.label, ...(injected.interruption ? { interruption: true as const } : {}), ...(injected.sessionPrefix ? { sessionPrefix: true as const } : {}), ...images }));
+        b.add(withBase({ kind: 'environment' as const, text, ...injected, ...images }));
         return;
       }
       const kind = opts.userKind ?? 'user';

@@ -103,7 +103,7 @@ export function addResponseItem(b: StepBuilder, item: Record<string, unknown>, o
       else if (role === 'user') {
         const injected = opts.injectedOf?.(text);
         if (injected === undefined) b.closeOpenCalls();
-        b.add({ ...base, kind: injected === undefined ? 'user' : 'environment', text, label: injected?.label ?? 'user', ...(injected?.sessionPrefix ? { sessionPrefix: true as const } : {}), ...(injected?.interruption ? { interruption: true as const } : {}), ...imagesOf(item.content) });
+        b.add({ ...base, kind: injected === undefined ? 'user' : 'environment', text, ...(injected ?? { label: 'user' }), ...imagesOf(item.content) });
       } else b.add({ ...base, kind: 'assistant', text, label: typeof item.phase === 'string' ? `${role} (${item.phase})` : role });
       break;
     }

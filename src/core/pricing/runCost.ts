@@ -1,4 +1,4 @@
-import type { RecordedUsage, Step, Run } from '../model';
+import { recordsTokens, type RecordedUsage, type Step, type Run } from '../model';
 
 import { priceFor, ratesFor, runDate, type ModelPrice, type PriceOverrides, type ResolvedPrice } from '../models';
 
@@ -128,7 +128,7 @@ function recordedCalls(t: Run): BilledCall[] {
       const when = stepDate(step);
       if (when) at = when;
       const u = step.usage;
-      if (!u || seen.has(u) || !hasTokens(u)) continue;
+      if (!u || seen.has(u) || !recordsTokens(u)) continue;
       seen.add(u);
       calls.push({ usage: u, model: u.model ?? step.model ?? runModel, at });
     }
@@ -154,7 +154,7 @@ export function runCost(t: Run, o: RunCostOptions = {}): RunBill {
   if (perCall) {
     source = 'per-call';
     priced = prices.priceCalls(calls);
-  } else if (totals && hasTokens(totals)) {
+  } else if (totals && recordsTokens(totals)) {
     source = 'totals';
     const parts = t.meta.recordedByModel;
     priced = parts && parts.length > 1 && !o.model && !o.price
@@ -188,12 +188,12 @@ export function runCost(t: Run, o: RunCostOptions = {}): RunBill {
     bill.label = 'priced from recorded usage';
     bill.reason = priced.reason;
     bill.note = `${bill.reason}; ${fmt(bill.tokens.input)} input and ${fmt(bill.tokens.output)} output tokens recorded`;
-  } else if (hasAnyUsage(t) && calls.length === 0 && !(totals && hasTokens(totals))) {
+  } else if (hasAnyUsage(t) && calls.length === 0 && !(totals && recordsTokens(totals))) {
     // Usage fields present but all zero (a proxy that reports nothing): not a price of $0.
     bill.reason = 'not recorded (the log\'s usage fields are all zero)';
     bill.note = bill.reason;
     if (modelled !== null) { bill.cost = modelled; bill.note += '; the bill is modelled'; }
-  } else if (outputOnly && !(totals && hasTokens(totals))) {
+  } else if (outputOnly && !(totals && recordsTokens(totals))) {
     const out = calls.reduce((n, c) => n + (c.usage.outputTokens ?? 0), 0);
     bill.reason = 'not recorded (the log records output tokens only)';
     bill.note = `the log records only the output of its ${calls.length} call${calls.length === 1 ? '' : 's'} (${fmt(out)} tokens), not what each sent`;
@@ -393,10 +393,6 @@ function callDollars(p: Parts, price: ResolvedPrice): number {
 }
 
 /** Usage with at least one token; a record of all zeros (a proxy that reports nothing) is not usage. */
-function hasTokens(u: RecordedUsage): boolean {
-  return (u.inputTokens ?? 0) > 0 || (u.outputTokens ?? 0) > 0;
-}
-
 function hasAnyUsage(t: Run): boolean {
   return t.meta.recorded !== undefined || t.steps.some((s) => s.usage !== undefined);
 }

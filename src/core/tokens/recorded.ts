@@ -1,4 +1,4 @@
-import type { RecordedUsage, Step, TrajectoryFile } from '../model';
+import { recordsTokens, type RecordedUsage, type Step, type TrajectoryFile } from '../model';
 
 import type { StepTokens } from './chatFormat';
 import { modelCalls, type ModelCall } from './summary';
@@ -75,8 +75,9 @@ function usageByCall(steps: readonly Step[], calls: readonly ModelCall[]): Map<M
   return found;
 }
 
+/** Totals that say something: tokens, or a cost alone. */
 function recordsSomething(u: RecordedUsage): boolean {
-  return (u.inputTokens ?? 0) > 0 || (u.outputTokens ?? 0) > 0 || (u.cost ?? 0) > 0;
+  return recordsTokens(u) || (u.cost ?? 0) > 0;
 }
 
 function sumUsage(list: readonly RecordedUsage[]): RecordedUsage {
