@@ -1,5 +1,5 @@
 import { pointerOf } from '../io/jsonScan';
-import { SHOWN_TEXT_LABEL, type RecordedUsage, type Step, type TrajectoryMeta } from '../model';
+import { SHOWN_TEXT_LABEL, type RecordedUsage, type SourceLocation, type Step, type TrajectoryMeta } from '../model';
 import { argsOf, isRecord, StepBuilder, textOf } from '../steps';
 import { jsonObjectOf, releaseItem, type ElementParser, type FormatAdapter, type ParseContext, type ParsedTrajectory } from './adapter';
 import { TimeCheck } from './times';
@@ -13,7 +13,7 @@ import { extraOf } from '../meta';
 // LLM call, with its tokens and cost), file, patch, agent, and `compaction` (the marker a
 // compaction leaves in the user turn; the summary follows as an assistant message with `summary: true`).
 
-type Part = Record<string, unknown>;
+export type Part = Record<string, unknown>;
 type Base = Omit<Step, 'index' | 'turn' | 'kind' | 'text'>;
 
 function isExport(v: Record<string, unknown> | undefined): boolean {
@@ -50,7 +50,7 @@ export const opencodeAdapter: FormatAdapter = {
  * element by element as a big export is read (`elementParser`), so the parsed messages are not
  * all held before the first step is made (issue 23). The session's `info` is read at the end.
  */
-class ExportMessages implements ElementParser {
+export class ExportMessages implements ElementParser {
   private readonly b = new StepBuilder();
   private readonly usages: RecordedUsage[] = [];
   private readonly times = new TimeCheck();
@@ -60,7 +60,8 @@ class ExportMessages implements ElementParser {
   private sawMessage = false;
   private count = 0;
 
-  constructor(private readonly ctx: ParseContext) {}
+  /** `locate` says where a message's part is in the file (the export's JSON pointer by default). */
+  constructor(private readonly ctx: ParseContext, private readonly locate: (message: number, part: number, value: Part | undefined) => SourceLocation = exportPointer) {}
 
   add(m: unknown, i: number): void {
     this.count++;
@@ -72,7 +73,7 @@ class ExportMessages implements ElementParser {
     this.model ??= model;
     // One timestamp string per message, shared by its steps (not one per part).
     const timestamp = epoch(obj(mi, 'time').created, this.times, i);
-    const base = (k: number): Base => ({ location: { pointer: pointerOf('messages', i, 'parts', k) }, sourceId: stringOrUndefined(parts[k]?.id), timestamp });
+    const base = (k: number): Base => ({ location: this.locate(i, k, parts[k]), sourceId: stringOrUndefined(parts[k]?.id), timestamp });
     if (mi.role === 'user') addUserParts(this.b, parts, base, this.pending);
     else for (const u of addAssistantParts(this.b, parts, base, mi, model, this.pending)) this.usages.push(u);
   }
@@ -238,6 +239,10 @@ function usageOf(mi: Record<string, unknown>, model: string | undefined): Record
  * Parts in the order they were made. OpenCode ids (`prt_…`) ascend with creation time, and some
  * exports list a message's parts out of that order (the step-finish first).
  */
+function exportPointer(message: number, part: number): SourceLocation {
+  return { pointer: pointerOf('messages', message, 'parts', part) };
+}
+
 function inCreationOrder(parts: Part[]): Part[] {
   if (!parts.every((p) => typeof p.id === 'string' && p.id.startsWith('prt_'))) return parts;
   return [...parts].sort((a, b) => (String(a.id) < String(b.id) ? -1 : String(a.id) > String(b.id) ? 1 : 0));

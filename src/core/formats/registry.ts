@@ -23,6 +23,7 @@ import { piAdapter } from './pi';
 import { anthropicManagedAgentsAdapter } from './anthropicManagedAgents';
 import { qwenCodeAdapter } from './qwenCode';
 import { openAiAgentsTraceAdapter } from './openaiAgentsTrace';
+import { opencodeEventsAdapter } from './opencodeEvents';
 import { manyRunsAdapter } from './runs';
 
 export const FORMAT_ADAPTERS: readonly FormatAdapter[] = [
@@ -49,5 +50,6 @@ export const FORMAT_ADAPTERS: readonly FormatAdapter[] = [
   anthropicManagedAgentsAdapter,
   qwenCodeAdapter,
   openAiAgentsTraceAdapter,
+  opencodeEventsAdapter,
   manyRunsAdapter(() => FORMAT_ADAPTERS),
 ];

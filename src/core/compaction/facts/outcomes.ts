@@ -314,9 +314,10 @@ function goPackages(lines: readonly string[]): string | undefined {
 // Copilot CLI's `<exited with exit code 0>` and `<shellId: 24 completed with exit code 0>` footers,
 // Codex's `Exit code: 1` header, Kimi CLI's `<system>Command executed successfully.</system>`
 // status line, OpenHands' `[Current working directory: …]` footers and its editor's `Here's the
-// result of running `cat -n` on …:` header are the log's own wrapper (the exit status is read from
+// result of running `cat -n` on …:` header, and OpenCode 1.x's `<path>…</path>`, `<type>file</type>`,
+// `<content>` around what its read tool read, are the log's own wrapper (the exit status is read from
 // them on its own); a status line that says the command failed is kept.
-const BOILERPLATE = /^(?:Exit code:? -?\d+|<exited with exit code -?\d+>|<shellId: \d+ completed with exit code -?\d+>|<system>(?![^<]*\b(?:ERROR|[Ee]rror|[Ff]ailed|FAILED)\b)[^<]*<\/system>|\(Open file: .*\)|\(Current directory: .*\)|bash-\$.*|Chunk ID: .*|Wall time: .*|Process exited with code .*|Process running with session ID \d+|\[[\w-]+(?: for '.*')?\] Result:|Original token count: .*|Output:|OBSERVATION:|<\/?(?:returncode|output)>.*|\[The command completed with exit code .*\]|\[Command finished .*\]|\[Current working directory: .*\]|\[Python interpreter: .*\]|Here's the result of running `cat -n` on .*:|Your command ran successfully and did not produce any output\.?)$/;
+const BOILERPLATE = /^(?:Exit code:? -?\d+|<exited with exit code -?\d+>|<shellId: \d+ completed with exit code -?\d+>|<system>(?![^<]*\b(?:ERROR|[Ee]rror|[Ff]ailed|FAILED)\b)[^<]*<\/system>|\(Open file: .*\)|\(Current directory: .*\)|bash-\$.*|Chunk ID: .*|Wall time: .*|Process exited with code .*|Process running with session ID \d+|\[[\w-]+(?: for '.*')?\] Result:|Original token count: .*|Output:|OBSERVATION:|<\/?(?:returncode|output)>.*|<path>[^<]*<\/path>|<type>\w+<\/type>|<\/?content>|\[The command completed with exit code .*\]|\[Command finished .*\]|\[Current working directory: .*\]|\[Python interpreter: .*\]|Here's the result of running `cat -n` on .*:|Your command ran successfully and did not produce any output\.?)$/;
 
 /** Whether a line is what a harness wraps around output (`Exit code: 0`, `Wall time: …`), not output. */
 export function isHarnessLine(line: string): boolean {
@@ -362,8 +363,9 @@ function contentPartsText(line: string): string | undefined {
   return texts.length ? texts.join('\n') : undefined;
 }
 
-// A line's number as editors and `cat -n` print it: `     1→`, `  12\t`, `3. ` (Copilot CLI's view), `4 | `.
-export const LINE_NUMBER = /^\d+(?:→|\t|\.\s|\s*\|\s?|:\s)/;
+// A line's number as editors and `cat -n` print it: `     1→`, `  12\t`, `3. ` (Copilot CLI's view), `4 | `,
+// `5: ` (OpenCode's read), and a blank line's number alone once its trailing space is trimmed (`6:`).
+export const LINE_NUMBER = /^\d+(?:→|\t|\.\s|\s*\|\s?|:\s|:$)/;
 // Lines that open many files and say nothing of this one: no letter or digit (`---`, `{`), a
 // shebang, a strictness pragma, an import.
 export const OPENING_NOISE = /^(?:[^\p{L}\p{N}]*$|#!|['"]use strict['"]|(?:import|from\s+\S+\s+import|use|require|#include|using)\b)/u;
