@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import { test } from 'node:test';
 import { TrajectoryLoadError, type LoadErrorCode } from '../../src/core/io/errors';
-import { writeTemp } from '../helpers/paths';
+import { fixture, writeTemp } from '../helpers/paths';
+import { loadTrajectory } from '../../src/core/open';
 import { loadRun } from '../helpers/runs';
 
 // Every file a user might open by mistake must give one clear error that names the file and says
@@ -95,4 +96,16 @@ test('bad input: loading never writes to the file, whether it loads or fails', a
     assert.deepEqual(fs.readFileSync(f), before[i].bytes, `${f} content unchanged`);
     assert.equal(fs.statSync(f).mtimeMs, before[i].mtime, `${f} mtime unchanged`);
   });
+});
+
+test('jsonl: two records written with no line break between them are both read, and the file says so (a real pi session\'s last line)', async () => {
+  // badlogic/pi-mono's compact.jsonl: its last line holds the final reply and the compaction record.
+  const file = fixture('pi/pi-mono-two-records-one-line.jsonl');
+  const t = await loadTrajectory(file);
+  const steps = t.runs[0].steps;
+  assert.ok(steps.some((s) => s.kind === 'assistant' && s.text.startsWith('Done. Removed the "Common patterns" section')), 'the reply');
+  assert.ok(steps.some((s) => s.kind === 'compaction' && /Conversation Summary: Agent Compaction/.test(s.text)), 'the compaction after it');
+  assert.deepEqual(t.warnings.map((w) => w.message).filter((m) => /line break/.test(m)), ['line 3 holds 2 records written with no line break between them; each was read.']);
+  assert.equal(t.coverage!.read, 3, 'both records of the line count as read');
+  assert.deepEqual(Object.keys(t.coverage!.skipped), ['session (header)']);
 });

@@ -33,6 +33,8 @@ export interface CoverageRecords {
   indexOf(location: SourceLocation | undefined): number | undefined;
   /** A name given on purpose while the records went by (`RecordLedger.name`). */
   namedAt?(i: number): string | undefined;
+  /** The records that share record `i`'s line (several written with no line break between them), `i` included. */
+  lineMates?(i: number): readonly number[];
 }
 
 export function coverageOf(records: CoverageRecords, file: TrajectoryFile, named: readonly SkippedRecord[] = []): Coverage {
@@ -55,8 +57,10 @@ export function coverageOf(records: CoverageRecords, file: TrajectoryFile, named
       stepCount++;
       const i = records.indexOf(step.location);
       if (i === undefined) unlocatedSteps++;
-      else if (readFlags[i] === 0) {
-        readFlags[i] = 1;
+      // A line is the finest place a step names: a step there reads every record on it.
+      else for (const j of records.lineMates?.(i) ?? [i]) {
+        if (readFlags[j] === 1) continue;
+        readFlags[j] = 1;
         readCount++;
       }
     }
@@ -100,7 +104,13 @@ export function recordsSnapshot(input: ParsedInput): CoverageRecords {
     if (id === undefined) idOf.set(type, (id = names.push(type) - 1));
     ids[i] = id;
   }
-  return { count: list.count, typeOf: (i) => names[ids[i]], indexOf: list.indexOf };
+  // Lines shared by several records, kept as numbers: the adapter may empty the records as it reads.
+  const shared = new Map<number, readonly number[]>();
+  if (list.lineMates) for (let i = 0; i < list.count; i++) {
+    const mates = list.lineMates(i);
+    if (mates.length > 1) shared.set(i, mates);
+  }
+  return { count: list.count, typeOf: (i) => names[ids[i]], indexOf: list.indexOf, lineMates: (i) => shared.get(i) ?? [i] };
 }
 
 /** The records as the loader counts them (`countRecords`): lines, array items, event files. */
@@ -109,10 +119,17 @@ function recordList(input: ParsedInput): CoverageRecords {
     case 'jsonl': {
       const byLine = new Map<number, number>();
       input.records.forEach((r, i) => byLine.set(r.line, i));
+      const records = input.records;
       return {
-        count: input.records.length,
-        typeOf: (i) => recordType(input.records[i].value),
-        indexOf: (loc) => (loc?.line !== undefined ? byLine.get(loc.line) : recordOfPointer(loc?.pointer, input.records.length)),
+        count: records.length,
+        typeOf: (i) => recordType(records[i].value),
+        indexOf: (loc) => (loc?.line !== undefined ? byLine.get(loc.line) : recordOfPointer(loc?.pointer, records.length)),
+        // byLine holds a line's last record: its mates, if any, are just before it.
+        lineMates: (i) => {
+          let first = i;
+          while (first > 0 && records[first - 1].line === records[i].line) first--;
+          return first === i ? [i] : Array.from({ length: i - first + 1 }, (_, k) => first + k);
+        },
       };
     }
     case 'json': {
@@ -203,6 +220,13 @@ export class RecordLedger implements CoverageRecords {
       else hi = mid;
     }
     return lo > 0 && this.lines[lo - 1] === line ? lo - 1 : undefined;
+  }
+
+  lineMates(i: number): readonly number[] {
+    if (this.listPrefix) return [i];
+    let first = i;
+    while (first > 0 && this.lines[first - 1] === this.lines[i]) first--;
+    return first === i ? [i] : Array.from({ length: i - first + 1 }, (_, k) => first + k);
   }
 
   private idOf(type: string): number {

@@ -3,6 +3,7 @@ import type { Warning } from '../model';
 import { formatBytes } from './bytes';
 import { noteNesting } from './jsonInspect';
 import { RecordGate } from './recordGate';
+import { readConcatenatedJson } from './concatenatedJson';
 
 // The rules that make a file JSON Lines, in one place so the whole-text reader and the streaming
 // reader cannot drift apart: the first non-blank line must be a JSON object or array on its own,
@@ -69,17 +70,31 @@ export class JsonLinesCollector {
     } catch (first) {
       const trimmed = text.trim();
       if (trimmed === '') return true;
-      if (trimmed.length === text.length) return this.badLine(lineNo, first as Error);
       try {
         value = JSON.parse(trimmed);
       } catch (e) {
-        return this.badLine(lineNo, e as Error);
+        return this.severalOnOneLine(trimmed, lineNo) || this.badLine(lineNo, (trimmed.length === text.length ? first : e) as Error);
       }
     }
     if (this.lastNonBlankLine === 0 && (typeof value !== 'object' || value === null)) return (this.stillJsonl = false);
     this.lastNonBlankLine = lineNo;
     noteNesting(value, text); // where a record nests too deep, while its text is at hand
     this.gate.push({ value, line: lineNo });
+    return true;
+  }
+
+  /**
+   * Records written one after another with no newline between them (`{…}{…}`: a writer that lost
+   * one, or two processes appending at once): each is read, at this line, and the file says so.
+   * Not on the first line, where such text is no evidence of JSON Lines.
+   */
+  private severalOnOneLine(text: string, lineNo: number): boolean {
+    if (this.lastNonBlankLine === 0 || text[0] !== '{') return false;
+    const split = readConcatenatedJson(text);
+    if (!split || split.warnings.length > 0 || !split.records.every((r) => isJsonObject(r.value))) return false;
+    this.lastNonBlankLine = lineNo;
+    for (const r of split.records) this.gate.push({ value: r.value, line: lineNo });
+    this.warnings.push({ message: `line ${lineNo} holds ${split.records.length} records written with no line break between them; each was read.`, line: lineNo });
     return true;
   }
 
@@ -122,4 +137,8 @@ export class JsonLinesCollector {
     }
     return { input: { shape: 'jsonl', records }, warnings, ...(this.gate.sink ? { sink: this.gate.sink } : {}) };
   }
+}
+
+function isJsonObject(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
