@@ -364,8 +364,8 @@ function contentPartsText(line: string): string | undefined {
 }
 
 // A line's number as editors and `cat -n` print it: `     1→`, `  12\t`, `3. ` (Copilot CLI's view), `4 | `,
-// `5: ` (OpenCode's read), and a blank line's number alone once its trailing space is trimmed (`6:`).
-export const LINE_NUMBER = /^\d+(?:→|\t|\.\s|\s*\|\s?|:\s|:$)/;
+// `5: ` (OpenCode's read), and a blank line's number alone once its trailing space is trimmed (`6:`, `2.`).
+export const LINE_NUMBER = /^\d+(?:→|\t|\.\s|\.$|\s*\|\s?|:\s|:$)/;
 // Lines that open many files and say nothing of this one: no letter or digit (`---`, `{`), a
 // shebang, a strictness pragma, an import.
 export const OPENING_NOISE = /^(?:[^\p{L}\p{N}]*$|#!|['"]use strict['"]|(?:import|from\s+\S+\s+import|use|require|#include|using)\b)/u;

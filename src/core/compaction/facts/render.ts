@@ -182,8 +182,9 @@ function sharedFolder(paths: string[]): string | undefined {
  * Commands, one line each with their outcome, repeats folded; at most `max`, the telling ones kept
  * first. With `effects`, only the commands of those effects (`change` for a CHANGES section).
  */
-export function commandLines(facts: Facts, max = 20, effects?: readonly CommandFact['effect'][]): string[] {
-  const ranked = rankedCommandLines(effects ? { ...facts, commands: facts.commands.filter((c) => effects.includes(c.effect)) } : facts, Number.MAX_SAFE_INTEGER);
+export function commandLines(facts: Facts, max = 20, effects?: readonly CommandFact['effect'][], except?: (c: CommandFact) => boolean): string[] {
+  const wanted = (c: CommandFact) => (!effects || effects.includes(c.effect)) && !except?.(c);
+  const ranked = rankedCommandLines(effects || except ? { ...facts, commands: facts.commands.filter(wanted) } : facts, Number.MAX_SAFE_INTEGER);
   if (ranked.length <= max) return ranked.map((r) => r.text);
   // Keep the highest-ranked, the most recent first among equals; then put them back in order.
   const order = ranked.map((r, i) => ({ ...r, i })).sort((a, b) => b.rank - a.rank || b.i - a.i).slice(0, max).sort((a, b) => a.i - b.i);
@@ -342,8 +343,13 @@ export function pendingCallLines(facts: Facts): string[] {
   return facts.pendingCalls.map((c) => `no result yet: ${c.text}`);
 }
 
+/** A command that adds or removes a dependency (`pip install`, `npm add`, `python -m pip uninstall`). */
+export function isInstall(c: CommandFact): boolean {
+  return /\b(?:pip3?|uv(?: pip)?|poetry|conda|mamba|npm|yarn|pnpm|bun|apt(?:-get)?|brew|cargo|gem|go|composer|pipx)\s+(?:install|add|get|uninstall|remove)\b/.test(c.command);
+}
+
 export function installLines(facts: Facts): string[] {
-  return counted(facts.commands.filter((c) => /\b(pip3?|uv|poetry|conda|npm|yarn|pnpm|apt(-get)?|brew|cargo|gem|go)\s+(install|add|get)\b/.test(c.command)).map(describeCommand));
+  return counted(facts.commands.filter(isInstall).map(describeCommand));
 }
 
 /** The git commands run (of `effects` only, when given: `['change']` leaves out `git status` and `git diff`). */
@@ -442,6 +448,8 @@ export interface RenderOptions {
    */
   share?: number;
   header?: string[];
+  /** Keep one line of every section that has any, before a second line of another (see cutLines). */
+  keepOnePerSection?: boolean;
 }
 
 const textOf = (l: Line) => (typeof l === 'string' ? l : l.text);
@@ -453,7 +461,7 @@ export function renderSections(sections: Section[], opts: RenderOptions = {}): s
   const cut = opts.share !== undefined && opts.share < (opts.budget ?? Infinity) ? cutLines(sections, opts.share, bullet, header, MUST_KEEP) : sections;
   const shared = cut.map((s) => ({ ...s, lines: [...s.lines] }));
   dropFillers(shared.map((s) => s.lines), () => compose(shared, bullet, header).length);
-  const fitted = opts.budget ? fit(shared, opts.budget, bullet, header) : shared.map(withCutNote);
+  const fitted = opts.budget ? fit(shared, opts.budget, bullet, header, opts.keepOnePerSection) : shared.map(withCutNote);
   return tidy(compose(fitted, bullet, opts.header ?? []));
 }
 
@@ -470,22 +478,29 @@ function compose(sections: Section[], bullet: string, header: string[]): string 
 type Cut = Section & { cut: number };
 
 /** The lowest-ranked line anywhere goes (below `below` only); among equals, the one of the lowest section, then the oldest. */
-function cutLines(sections: Section[], target: number, bullet: string, header: string[], below = Infinity): Cut[] {
+function cutLines(sections: Section[], target: number, bullet: string, header: string[], below = Infinity, keepOne = false): Cut[] {
   const work: Cut[] = sections.map((s) => ({ ...s, lines: [...s.lines], cut: (s as Partial<Cut>).cut ?? 0 }));
   const size = () => compose(work.map(withCutNote), bullet, header).length;
   const rankOf = (s: Section, l: Line) => (typeof l === 'string' ? s.priority ?? 1 : l.rank);
   // A partial target (`below`) is met only by cutting: when the lines that stay are over it already, nothing is cut for it.
   if (below !== Infinity && compose(work.map((s) => ({ ...s, lines: s.lines.filter((l) => rankOf(s, l) >= below) })), bullet, header).length > target) return work;
   while (size() > target) {
+    // With `keepOne`, a section's last line goes only once no other line can: a heading over
+    // "(3 more not shown)" and nothing else tells the reader little, while another section's tenth
+    // line adds little. A small budget (a few hundred tokens) cannot afford it: it spends the room
+    // on the highest-ranked lines wherever they are.
     let victim: { s: Cut; i: number; rank: number } | undefined;
-    for (const s of work) {
-      const keepOne = (s.priority ?? 1) >= 5 && s.lines.length === 1;
-      if (keepOne) continue;
-      s.lines.forEach((l, i) => {
-        const rank = rankOf(s, l);
-        if (rank >= below) return;
-        if (!victim || rank < victim.rank || (rank === victim.rank && (s.priority ?? 1) < (victim.s.priority ?? 1))) victim = { s, i, rank };
-      });
+    for (const lastLines of keepOne ? [false, true] : [false]) {
+      for (const s of work) {
+        const last = s.lines.length === 1;
+        if (keepOne ? last !== lastLines || (last && (s.priority ?? 1) >= 5) : last && (s.priority ?? 1) >= 5) continue;
+        s.lines.forEach((l, i) => {
+          const rank = rankOf(s, l);
+          if (rank >= below) return;
+          if (!victim || rank < victim.rank || (rank === victim.rank && (s.priority ?? 1) < (victim.s.priority ?? 1))) victim = { s, i, rank };
+        });
+      }
+      if (victim) break;
     }
     if (!victim) break;
     const [gone] = victim.s.lines.splice(victim.i, 1);
@@ -508,8 +523,8 @@ export function dropFillers(groups: Line[][], size: () => number): void {
   }
 }
 
-function fit(sections: Section[], budget: number, bullet: string, header: string[]): Section[] {
-  const work = cutLines(sections, budget, bullet, header);
+function fit(sections: Section[], budget: number, bullet: string, header: string[], keepOne = false): Section[] {
+  const work = cutLines(sections, budget, bullet, header, Infinity, keepOne);
   const size = () => compose(work.map(withCutNote), bullet, header).length;
   if (size() > budget) {
     // Still over: shorten the inline texts (the task) at a sentence or word end.
@@ -537,7 +552,8 @@ function fit(sections: Section[], budget: number, bullet: string, header: string
 
 function withCutNote(s: Section & { cut?: number }): Section {
   if (!s.cut) return s;
-  return { ...s, lines: [`(${s.cut} more not shown)`, ...s.lines] };
+  // Every line cut: say so, rather than "more" than nothing.
+  return { ...s, lines: [s.lines.length === 0 ? `(${s.cut} not shown)` : `(${s.cut} more not shown)`, ...s.lines] };
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Run } from '../../model';
 import { replaceRange, summaryStep } from '../assemble';
 import {
   commandLines, constraintLines, decisionLines, doneTodoLines, finishedEarlierLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts,
-  failedEditLines, filesChanged, gitLines, installLines, lastAgentLine, laterRequests, openTodoLines, pendingCallLines, readLinesUnderRoot, renderSections,
+  failedEditLines, filesChanged, gitLines, installLines, isInstall, lastAgentLine, laterRequests, openTodoLines, pendingCallLines, readLinesUnderRoot, renderSections,
   taskLine, taskTrackingLines, testLines, userRefLines, type Facts, type Section,
 } from '../extract';
 import { roomFillLines, errorLinesKeepingLast, must, outcomeLines } from '../facts';
@@ -80,18 +80,18 @@ function extractiveOpenHandsSummary(facts: Facts, budget = DEFAULT_SUMMARY_CHARS
     { heading: 'COMPLETED:', lines: [...must(changeLinesWithin(facts, budget)), ...doneTodoLines(facts).map((t) => `task ${t}`), ...finishedEarlierLines(facts).map((t) => ({ ...t, text: `task ${t.text}` }))], empty: `(nothing finished in these ${facts.stepCount} steps)`, priority: 4 },
     { heading: 'PENDING:', lines: [...openTodoLines(facts), ...failedEditLines(facts), ...pendingCallLines(facts)], empty: '(not stated in these steps)', priority: 4 },
     // What the commands that did not change anything showed: the state the agent relies on.
-    { heading: 'CURRENT_STATE:', inline: lastAgentLine(facts) ?? '(no agent message in these steps)', lines: [...decisionLines(facts, countFor(4, counts), countFor(3, counts)), ...commandLines(facts, countFor(15, counts), ['read', 'run']).map((c) => `checked: ${c}`), ...outcomeLines(facts), ...(fill ? roomFillLines(facts) : [])], priority: 2 },
+    { heading: 'CURRENT_STATE:', inline: lastAgentLine(facts), empty: '(no agent message in these steps)', lines: [...decisionLines(facts, countFor(4, counts), countFor(3, counts)), ...commandLines(facts, countFor(15, counts), ['read', 'run']).map((c) => `checked: ${c}`), ...outcomeLines(facts), ...(fill ? roomFillLines(facts) : [])], priority: 2 },
     { heading: 'CODE_STATE:', lines: [...changed.map((c) => `${c.file} (${c.action})`), ...readLinesUnderRoot(facts, (f) => `${f} (read)`)], empty: '(no file touched in these steps)', priority: 1 },
     { heading: 'TESTS:', lines: [...testLines(facts), ...errorLinesKeepingLast(facts)], empty: '(no test or error in these steps)', priority: 3 },
     // Only what changed files, the repository or the environment; reads and searches are not changes.
-    // The files changed are listed under COMPLETED and failed edits under PENDING: said once each.
-    { heading: 'CHANGES:', lines: [...must(changed.length ? [`files: the ${changed.length === 1 ? 'one' : changed.length} under COMPLETED`] : []), ...commandLines(facts, countFor(25, counts), ['change']), ...editGists(facts, budget, fill)], empty: '(no change in these steps)', priority: 2 },
+    // The files changed are listed under COMPLETED, failed edits under PENDING and installs under DEPS: said once each.
+    { heading: 'CHANGES:', lines: [...must(changed.length ? [`files: the ${changed.length === 1 ? 'one' : changed.length} under COMPLETED`] : []), ...commandLines(facts, countFor(25, counts), ['change'], isInstall), ...editGists(facts, budget, fill)], empty: '(no change in these steps)', priority: 2 },
     { heading: 'DEPS:', lines: installLines(facts), empty: '(no dependency change in these steps)', priority: 1 },
     { heading: 'VERSION_CONTROL_STATUS:', lines: gitLines(facts), empty: '(no version control in these steps)', priority: 1 },
   ];
   const previous = earlierSummaryText(facts);
   if (previous.length) sections.unshift({ heading: 'PREVIOUS SUMMARY (carried forward):', lines: [], inline: `\n${previous.join('\n\n')}\n`, priority: 6 });
-  return renderSections(sections, { header: [EXTRACTIVE_NOTE], budget });
+  return renderSections(sections, { header: [EXTRACTIVE_NOTE], budget, keepOnePerSection: true });
 }
 
 export const openHandsSummaryStrategy: Strategy = {
