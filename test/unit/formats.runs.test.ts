@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import { test } from 'node:test';
 import { runOutcome } from '../../src/core/formats/runMeta';
 import { loadTrajectory } from '../../src/core/open';
+import { billRun } from '../../src/core/simulate';
 import { corpus, fixture, writeTemp } from '../helpers/paths';
 import { loadRun } from '../helpers/runs';
 
@@ -87,4 +88,22 @@ test('runs: files other formats read whole are not taken as many runs', async ()
   }
   const plain = await loadRun(writeTemp('chat.json', JSON.stringify([{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }])));
   assert.equal(plain.format, 'openai-chat');
+});
+
+test('runs: τ²-bench results hold their runs beside a list of tasks; each simulation a run, billed from the agent\'s own recorded calls, its failed tool call an error', async () => {
+  // Real results (sierra-research/tau2-bench, MIT): two of the 50 simulations and their tasks. Before,
+  // "no format we know" opened one simulation's messages and priced nothing.
+  const t = await loadTrajectory(fixture('runs/tau2-airline-two-simulations.json'));
+  assert.equal(t.format, 'runs');
+  assert.equal(t.runs.length, 2);
+  assert.deepEqual(t.runs.map((r) => r.meta.model), ['claude-sonnet-4-5-20250929', 'claude-sonnet-4-5-20250929']);
+  // The agent's calls record their cost; the bill is theirs (agent_cost), not the user simulator's.
+  const bills = t.runs.map((r) => billRun(r));
+  assert.deepEqual(bills.map((b) => b.label), ['recorded', 'recorded']);
+  assert.ok(Math.abs(bills[0].cost! - 0.441693) < 1e-6 && Math.abs(bills[1].cost! - 0.476751) < 1e-6, bills.map((b) => b.cost).join(', '));
+  // `error: true` on the tool's message is the harness's verdict.
+  const failed = t.runs[1].steps.filter((s) => s.isError);
+  assert.equal(failed.length, 1);
+  assert.match(failed[0].text, /^Error: Payment amount does not add up, total price is 375, but paid 299/);
+  assert.equal(t.runs[0].steps.filter((s) => s.isError).length, 0);
 });

@@ -91,6 +91,14 @@ function isoFromSeconds(v: unknown): string | undefined {
   return s !== undefined && s > 0 && s < 1e11 ? new Date(s * 1000).toISOString() : undefined;
 }
 
+/** The usage a chat message records for the call that wrote it, with its cost and model, if any. */
+function replyUsage(msg: Record<string, unknown>): RecordedUsage | undefined {
+  if (!isRecord(msg.usage)) return undefined;
+  const raw = isRecord(msg.raw_data) ? msg.raw_data : {};
+  const model = typeof msg.model === 'string' ? msg.model : typeof raw.model === 'string' ? raw.model : undefined;
+  return declaredUsage({ ...msg.usage, ...(typeof msg.cost === 'number' ? { cost: msg.cost } : {}) }, model);
+}
+
 export const openAiChatAdapter: FormatAdapter = {
   id: 'openai-chat',
   label: 'OpenAI chat-completions messages',
@@ -116,15 +124,28 @@ export const openAiChatAdapter: FormatAdapter = {
   parse(input, ctx) {
     const found = nativeMessages(input, ctx) ?? messagesOf(input)!;
     const b = new StepBuilder();
+    let callModel: string | undefined;
     found.items.forEach((item, i) => {
       const location = found.lines ? { line: found.lines[i] } : { pointer: found.pointer!(i) };
-      if (isChatMessage(item)) addChatMessage(b, item, { location });
-      else ctx.warnings.push({ message: `item ${i + 1} is not a chat message and was skipped.`, line: found.lines?.[i] });
+      if (!isChatMessage(item)) {
+        ctx.warnings.push({ message: `item ${i + 1} is not a chat message and was skipped.`, line: found.lines?.[i] });
+        return;
+      }
+      const before = b.steps.length;
+      addChatMessage(b, item, { location });
+      // A reply that records the call that made it (τ²-bench: `usage`, LiteLLM's `cost`, the
+      // provider's response under `raw_data`): that call's usage, on its first step. The user's
+      // messages may record a simulator's calls: those are not the agent's.
+      const usage = item.role === 'assistant' ? replyUsage(item) : undefined;
+      if (usage && b.steps.length > before) {
+        b.steps[before].usage = usage;
+        callModel ??= usage.model;
+      }
     });
     const doc = input.shape === 'json' && isRecord(input.value) ? input.value : {};
     const log = completionLog(doc);
     const model = typeof doc.model === 'string' ? doc.model : log && typeof log.response.model === 'string' ? log.response.model : undefined;
-    const meta: TrajectoryMeta = { model };
+    const meta: TrajectoryMeta = { model: model ?? callModel };
     if (log) {
       // The reply is the call the log records: its usage and LiteLLM's cost go on its first step.
       const usage = declaredUsage(isRecord(log.response.usage) ? { ...log.response.usage, model, cost: doc.cost } : undefined, model);

@@ -34,7 +34,7 @@ const runsAdapter: FormatAdapter = {
   label: 'File of many runs',
   fileNames: ['*.json', '*.jsonl', '*.ndjson'],
   sniff(input, fileName) {
-    const records = recordsOf(input);
+    const records = recordsOf(input, fileName);
     if (!records || records.items.length === 0) return 0;
     // A format that reads the whole file itself (an evaluation output, a message list) keeps it.
     if (innerAdapters().some((a) => safeSniff(a, input, fileName) >= 0.5)) return 0;
@@ -47,7 +47,7 @@ const runsAdapter: FormatAdapter = {
     return withMetadata / sample.length >= 0.6 ? 0.85 : 0;
   },
   parse(input, ctx) {
-    const records = recordsOf(input)!;
+    const records = recordsOf(input, ctx.fileName)!;
     const runs: ParsedTrajectory[] = [];
     records.items.forEach((record, i) => {
       const placement = placementOf(record.value, ctx.fileName);
@@ -107,7 +107,7 @@ function safeSniff(a: FormatAdapter, input: ParsedInput, fileName: string): numb
   }
 }
 
-function recordsOf(input: ParsedInput): Records | undefined {
+function recordsOf(input: ParsedInput, fileName: string): Records | undefined {
   if (input.shape === 'jsonl') {
     return { items: input.records.filter((r) => isRecord(r.value)).map((r) => ({ value: r.value as Rec, line: r.line, pointer: [] })) };
   }
@@ -117,8 +117,11 @@ function recordsOf(input: ParsedInput): Records | undefined {
   if (!isRecord(v)) return undefined;
   // `{results: [...]}`: an object whose one list of records is the runs.
   const lists = Object.entries(v).filter(([, list]) => Array.isArray(list) && list.length > 0 && list.every(isRecord));
-  if (lists.length !== 1) return undefined;
-  const [key, list] = lists[0];
+  // Several lists (τ²-bench: `tasks` beside `simulations`): the runs are the one whose first
+  // records carry a trajectory.
+  const runLists = lists.length === 1 ? lists : lists.filter(([, list]) => (list as Rec[]).slice(0, 3).every((r) => placementOf(r, fileName) !== undefined));
+  if (runLists.length !== 1) return undefined;
+  const [key, list] = runLists[0];
   return { listKey: key, items: (list as Rec[]).map((value, i) => ({ value, pointer: [key, i] })) };
 }
 
