@@ -81,6 +81,28 @@ export function opencodeSummaries(n: number): string {
   return JSON.stringify({ info: { id: 'ses_1', title: 'many summaries', time: { created: 1760000000000 } }, messages });
 }
 
+/**
+ * OpenCode's event rows for `n` turns: each message and tool part written three times over (pending,
+ * running, completed), as a capture of `opencode.db` holds them. Repeating a real capture's rows
+ * does not grow it (a repeated row is the same part again), so the scaling test builds this one.
+ */
+export function opencodeEventRows(n: number): string {
+  const rows: unknown[] = [];
+  let seq = 0;
+  const row = (type: string, data: unknown) => rows.push({ aggregate_id: 'ses_1', data, id: `evt_${seq}`, seq: seq++, type });
+  row('session.created.1', { info: { id: 'ses_1', title: 'rows', time: { created: 1760000000000 } }, sessionID: 'ses_1' });
+  for (let i = 0; i < n; i++) {
+    const at = 1760000000000 + i * 10;
+    row('message.updated.1', { info: { id: `msg_u${i}`, role: 'user', time: { created: at } } });
+    row('message.part.updated.1', { part: { id: `prt_u${i}`, messageID: `msg_u${i}`, type: 'text', text: `run step ${i}` } });
+    row('message.updated.1', { info: { id: `msg_a${i}`, role: 'assistant', modelID: 'gpt-5', time: { created: at + 1 } } });
+    for (const status of ['pending', 'running', 'completed']) {
+      row('message.part.updated.1', { part: { id: `prt_t${i}`, messageID: `msg_a${i}`, type: 'tool', tool: 'bash', callID: `call_${i}`, state: { status, input: { command: `echo ${i}` }, ...(status === 'completed' ? { output: `${i}\n` } : {}) } } });
+    }
+  }
+  return rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
+}
+
 /** An Aider chat history whose reply holds a run of `n` blank lines. */
 export function aiderBlanks(n: number): string {
   return `# aider chat started at 2026-01-01 00:00:00\n\n#### fix it  \n\nLooking.\n${'\n'.repeat(n)}Done.\n\n> Tokens: 1.2k sent, 50 received.  \n`;

@@ -20,7 +20,7 @@ import { readInput } from '../../src/core/io/readInput';
 import { redactSecrets } from '../../src/core/llm/redact';
 import type { Run, TrajectoryFile } from '../../src/core/model';
 
-import { aiderBlanks, atifFanout, base64NearPrivateKey, clineXmlParameters, geminiRewinds, opencodeSummaries, otlpDocument, spanStream } from '../helpers/hostilePayloads';
+import { aiderBlanks, atifFanout, base64NearPrivateKey, clineXmlParameters, geminiRewinds, opencodeEventRows, opencodeSummaries, otlpDocument, spanStream } from '../helpers/hostilePayloads';
 import { corpus, REPO_ROOT, SHARED } from '../helpers/paths';
 import { allRealFiles, realFileInput } from '../helpers/realFiles';
 import { parseRunText } from '../helpers/runs';
@@ -222,10 +222,21 @@ function seedPerAdapter(): Map<string, { label: string; input: ParsedInput; whic
 
 const seeds = seedPerAdapter();
 
+/** Adapters whose records are states of keyed things (a repeated row changes nothing): a built input scales them, below. */
+const BUILT: Record<string, (n: number) => string> = { 'opencode-events': (n) => opencodeEventRows(n * 100) };
+
 test('every adapter has a real input that scales', () => {
-  const missing = FORMAT_ADAPTERS.map((a) => a.id).filter((id) => !seeds.has(id));
+  const missing = FORMAT_ADAPTERS.map((a) => a.id).filter((id) => !seeds.has(id) && !(id in BUILT));
   assert.equal(missing.join(', '), '', 'adapters with no input that scales');
 });
+
+for (const [id, make] of Object.entries(BUILT)) {
+  test(`scaling: ${id} (a built input of keyed rows)`, () => {
+    // The built input reads as what it holds: a call and its result for each request.
+    assert.equal(parseRunText(make(1), { path: '/tmp/events.jsonl', size: 1 }).steps.filter((s) => s.kind === 'tool_result' && s.answers !== undefined).length, 100);
+    check<string>({ name: id, make, run: (text) => parseTrajectoryText(text, { path: '/tmp/events.jsonl', size: text.length }) });
+  });
+}
 
 for (const adapter of FORMAT_ADAPTERS) {
   const seed = seeds.get(adapter.id);
