@@ -139,6 +139,11 @@ export interface Step {
    */
   model?: string;
   /**
+   * Context the log records again although each request holds it once (Copilot CLI logs its system
+   * prompt before every request): shown where the log has it, no tokens added to the prompt.
+   */
+  resent?: true;
+  /**
    * Images the step carried (a pasted screenshot, a browser tool's capture). Their text is a
    * placeholder (`[image]`); what they cost the prompt is modelled from their size (tokens/imageTokens.ts).
    */

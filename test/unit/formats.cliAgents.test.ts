@@ -11,6 +11,7 @@ import { runCost } from '../../src/core/pricing/runCost';
 import { runCli } from '../helpers/cli';
 import { findStrategy, runCompaction } from '../../src/core/compaction';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
+import { stepTotal, TokenService } from '../../src/core/tokens';
 
 const kinds = (t: { steps: Step[] }) => t.steps.map((s) => s.kind);
 const jsonl = (lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
@@ -339,7 +340,7 @@ test('cline: feedback after attempt_completion is the person\'s words without Cl
   assert.match(summary, /told the user: \*\*AgentLogs\*\* is an open-source, self-hostable platform/);
   assert.doesNotMatch(summary, /Result: Done/);
   // The person asked for more after it: the completion is not where the run stands.
-  assert.match(summary, /CURRENT_STATE: \(no agent message in these steps\)/);
+  assert.match(summary, /^CURRENT_STATE:(?: \(no agent message in these steps\))?$/m, 'no agent line on the heading');
   assert.match(summary, /README\.md \(read\): <p align="center">/, 'the file, not "[read_file for \'README.md\'] Result:"');
   assert.doesNotMatch(summary, /\[read_file for '[^']*'\] Result:/);
 });
@@ -386,4 +387,36 @@ test('copilot-cli: a read_powershell that names a shellId continues the call tha
   // Was "cargo build --release … (→ <command with shellId: 7 is still running after 180 seconds. […])".
   assert.match(summary, /cargo build --release 2>&1 \| Select-Object -Last 5 .*\(exit 101: error: failed to remove file/);
   assert.doesNotMatch(summary, /is still running after 180 seconds/);
+});
+
+test('copilot-cli: the system prompt logged again before each request is one context, counted once; an abort by the person is an interruption (real events)', async () => {
+  // EntityProcess/agentv (MIT): Copilot CLI 1.0.64 logs its 46 KB system prompt before every request.
+  const run = await loadRun(fixture('copilot-cli/agentv-resent-prompt-abort.jsonl'));
+  const systems = run.steps.filter((s) => s.kind === 'system');
+  assert.equal(systems.length, 3, 'each logged prompt stays visible where the log has it');
+  assert.deepEqual(systems.map((s) => s.resent === true), [false, true, true]);
+  const service = new TokenService({ cacheDir: null });
+  const counts = await service.count(run.steps, { model: run.meta.model });
+  await service.dispose();
+  const tokensOf = (i: number) => stepTotal(counts.steps[i]);
+  assert.ok(tokensOf(systems[0].index) > 9000, 'the prompt counts once');
+  assert.deepEqual([tokensOf(systems[1].index), tokensOf(systems[2].index)], [0, 0], 'and not again');
+  // The replay's prompts hold it once too.
+  assert.ok(billRunAsHappened(run).billing.peak < 2 * tokensOf(systems[0].index));
+  // `abort` (user_initiated) right after a turn started: the person stopped it.
+  const stop = run.steps.find((s) => s.interruption);
+  assert.ok(stop, 'the abort is a step');
+  assert.equal(stop.kind, 'environment');
+  assert.equal(stop.label, 'interrupted by the person');
+  assert.match(run.steps[stop.index + 2]?.text ?? run.steps.slice(stop.index).find((s) => s.kind === 'user')!.text, /sorry wrong chat/);
+});
+
+test('gemini-cli: "System: Please continue." is what the CLI sends by itself, not the person\'s request (real session)', async () => {
+  // Gemini CLI's client.ts sends it after a model turn that ended with nothing to show (entireio/cli, MIT).
+  const run = await loadRun(fixture('gemini-cli/entire-please-continue.json'));
+  assert.equal(run.format, 'gemini-cli');
+  assert.deepEqual(run.steps.filter((s) => s.kind === 'user').map((s) => s.text), ['write to test-gemini.txt "hello, gemini" only']);
+  const nudge = run.steps.find((s) => s.text === 'System: Please continue.')!;
+  assert.equal(nudge.kind, 'environment');
+  assert.match(nudge.label!, /sent by the CLI/);
 });

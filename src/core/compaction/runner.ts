@@ -224,7 +224,7 @@ function buildResult(trajectory: Run, strategy: Strategy, options: StrategyOptio
     return step;
   });
   assignTurns(steps);
-  const count = (s: Pick<Step, 'kind' | 'text' | 'tool' | 'images'>) => promptTokensOf(s, x.counter);
+  const count = (s: Pick<Step, 'kind' | 'text' | 'tool' | 'images' | 'resent'>) => promptTokensOf(s, x.counter);
   const stepTokensBefore = trajectory.steps.map(count);
   const stepTokensAfter = steps.map(count);
   const tokensBefore = stepTokensBefore.reduce((a, b) => a + b, 0);

@@ -11,8 +11,8 @@ export function contextTextOf(step: Pick<Step, 'kind' | 'text' | 'tool'>): strin
 }
 
 /** Tokens a step puts in a prompt: its text by `counter`, and its images' modelled tokens. */
-export function promptTokensOf(step: Pick<Step, 'kind' | 'text' | 'tool' | 'images'>, counter: TokenCounter): number {
-  return counter.count(contextTextOf(step)) + imageTokensOf(step);
+export function promptTokensOf(step: Pick<Step, 'kind' | 'text' | 'tool' | 'images' | 'resent'>, counter: TokenCounter): number {
+  return step.resent ? 0 : counter.count(contextTextOf(step)) + imageTokensOf(step);
 }
 
 export const OPENHANDS_TRUNCATION_MARKER = '\n[... Observation truncated due to length ...]\n';

@@ -6,7 +6,7 @@ import { skipRecord } from './adapter';
 import { addChatMessage, isChatMessage, stringOrUndefined, titleFromSteps } from './chatMessages';
 import { num, obj, recordedUsage, sumUsage } from './usage';
 import { setExtra } from '../meta';
-import { labelWith } from './injected';
+import { INTERRUPTED_LABEL, labelWith } from './injected';
 import { linkProcessCalls, type ProcessIds } from './processLinks';
 
 // GitHub Copilot CLI sessions: `~/.copilot/session-state/<id>/events.jsonl`, one typed event a
@@ -17,7 +17,7 @@ import { linkProcessCalls, type ProcessIds } from './processLinks';
 type Event = Record<string, unknown>;
 type Base = Omit<Step, 'index' | 'turn' | 'kind' | 'text'>;
 
-const EVENT_TYPE = /^(session|user|assistant|tool|system|hook|subagent|skill|permission|abort|model)\./;
+const EVENT_TYPE = /^(?:(?:session|user|assistant|tool|system|hook|subagent|skill|permission|abort|model)\.|abort$)/;
 
 function isEvent(v: unknown): boolean {
   return isRecord(v) && typeof v.type === 'string' && EVENT_TYPE.test(v.type) && 'data' in v;
@@ -63,6 +63,8 @@ function parseEvents(records: JsonlRecord[], ctx: ParseContext) {
     return parent ? calls.get(parent)?.tool?.name ?? 'subagent' : undefined;
   };
   let lastOutput: Step | undefined;
+  /** The system prompt each thread last logged: Copilot logs it again before every request. */
+  const systemPrompts = new Map<string, string>();
   const byModel = new Map<string, RecordedUsage>();
   let lastShutdown: { line: number; steps: number } | undefined;
   let shutdowns = 0;
@@ -82,9 +84,22 @@ function parseEvents(records: JsonlRecord[], ctx: ParseContext) {
       case 'session.model_change':
         meta.model = stringOrUndefined(data.newModel) ?? meta.model;
         break;
-      case 'system.message':
-        b.add({ ...base, kind: 'system', text: textOf(data.content) });
+      case 'system.message': {
+        // The prompt a request is sent with, logged before each one: the same text again is the same
+        // context, not more of it. A changed prompt is a new step (it replaced the old one; counted as added).
+        const text = textOf(data.content);
+        const again = systemPrompts.get(base.branch ?? '') === text;
+        systemPrompts.set(base.branch ?? '', text);
+        b.add({ ...base, kind: 'system', text, ...(again ? { resent: true as const, label: 'system.message (the same prompt again)' } : {}) });
         break;
+      }
+      case 'abort': {
+        // The turn was stopped before it finished; `user_initiated` is the person pressing Esc.
+        const reason = stringOrUndefined(data.reason) ?? 'unknown reason';
+        const byPerson = reason === 'user_initiated';
+        b.add({ ...base, kind: 'environment', text: `abort: ${reason}`, label: byPerson ? INTERRUPTED_LABEL : labelWith('aborted', reason), ...(byPerson ? { interruption: true as const } : {}) });
+        break;
+      }
       case 'user.message': {
         b.closeOpenCalls();
         const typed = textOf(data.content);

@@ -4,7 +4,7 @@ import { argsOf, isRecord, StepBuilder, type StepSink, textOf } from '../steps';
 import type { ParseContext, ParsedTrajectory } from './adapter';
 import { skipRecord } from './adapter';
 import { titleFromSteps } from './chatMessages';
-import { injectedLabel, type InjectedRule } from './injected';
+import { injectedLabel, labelWith, type InjectedRule } from './injected';
 import { imagesOf } from './images';
 
 // Gemini CLI's chat history as the Gemini API's `contents` (what `/chat save` and a checkpoint
@@ -21,6 +21,8 @@ const STATE_SNAPSHOT = /^\s*<state_snapshot>/;
 export const GEMINI_CLI_INJECTED: readonly InjectedRule[] = [
   // The environment the CLI sends first (date, OS, workspace folders and their listing).
   { name: 'session context', match: /^<session_context>/, label: () => 'session context' },
+  // What the CLI sends by itself after a model turn that ended with nothing to show (client.ts).
+  { name: 'continue nudge', match: /^System: Please continue\.\s*$/, label: () => labelWith('sent by the CLI', 'System: Please continue.') },
 ];
 
 /** A user text of Gemini CLI: the compression summary, the CLI's context, or the person's turn. */

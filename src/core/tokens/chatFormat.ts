@@ -29,6 +29,7 @@ export function stepTotal(t: StepTokens): number {
 
 /** The strings whose tokens make up a step's content: a tool call is its name and its arguments. */
 export function piecesOf(step: Step): string[] {
+  if (step.resent) return [];
   if (step.kind === 'tool_call' && step.tool) return [step.tool.name, step.tool.args];
   return [step.text];
 }
@@ -64,6 +65,7 @@ function sameLocation(a: Step, b: Step): boolean {
 
 /** Framing tokens of a step in the chat format. */
 export function overheadOf(step: Step, startsMessage: boolean): number {
+  if (step.resent) return 0;
   let overhead = startsMessage ? MESSAGE_OVERHEAD : 0;
   if (step.kind === 'tool_call' && step.tool) overhead += TOOL_CALL_OVERHEAD;
   return overhead;
