@@ -24,6 +24,7 @@ import { anthropicManagedAgentsAdapter } from './anthropicManagedAgents';
 import { qwenCodeAdapter } from './qwenCode';
 import { openAiAgentsTraceAdapter } from './openaiAgentsTrace';
 import { opencodeEventsAdapter } from './opencodeEvents';
+import { codexExecAdapter } from './codexExec';
 import { manyRunsAdapter } from './runs';
 
 export const FORMAT_ADAPTERS: readonly FormatAdapter[] = [
@@ -51,5 +52,6 @@ export const FORMAT_ADAPTERS: readonly FormatAdapter[] = [
   qwenCodeAdapter,
   openAiAgentsTraceAdapter,
   opencodeEventsAdapter,
+  codexExecAdapter,
   manyRunsAdapter(() => FORMAT_ADAPTERS),
 ];

@@ -138,6 +138,13 @@ function classifyJson(info: CallInfo, tool: string, args: Record<string, unknown
     const patch = [args.input, args.patch, args.patchText, args.patch_text, args.diff].find((v) => typeof v === 'string') as string | undefined;
     if (patch) { info.kind = 'edit'; info.edits.push(...patchTouches(patch)); return; }
   }
+  // A list of the files a change touched, each with its kind (Codex exec's file_change item).
+  const changes = Array.isArray(args.changes) ? args.changes.filter((c): c is Record<string, unknown> => !!c && typeof c === 'object' && typeof (c as Record<string, unknown>).path === 'string') : [];
+  if (changes.length > 0 && changes.length === (args.changes as unknown[]).length) {
+    info.kind = 'edit';
+    for (const c of changes) info.edits.push({ file: String(c.path), action: c.kind === 'add' ? 'created' : c.kind === 'delete' ? 'deleted' : 'edited' });
+    return;
+  }
   if (TODO_TOOLS.test(tool)) { info.kind = 'todo'; return; }
   if (tables.create.has(name) && (path ?? fileHeaderOf(result))) { info.kind = 'edit'; info.edits.push({ file: (path ?? fileHeaderOf(result))!, action: 'created' }); return; }
   if (DELETE_TOOLS.test(tool) && path) { info.kind = 'edit'; info.edits.push({ file: path, action: 'deleted' }); return; }
@@ -191,7 +198,7 @@ function commandArg(args: Record<string, unknown>, sub: string | undefined, shel
     if (key === 'code' && !shellTool) continue;
     // Terminus types its commands as keystrokes ending in a newline.
     const v = key === 'keystrokes' && typeof args[key] === 'string' ? (args[key] as string).replace(/\n$/, '') : args[key];
-    if (typeof v === 'string' && v.trim() !== '' && !(key === 'command' && sub && (EDITOR_WRITES[sub] || sub === 'view'))) return v;
+    if (typeof v === 'string' && v.trim() !== '' && !(key === 'command' && sub && (EDITOR_WRITES[sub] || sub === 'view'))) return unwrapShell(v);
     if (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string')) return shellJoin(v as string[]);
   }
   return undefined;
@@ -201,6 +208,39 @@ function commandArg(args: Record<string, unknown>, sub: string | undefined, shel
 function shellJoin(argv: string[]): string {
   if (argv.length === 3 && /^(ba|z)?sh$/.test(argv[0]) && /^-l?c$/.test(argv[1])) return argv[2];
   return argv.join(' ');
+}
+
+/** The same wrapper written as one string, `/bin/zsh -lc 'mkdir -p out'` (Codex exec), reads as `mkdir -p out`. */
+function unwrapShell(command: string): string {
+  const head = /^(?:\S*\/)?(?:ba|z)?sh\s+-l?c\s+/.exec(command);
+  if (!head) return command;
+  const word = oneShellWord(command.slice(head[0].length).trimEnd());
+  return word ?? command;
+}
+
+/** `text` read as one shell word (quoted pieces joined, as the shell joins them), or undefined when it is more than one. */
+function oneShellWord(text: string): string | undefined {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === "'") {
+      const close = text.indexOf("'", i + 1);
+      if (close < 0) return undefined;
+      out += text.slice(i + 1, close);
+      i = close;
+    } else if (c === '"') {
+      let j = i + 1;
+      for (; j < text.length && text[j] !== '"'; j++) {
+        if (text[j] === '\\' && /["\\$`]/.test(text[j + 1] ?? '')) j++;
+        out += text[j];
+      }
+      if (j >= text.length) return undefined;
+      i = j;
+    } else if (/\s/.test(c)) return undefined;
+    else if (c === '\\') out += text[++i] ?? '';
+    else out += c;
+  }
+  return out;
 }
 
 /** Text-mode agents (SWE-agent, mini-swe-agent text) name the command as the tool; the rest is its arguments. */

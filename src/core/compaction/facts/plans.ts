@@ -33,7 +33,9 @@ function itemsOf(list: unknown): TodoItem[] {
     const text = str(r.content) ?? str(r.title) ?? str(r.description) ?? str(r.step) ?? str(r.task) ?? str(r.text);
     if (!text) return [];
     const id = r.id === undefined ? undefined : String(r.id);
-    return [{ text: paragraph(text), status: normaliseStatus(r.status ?? r.state), ...(id ? { id } : {}) }];
+    // Codex exec's todo_list items say `completed: true|false` instead of a status.
+    const status = r.status ?? r.state ?? (typeof r.completed === 'boolean' ? (r.completed ? 'completed' : 'pending') : undefined);
+    return [{ text: paragraph(text), status: normaliseStatus(status), ...(id ? { id } : {}) }];
   });
 }
 
