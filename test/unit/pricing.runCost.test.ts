@@ -401,3 +401,14 @@ test('a run that switched models: "against what the log recorded" prices each ca
     assert.ok(Math.abs(billed.billing.recorded.cost! - billed.bill.pricedUsage!) < 1e-9, `${rel}: compared with ${billed.billing.recorded.cost}, billed ${billed.bill.pricedUsage}`);
   }
 });
+
+test('runCost: beside a cost the log states, usage priced with a cache split the log does not record says the split is modelled', async () => {
+  // SWE-agent 1.x on gpt-4o (SWE-agent/SWE-agent's test data, MIT): model_stats states $0.0195 and
+  // totals of 7,141 / 243 tokens, no cache figures. Priced beside it, the replay's cache share cut
+  // the figure in half and the line said only "its usage priced comes to $0.01".
+  const t = await loadTrajectory(fixture('swe-agent/6e44b9-gpt4o-stated-cost.traj'));
+  const bill = billRun(t.runs[0]);
+  assert.equal(bill.label, 'recorded');
+  assert.ok(Math.abs(bill.cost! - 0.01952) < 0.0001, String(bill.cost));
+  assert.match(bill.note, /its usage priced comes to \$0\.0\d with a modelled split into cache reads and writes \(the log records none\)/);
+});

@@ -174,7 +174,9 @@ export function runCost(t: Run, o: RunCostOptions = {}): RunBill {
     bill.label = 'recorded';
     bill.cost = stated;
     const hours = [...new Set(priced?.byModel.flatMap((r) => r.timesOfDay ?? []) ?? [])];
-    bill.note = `the cost the log records${priced?.cost !== null && priced?.cost !== undefined ? `; its usage priced comes to ${usd(priced.cost)}${hours.length ? ` at the rate of their hour (${timesText(hours)}; its rates change with the time of day)` : ''}` : ''}`;
+    // The usage priced beside it says when part of that price is modelled: totals with no cache split get the replay's.
+    const split = priced?.splitModelled ? (source === 'per-call' ? ", each call's split into cache reads and writes inferred" : ' with a modelled split into cache reads and writes (the log records none)') : '';
+    bill.note = `the cost the log records${priced?.cost !== null && priced?.cost !== undefined ? `; its usage priced comes to ${usd(priced.cost)}${split}${hours.length ? ` at the rate of their hour (${timesText(hours)}; its rates change with the time of day)` : ''}` : ''}`;
   } else if (priced && priced.cost !== null) {
     bill.label = 'priced from recorded usage';
     bill.cost = priced.cost;
