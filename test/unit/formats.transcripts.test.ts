@@ -5,7 +5,7 @@ import { strToU8, zipSync } from 'fflate';
 import { loadTrajectory } from '../../src/core/open';
 import type { Step, Run } from '../../src/core/model';
 import { turnsOf } from '../../src/core/steps';
-import { corpus, writeTemp } from '../helpers/paths';
+import { corpus, fixture, writeTemp } from '../helpers/paths';
 import { loadRun } from '../helpers/runs';
 
 const kinds = (t: { steps: Step[] }) => t.steps.map((s) => s.kind);
@@ -305,4 +305,12 @@ test('anthropic: a bare message list with Anthropic blocks is not mistaken for o
   assert.equal(t.steps.length, 8);
   assert.equal(t.steps[4].answers, 3);
   assert.equal(t.steps[1].location?.pointer, '/1');
+});
+
+test('inspect: a tool message\'s error object (ToolCallError) is the result\'s failure, with or without the call before it', async () => {
+  // Inspect's own test log (UKGovernmentBEIS/inspect_ai, MIT): 11 tool messages, each with `error: {type, message}`.
+  const t = await loadTrajectory(fixture('inspect/inspect-test-log-tool-call-error.json'));
+  const results = t.runs[0].steps.filter((s) => s.kind === 'tool_result');
+  assert.equal(results.length, 11);
+  assert.ok(results.every((r) => r.isError === true), 'every one failed, by its error object');
 });

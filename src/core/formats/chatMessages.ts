@@ -95,8 +95,8 @@ export function addChatMessage(b: StepBuilder, msg: Record<string, unknown>, opt
         text,
         toolName: stringOrUndefined(msg.name),
         tool: typeof msg.tool_call_id === 'string' ? { name: '', args: '', callId: msg.tool_call_id } : undefined,
-        // The harness's own verdict on the call (τ²-bench's `error: true`, an `is_error` flag).
-        ...(msg.error === true || msg.is_error === true ? { isError: true as const } : {}),
+        // The harness's own verdict on the call (τ²-bench's `error: true`, an `is_error` flag, Inspect's `error: {type, message}`).
+        ...(msg.error === true || msg.is_error === true || (isRecord(msg.error) && Object.keys(msg.error).length > 0) ? { isError: true as const } : {}),
         ...images,
       }));
       return;

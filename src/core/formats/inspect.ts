@@ -98,7 +98,6 @@ function sampleRun(sample: Rec, pointer?: (...t: (string | number)[]) => string)
     const call = calls.get(j);
     for (const step of b.steps.slice(before)) {
       step.sourceId ??= stringOrUndefined(raw.id);
-      if (raw.role === 'tool' && isRecord(raw.error)) step.isError = true;
       if (call) {
         step.model ??= call.usage.model;
         step.timestamp ??= call.timestamp;
@@ -145,6 +144,8 @@ function toChatMessage(m: Rec, attachments: Rec): Rec {
     tool_calls: toolCalls,
     tool_call_id: typeof m.tool_call_id === 'string' ? m.tool_call_id : undefined,
     name: stringOrUndefined(m.function),
+    // The tool's failure (ToolCallError), which the chat reader takes as the result's verdict.
+    ...(m.role === 'tool' && isRecord(m.error) ? { error: m.error } : {}),
   };
 }
 
