@@ -25,6 +25,7 @@ import { qwenCodeAdapter } from './qwenCode';
 import { openAiAgentsTraceAdapter } from './openaiAgentsTrace';
 import { opencodeEventsAdapter } from './opencodeEvents';
 import { codexExecAdapter } from './codexExec';
+import { kimiCodeAdapter } from './kimiCode';
 import { manyRunsAdapter } from './runs';
 
 export const FORMAT_ADAPTERS: readonly FormatAdapter[] = [
@@ -53,5 +54,6 @@ export const FORMAT_ADAPTERS: readonly FormatAdapter[] = [
   openAiAgentsTraceAdapter,
   opencodeEventsAdapter,
   codexExecAdapter,
+  kimiCodeAdapter,
   manyRunsAdapter(() => FORMAT_ADAPTERS),
 ];
