@@ -135,12 +135,13 @@ test('mini-swe-agent 1.1: tool calls, tool results by id, and an exit step that 
   assert.deepEqual(thought.usage, { model: 'deepseek-v4-flash', inputTokens: 1689, outputTokens: 76, cachedInputTokens: 1664, cost: 0.00008551199999999999 });
   assert.equal(call.usage, undefined);
 
+  // The run stops on the submit command's output, which the exit message records: it answers that call.
   const exit = t.steps[t.steps.length - 1];
-  assert.equal(exit.kind, 'other');
-  assert.ok(exit.text.startsWith('Run ended: Submitted\n\ndiff --git a/astropy/modeling/separable.py'));
-  const submitCall = t.steps[exit.index - 1];
+  assert.equal(exit.kind, 'tool_result');
+  assert.equal(exit.label, 'exit: Submitted');
+  assert.ok(exit.text.startsWith('diff --git a/astropy/modeling/separable.py'));
+  const submitCall = t.steps[exit.answers!];
   assert.ok(submitCall.tool?.args.includes('COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT'));
-  assert.ok(!t.steps.some((s) => s.answers === submitCall.index), 'the exit message answers no call');
 
   assert.equal(t.meta.model, 'deepseek/deepseek-chat');
   assert.deepEqual(t.meta.recorded, { model: 'deepseek/deepseek-chat', inputTokens: undefined, outputTokens: undefined, cost: 0.04282165999999999 });

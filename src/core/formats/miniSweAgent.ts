@@ -117,6 +117,12 @@ function addMessage(s: ActionStepper, msg: unknown, i: number): void {
       const status = stringOrUndefined(extra.exit_status) ?? 'unknown';
       // The run ended on an exception when the log keeps one (a provider's error, a crash), whatever its status is called.
       const failed = !!(stringOrUndefined(extra.exception_str)?.trim() || stringOrUndefined(extra.traceback)?.trim());
+      if (s.awaitingResult && text) {
+        // The command that ended the run (`echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && cat patch.txt`)
+        // is answered here: mini-swe-agent stops on its output and records it as the exit's content.
+        s.add({ ...base, kind: 'tool_result', label: `exit: ${status}`, text, ...(failed ? { isError: true } : {}) });
+        return;
+      }
       s.add({ ...base, kind: 'other', text: text ? `Run ended: ${status}\n\n${text}` : `Run ended: ${status}`, ...(failed ? { isError: true } : {}) });
       return;
     }
