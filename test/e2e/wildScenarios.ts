@@ -49,6 +49,8 @@ const STREAMED: WildFile = { name: 'openagents-session.atif.jsonl', source: 'ati
 const ESC: WildFile = { name: 'codex-esc-rollout.jsonl', source: 'codex/turn-aborted-note.jsonl' };
 // Claude Code 2.1 on opus 4.5: a chrome-devtools screenshot (a 2536 × 2508 PNG) in a tool result, once two tokens of "[image]".
 const SCREENSHOT: WildFile = { name: 'claude-screenshot-session.jsonl', source: 'claude-code/agentlogs-screenshot.jsonl' };
+// codex exec --json (2026): items started and completed, commands wrapped in zsh -lc; once "no format we know".
+const CODEX_EXEC: WildFile = { name: 'codex-exec-events.jsonl', source: 'codex-exec/stark-click-baseline.jsonl' };
 const REASONING: WildFile = { name: 'pvlib-1072-deepseek.traj.json', source: 'mini-swe-agent/pvlib__pvlib-python-1072.traj.json' };
 
 function place(ctx: Context, f: WildFile): string {
@@ -231,6 +233,15 @@ export const WILD_SCENARIOS: Scenario[] = [
       const screenshot = await openExpanded(ctx, SCREENSHOT);
       const tip = (await rootTooltip(ctx, screenshot.title, 'claude-screenshot-tooltip')).replace(/\s+/g, ' ');
       assert.match(tip, /images 1,5\d\d tokens, modelled for 1 image from its size \(Anthropic: 28-px patches/, tip);
+      await closeOpenTrajectories(ctx);
+
+      // codex exec's stream opens as a run: its commands are calls, each with its result.
+      const exec = await openExpanded(ctx, CODEX_EXEC);
+      assert.match(exec.title, /codex-exec-events\.jsonl/, exec.title);
+      const shells = exec.rows.filter((r) => /^tool call/.test(r.label) && /shell/.test(`${r.label} ${r.description}`));
+      assert.equal(shells.length, 6, JSON.stringify(exec.rows.map((r) => `${r.label} | ${r.description}`)));
+      await wb.parkMouse();
+      await shot('codex-exec-tree');
       await closeOpenTrajectories(ctx);
       // Later scenarios find folders by their Explorer rows: leave the workspace as it was.
       fs.rmSync(path.join(ctx.workspace, DIR), { recursive: true, force: true });
