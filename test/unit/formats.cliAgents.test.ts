@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { loadTrajectory } from '../../src/core/open';
 import type { Step } from '../../src/core/model';
 import { fixture, tempDir, writeTemp } from '../helpers/paths';
+import { titleFromSteps } from '../../src/core/formats/chatMessages';
 import { loadRun } from '../helpers/runs';
 import { billRunAsHappened } from '../../src/core/simulate';
 import { runCost } from '../../src/core/pricing/runCost';
@@ -419,4 +420,9 @@ test('gemini-cli: "System: Please continue." is what the CLI sends by itself, no
   const nudge = run.steps.find((s) => s.text === 'System: Please continue.')!;
   assert.equal(nudge.kind, 'environment');
   assert.match(nudge.label!, /sent by the CLI/);
+});
+
+test('a title skips a template\'s field marker: DSPy\'s "[[ ## user_query ## ]]" names nothing, the request on the next line does', () => {
+  // The first message of a real Copilot CLI run driven by DSPy (EntityProcess/agentv, MIT).
+  assert.equal(titleFromSteps([{ kind: 'user', text: '[[ ## user_query ## ]]\n\nReply with AGENTV_SDK_CHILD_RUNNER_READY only.' }], 'events.jsonl'), 'Reply with AGENTV_SDK_CHILD_RUNNER_READY only.');
 });
