@@ -125,11 +125,7 @@ function recordList(input: ParsedInput): CoverageRecords {
         typeOf: (i) => recordType(records[i].value),
         indexOf: (loc) => (loc?.line !== undefined ? byLine.get(loc.line) : recordOfPointer(loc?.pointer, records.length)),
         // byLine holds a line's last record: its mates, if any, are just before it.
-        lineMates: (i) => {
-          let first = i;
-          while (first > 0 && records[first - 1].line === records[i].line) first--;
-          return first === i ? [i] : Array.from({ length: i - first + 1 }, (_, k) => first + k);
-        },
+        lineMates: (i) => recordsOfLine(i, (j) => records[j].line),
       };
     }
     case 'json': {
@@ -223,10 +219,7 @@ export class RecordLedger implements CoverageRecords {
   }
 
   lineMates(i: number): readonly number[] {
-    if (this.listPrefix) return [i];
-    let first = i;
-    while (first > 0 && this.lines[first - 1] === this.lines[i]) first--;
-    return first === i ? [i] : Array.from({ length: i - first + 1 }, (_, k) => first + k);
+    return this.listPrefix ? [i] : recordsOfLine(i, (j) => this.lines[j]);
   }
 
   private idOf(type: string): number {
@@ -238,6 +231,13 @@ export class RecordLedger implements CoverageRecords {
     }
     return id;
   }
+}
+
+/** Record `i` and the records just before it on the same line (`lineOf`), in file order. */
+function recordsOfLine(i: number, lineOf: (j: number) => number): readonly number[] {
+  let first = i;
+  while (first > 0 && lineOf(first - 1) === lineOf(i)) first--;
+  return first === i ? [i] : Array.from({ length: i - first + 1 }, (_, k) => first + k);
 }
 
 function grown(from: Uint32Array): Uint32Array {

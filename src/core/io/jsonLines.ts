@@ -1,5 +1,6 @@
 import type { JsonlRecord, OpenRecordSink, ParsedInput, RecordSink } from './input';
 import type { Warning } from '../model';
+import { isRecord } from '../steps';
 import { formatBytes } from './bytes';
 import { noteNesting } from './jsonInspect';
 import { RecordGate } from './recordGate';
@@ -70,10 +71,12 @@ export class JsonLinesCollector {
     } catch (first) {
       const trimmed = text.trim();
       if (trimmed === '') return true;
+      // Nothing to trim: parsing again would fail the same way.
+      if (trimmed.length === text.length) return this.severalOnOneLine(text, lineNo) || this.badLine(lineNo, first as Error);
       try {
         value = JSON.parse(trimmed);
       } catch (e) {
-        return this.severalOnOneLine(trimmed, lineNo) || this.badLine(lineNo, (trimmed.length === text.length ? first : e) as Error);
+        return this.severalOnOneLine(trimmed, lineNo) || this.badLine(lineNo, e as Error);
       }
     }
     if (this.lastNonBlankLine === 0 && (typeof value !== 'object' || value === null)) return (this.stillJsonl = false);
@@ -91,7 +94,7 @@ export class JsonLinesCollector {
   private severalOnOneLine(text: string, lineNo: number): boolean {
     if (this.lastNonBlankLine === 0 || text[0] !== '{') return false;
     const split = readConcatenatedJson(text);
-    if (!split || split.warnings.length > 0 || !split.records.every((r) => isJsonObject(r.value))) return false;
+    if (!split || split.warnings.length > 0 || !split.records.every((r) => isRecord(r.value))) return false;
     this.lastNonBlankLine = lineNo;
     for (const r of split.records) this.gate.push({ value: r.value, line: lineNo });
     this.warnings.push({ message: `line ${lineNo} holds ${split.records.length} records written with no line break between them; each was read.`, line: lineNo });
@@ -137,8 +140,4 @@ export class JsonLinesCollector {
     }
     return { input: { shape: 'jsonl', records }, warnings, ...(this.gate.sink ? { sink: this.gate.sink } : {}) };
   }
-}
-
-function isJsonObject(v: unknown): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
