@@ -7,9 +7,9 @@ import { stringOrUndefined, titleFromSteps } from './chatMessages';
 import { num, obj, recordedUsage, sumUsage } from './usage';
 import { looksLikeGeminiStreamJson, parseGeminiStreamJson } from './geminiStreamJson';
 import { labelWith } from './injected';
-import { addGeminiUserText, isImagePart, looksLikeGeminiContents, parseGeminiContents, unmaskedOutput } from './geminiContents';
+import { addGeminiUserText, looksLikeGeminiContents, parseGeminiContents, unmaskedOutput } from './geminiContents';
 import { extraOf } from '../meta';
-import { imagesOf } from './images';
+import { imagesOf, isImagePart } from './images';
 
 // Gemini CLI sessions (`~/.gemini/tmp/<project hash>/chats/`), as ChatRecordingService writes
 // them: the older `session-*.json` (`{sessionId, projectHash, startTime, messages}`), and the

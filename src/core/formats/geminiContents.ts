@@ -5,7 +5,7 @@ import type { ParseContext, ParsedTrajectory } from './adapter';
 import { skipRecord } from './adapter';
 import { titleFromSteps } from './chatMessages';
 import { injectedLabel, labelWith, type InjectedRule } from './injected';
-import { imagesOf } from './images';
+import { imagesOf, isImagePart } from './images';
 
 // Gemini CLI's chat history as the Gemini API's `contents` (what `/chat save` and a checkpoint
 // keep): a bare list of `{role: "user" | "model", parts}`. Model parts are text (`thought: true`
@@ -39,12 +39,6 @@ export function addGeminiUserText(b: StepSink, text: string, base: { location: S
   }
   b.closeOpenCalls();
   b.add({ ...base, kind: 'user', text, label: 'user' });
-}
-
-/** A part holding an image's bytes or a link to one (`inlineData` / `fileData` of an `image/` type). */
-export function isImagePart(p: Record<string, unknown>): boolean {
-  const data = isRecord(p.inlineData) ? p.inlineData : isRecord(p.fileData) ? p.fileData : undefined;
-  return typeof data?.mimeType === 'string' && data.mimeType.startsWith('image/');
 }
 
 function isContent(v: unknown): v is Content {

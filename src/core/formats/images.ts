@@ -24,6 +24,12 @@ export function imagesOf(content: unknown): { images?: StepImage[] } {
   return images ? { images } : {};
 }
 
+/** A Gemini part holding an image's bytes or a link to one (`inlineData` / `fileData` of an `image/` type). */
+export function isImagePart(p: Record<string, unknown>): boolean {
+  const data = isRecord(p.inlineData) ? p.inlineData : isRecord(p.fileData) ? p.fileData : undefined;
+  return typeof data?.mimeType === 'string' && data.mimeType.startsWith('image/');
+}
+
 function collect(value: unknown, into: StepImage[], depth: number): void {
   if (depth > MAX_DEPTH) return;
   if (Array.isArray(value)) {
@@ -49,8 +55,11 @@ function imageOf(p: Record<string, unknown>): StepImage | undefined {
   }
   if (p.type === 'input_image' || p.type === 'computer_screenshot') return described(p.image_url, undefined, detail);
   if (p.type === 'image') return described(p.data ?? p.image ?? p.url, str(p.mimeType) ?? str(p.mime_type) ?? str(p.media_type), detail);
-  if (isRecord(p.inlineData) && str(p.inlineData.mimeType)?.startsWith('image/')) return described(p.inlineData.data, str(p.inlineData.mimeType), detail);
-  if (isRecord(p.fileData) && str(p.fileData.mimeType)?.startsWith('image/')) return described(p.fileData.fileUri, str(p.fileData.mimeType), detail);
+  if (isImagePart(p)) {
+    const inline = isRecord(p.inlineData);
+    const data = (inline ? p.inlineData : p.fileData) as Record<string, unknown>;
+    return described(inline ? data.data : data.fileUri, str(data.mimeType), detail);
+  }
   return undefined;
 }
 
