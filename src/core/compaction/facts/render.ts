@@ -493,7 +493,8 @@ function cutLines(sections: Section[], target: number, bullet: string, header: s
     for (const lastLines of keepOne ? [false, true] : [false]) {
       for (const s of work) {
         const last = s.lines.length === 1;
-        if (keepOne ? last !== lastLines || (last && (s.priority ?? 1) >= 5) : last && (s.priority ?? 1) >= 5) continue;
+        // A top-priority section always keeps its last line; with keepOne, last lines wait for the second pass.
+        if ((last && (s.priority ?? 1) >= 5) || (keepOne && last !== lastLines)) continue;
         s.lines.forEach((l, i) => {
           const rank = rankOf(s, l);
           if (rank >= below) return;
