@@ -152,6 +152,11 @@ export function jsonObjectOf(input: ParsedInput): Record<string, unknown> | unde
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
 
+/** The input's records when it is JSON Lines, else none, for adapters of formats written a record a line. */
+export function jsonlRecordsOf(input: ParsedInput): JsonlRecord[] {
+  return input.shape === 'jsonl' ? input.records : [];
+}
+
 /** A folder whose JSON files are all event files of one store (other files may sit beside them). */
 export function eventStore(names: readonly string[], eventFile: RegExp): boolean {
   const json = names.filter((n) => n.toLowerCase().endsWith('.json'));

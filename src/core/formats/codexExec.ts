@@ -1,7 +1,7 @@
 import type { RecordedUsage, SourceLocation, Step, TrajectoryMeta } from '../model';
 import { argsOf, isRecord, StepBuilder, textOf } from '../steps';
-import type { FormatAdapter, JsonlRecord, ParsedInput } from './adapter';
-import { skipRecord } from './adapter';
+import type { FormatAdapter } from './adapter';
+import { jsonlRecordsOf, skipRecord } from './adapter';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
 import { labelWith } from './injected';
 import { num, recordedUsage, sumUsage } from './usage';
@@ -16,10 +16,6 @@ import { num, recordedUsage, sumUsage } from './usage';
 type Rec = Record<string, unknown>;
 
 const EVENT = /^(?:thread\.started|turn\.(?:started|completed|failed)|item\.(?:started|updated|completed)|error)$/;
-
-function recordsOf(input: ParsedInput): JsonlRecord[] {
-  return input.shape === 'jsonl' ? input.records : [];
-}
 
 function isEvent(v: unknown): v is Rec {
   return isRecord(v) && typeof v.type === 'string' && EVENT.test(v.type);
@@ -69,7 +65,7 @@ export const codexExecAdapter: FormatAdapter = {
   label: 'Codex exec --json event stream',
   fileNames: ['*.jsonl'],
   sniff(input) {
-    const head = recordsOf(input).slice(0, 20).map((r) => r.value);
+    const head = jsonlRecordsOf(input).slice(0, 20).map((r) => r.value);
     if (head.length === 0 || !head.some((v) => isRecord(v) && (v.type === 'thread.started' || (typeof v.type === 'string' && v.type.startsWith('item.') && isRecord(v.item))))) return 0;
     return head.filter(isEvent).length >= head.length * 0.8 ? 0.95 : 0;
   },
@@ -79,7 +75,7 @@ export const codexExecAdapter: FormatAdapter = {
     const usages: RecordedUsage[] = [];
     /** Calls made by an item's start, by item id: its completion is their result. */
     const open = new Map<string, Step>();
-    for (const r of recordsOf(input)) {
+    for (const r of jsonlRecordsOf(input)) {
       const v = r.value;
       const location: SourceLocation = { line: r.line };
       if (!isEvent(v)) {

@@ -2,7 +2,7 @@ import { pointerOf } from '../io/jsonScan';
 import type { RecordedUsage, SourceLocation, Step, TrajectoryMeta } from '../model';
 import { argsOf, isRecord, StepBuilder, textOf } from '../steps';
 import type { FormatAdapter, JsonlRecord, ParseContext } from './adapter';
-import { skipRecord } from './adapter';
+import { jsonlRecordsOf, skipRecord } from './adapter';
 import { addChatMessage, isChatMessage, stringOrUndefined, titleFromSteps } from './chatMessages';
 import { num, obj, recordedUsage, sumUsage } from './usage';
 import { setExtra } from '../meta';
@@ -46,7 +46,7 @@ export const copilotCliAdapter: FormatAdapter = {
   },
   parse(input, ctx) {
     if (input.shape === 'json') return parseLegacy(input.value as Event, ctx.fileName);
-    const records = input.shape === 'jsonl' ? input.records : [];
+    const records = jsonlRecordsOf(input);
     return parseEvents(records, ctx);
   },
 };

@@ -1,7 +1,7 @@
 import type { RecordedUsage, SourceLocation, Step, TrajectoryMeta } from '../model';
 import { argsOf, isRecord, StepBuilder, textOf } from '../steps';
-import type { FormatAdapter, JsonlRecord, ParsedInput } from './adapter';
-import { skipRecord } from './adapter';
+import type { FormatAdapter } from './adapter';
+import { jsonlRecordsOf, skipRecord } from './adapter';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
 import { labelWith } from './injected';
 import { num, recordedUsage, sumUsage } from './usage';
@@ -14,10 +14,6 @@ import { num, recordedUsage, sumUsage } from './usage';
 // the system prompt (`config.update`). `turn.prompt` and `usage.record` repeat what those hold.
 
 type Rec = Record<string, unknown>;
-
-function recordsOf(input: ParsedInput): JsonlRecord[] {
-  return input.shape === 'jsonl' ? input.records : [];
-}
 
 const KNOWN = /^(?:metadata|config\.update|tools\.set_active_tools|llm\.(?:request|tools_snapshot)|turn\.prompt|context\.(?:append_message|append_loop_event|apply_compaction)|usage\.record|permission\.[\w.]+|plan_mode\.\w+|full_compaction\.\w+)$/;
 
@@ -35,12 +31,12 @@ export const kimiCodeAdapter: FormatAdapter = {
   label: 'Kimi Code CLI session log',
   fileNames: ['*.jsonl'],
   sniff(input) {
-    const head = recordsOf(input).slice(0, 30).map((r) => r.value).filter(isRecord);
+    const head = jsonlRecordsOf(input).slice(0, 30).map((r) => r.value).filter(isRecord);
     if (!head.some((v) => v.type === 'context.append_message' || v.type === 'context.append_loop_event' || (v.type === 'metadata' && 'protocol_version' in v))) return 0;
     return head.filter((v) => typeof v.type === 'string' && KNOWN.test(v.type)).length >= head.length * 0.8 ? 0.95 : 0;
   },
   parse(input, ctx) {
-    const records = recordsOf(input);
+    const records = jsonlRecordsOf(input);
     // Loop steps that call a tool: their text is narration before the calls, not the answer.
     const calling = new Set<string>();
     for (const r of records) {

@@ -1,6 +1,6 @@
 import { SHOWN_TEXT_LABEL, type Step, type TrajectoryMeta } from '../model';
 import { argsOf, isRecord, StepBuilder } from '../steps';
-import { skipRecord } from './adapter';
+import { jsonlRecordsOf, skipRecord } from './adapter';
 import type { FormatAdapter, JsonlRecord } from './adapter';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
 import { num, obj, recordedUsage, sumUsage } from './usage';
@@ -36,7 +36,7 @@ export const piAdapter: FormatAdapter = {
     return head.some(isPiMessage) || head.some((v) => isRecord(v) && (v.type === 'model_change' || v.type === 'thinking_level_change')) ? 0.96 : 0.5;
   },
   parse(input, ctx) {
-    const records = input.shape === 'jsonl' ? input.records : [];
+    const records = jsonlRecordsOf(input);
     const header = records.find((r) => isHeader(r.value))?.value as Entry | undefined;
     const meta: TrajectoryMeta = { agent: 'pi' };
     if (header) {
