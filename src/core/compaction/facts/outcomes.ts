@@ -315,9 +315,11 @@ function goPackages(lines: readonly string[]): string | undefined {
 // Codex's `Exit code: 1` header, Kimi CLI's `<system>Command executed successfully.</system>`
 // status line, OpenHands' `[Current working directory: …]` footers and its editor's `Here's the
 // result of running `cat -n` on …:` header, and OpenCode 1.x's `<path>…</path>`, `<type>file</type>`,
-// `<content>` around what its read tool read, are the log's own wrapper (the exit status is read from
+// `<content>` around what its read tool read, and Gemini CLI's shell report around the output
+// (`Directory: (root)`, `Error: (none)`, `Exit Code: 0`, `Signal: 0`, `Background PIDs: (none)`,
+// `Process Group PGID: 271975`, and `Output: ` before the output's first line), are the log's own wrapper (the exit status is read from
 // them on its own); a status line that says the command failed is kept.
-const BOILERPLATE = /^(?:Exit code:? -?\d+|<exited with exit code -?\d+>|<shellId: \d+ completed with exit code -?\d+>|<system>(?![^<]*\b(?:ERROR|[Ee]rror|[Ff]ailed|FAILED)\b)[^<]*<\/system>|\(Open file: .*\)|\(Current directory: .*\)|bash-\$.*|Chunk ID: .*|Wall time: .*|Process exited with code .*|Process running with session ID \d+|\[[\w-]+(?: for '.*')?\] Result:|Original token count: .*|Output:|OBSERVATION:|<\/?(?:returncode|output)>.*|<path>[^<]*<\/path>|<type>\w+<\/type>|<\/?content>|\[The command completed with exit code .*\]|\[Command finished .*\]|\[Current working directory: .*\]|\[Python interpreter: .*\]|Here's the result of running `cat -n` on .*:|Your command ran successfully and did not produce any output\.?)$/;
+const BOILERPLATE = /^(?:Exit [Cc]ode:? (?:-?\d+|\(none\))|Error: \(none\)|Signal: (?:\d+|\(none\))|Background PIDs: .*|Process Group PGID: .*|Directory: \(root\)|<exited with exit code -?\d+>|<shellId: \d+ completed with exit code -?\d+>|<system>(?![^<]*\b(?:ERROR|[Ee]rror|[Ff]ailed|FAILED)\b)[^<]*<\/system>|\(Open file: .*\)|\(Current directory: .*\)|bash-\$.*|Chunk ID: .*|Wall time: .*|Process exited with code .*|Process running with session ID \d+|\[[\w-]+(?: for '.*')?\] Result:|Original token count: .*|Output:|OBSERVATION:|<\/?(?:returncode|output)>.*|<path>[^<]*<\/path>|<type>\w+<\/type>|<\/?content>|\[The command completed with exit code .*\]|\[Command finished .*\]|\[Current working directory: .*\]|\[Python interpreter: .*\]|Here's the result of running `cat -n` on .*:|Your command ran successfully and did not produce any output\.?)$/;
 
 /** Whether a line is what a harness wraps around output (`Exit code: 0`, `Wall time: …`), not output. */
 export function isHarnessLine(line: string): boolean {
@@ -335,10 +337,13 @@ function outputLines(text: string, clean = true): string[] {
  */
 const RULE_ENDS = /^([=_~*-])\1{2,}\s+(?=\S)|(?<=\S)\s+([=_~*-])\2{2,}$/g;
 
+// Gemini CLI's shell report puts its output's first line after `Output: ` (`Output: total 8`).
+const GEMINI_OUTPUT = /^Output: (?=\S)/;
+
 export function* eachOutputLine(text: string, clean = true): Generator<string> {
   for (const raw of eachLine(clean ? cleanText(text) : text)) {
     // pytest's and many tools' rules around a verdict (`===== 2 failed in 1.2s =====`) say nothing.
-    const line = raw.trim().replace(RULE_ENDS, '');
+    const line = raw.trim().replace(RULE_ENDS, '').replace(GEMINI_OUTPUT, '');
     if (line === '' || BOILERPLATE.test(line)) continue;
     const parts = contentPartsText(line);
     if (parts === undefined) yield line;
