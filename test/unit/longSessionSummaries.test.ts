@@ -206,7 +206,8 @@ test("a conversation's summary that has room says more of what the agent told th
   const r = await runCompaction(run, { strategy: findStrategy('langchain-summarization')!, range: '0:-2' }, { counter: charEstimateCounter });
   const replies = r.summary!.match(/told the user: /g) ?? [];
   assert.ok(replies.length >= 5, `${replies.length} replies:\n${r.summary}`);
-  assert.ok(r.reduction > 0.8, `reduction ${r.reduction}`);
+  // The room left is filled with lines quoted from the steps, down to a 70% reduction at most (render.ts, excerptLines).
+  assert.ok(r.reduction >= 0.7, `reduction ${r.reduction}`);
   // `python3 /Users/…/publish/scripts/publish_session.py <id>` was told as `python3 […]`.
   assert.match(r.summary!, /python3 …\/scripts\/publish_session\.py 0ccf1a04-1b4c-43b6-8aa5-79e41db43a68/);
 });

@@ -52,6 +52,16 @@ export function digestItems(facts: Facts): DigestItem[] {
   return sortByStep(dedupe(items));
 }
 
+/** The priority of the best excerpt: below what fills room (FILL_PRIORITY), as in a summary's sections. */
+export const EXCERPT_PRIORITY = 0.4;
+
+/** The excerpts (excerpts.ts) as items below all others, quoted; not one the items `said` hold already. */
+export function excerptItems(facts: Facts, said: readonly DigestItem[]): DigestItem[] {
+  const flat = said.map((i) => i.text.toLowerCase()).join('\n');
+  return facts.excerpts.filter((e) => !flat.includes(paragraph(e.text).toLowerCase()))
+    .map((e) => ({ text: `"${paragraph(e.text)}"`, priority: EXCERPT_PRIORITY * e.score, step: e.step }));
+}
+
 function lastStepOf(facts: Facts, file: string): number {
   return [...facts.edits].reverse().find((e) => e.file === file || file.endsWith(`/${e.file}`))?.step ?? 0;
 }

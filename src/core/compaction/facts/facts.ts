@@ -15,6 +15,7 @@ import { contextTextOf } from '../text';
 import { closingStatementOf, statementsOf } from './agentText';
 import { bearingLinesOf, requestTerms, termsWrittenBy } from './bearing';
 import { gitStatusGist } from './gitStatus';
+import { excerptsOf, type Excerpt } from './excerpts';
 import { settingsOf } from './fileSettings';
 
 export type { TodoItem };
@@ -152,6 +153,10 @@ export interface Facts {
   stepCount: number;
   /** Characters of the steps read, as the model sees them: what a summary of them replaces. */
   replacedChars: number;
+  /** Characters of the run's other steps: what stays beside the summary. */
+  keptChars: number;
+  /** Lines of the steps read quoted as they stand, scored (excerpts.ts): what fills the room a summary has left last. */
+  excerpts: Excerpt[];
   /** First and last index read, for "steps a–b". */
   span?: [number, number];
 }
@@ -233,6 +238,7 @@ export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts 
     requests: [], constraints: [], userRefs: [], edits: [], commands: [], tests: [], errors: [], moreErrors: [], reads: [], decisions: [],
     summaries: [], outcomes: [], pendingCalls: [], replies: [], notes: [], bearing: [], settings: [], toolCounts: nameTable<number>(), stepCount: chosen.length,
     replacedChars: chosen.reduce((n, i) => n + contextTextOf(steps[i]).length, 0),
+    keptChars: 0, excerpts: [],
     span: chosen.length ? [chosen[0], chosen[chosen.length - 1]] : undefined,
   };
   const resultOf = new Map<number, Step>();
@@ -289,6 +295,8 @@ export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts 
       if (err) facts.errors.push(err);
     }
   }
+  facts.keptChars = steps.reduce((n, s) => n + contextTextOf(s).length, 0) - facts.replacedChars;
+  facts.excerpts = excerptsOf(steps, chosen, requestTerms([facts.task?.text ?? '', ...facts.requests.map((r) => r.text)]));
   // A completion the person answered with more to do is not where the run stands.
   const last = facts.lastAgentMessage;
   if (last?.closing && facts.requests.some((r) => r.step > last.step)) facts.lastAgentMessage = last.before;

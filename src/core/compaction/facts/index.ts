@@ -3,7 +3,7 @@ export * from './facts';
 export * from './render';
 export { bounded, cleanText, counted, firstLine, paragraph, tidy } from './hygiene';
 export { classifyCall } from './calls';
-export { digestItems, FILL_PRIORITY, fitItems, joinItems, type DigestItem } from './digest';
+export { digestItems, EXCERPT_PRIORITY, excerptItems, FILL_PRIORITY, fitItems, joinItems, type DigestItem } from './digest';
 export { exitCodeOf, firstOutputLine } from './outcomes';
 export { isTypedCommand, requestText, taskOf } from './requests';
 export { stepFailed } from './verdict';

@@ -406,8 +406,29 @@ export function fillEntries(facts: Facts, lastShown = true): (Ranked & { step: n
 export function roomFillLines(facts: Facts, max = 40): Ranked[] {
   const seen = new Set<string>();
   const lines = fillEntries(facts).sort((a, b) => a.step - b.step).filter((l) => !seen.has(l.text) && seen.add(l.text)).slice(-max);
-  return asFill(lines.map(({ text, rank }) => ({ text, rank })), facts);
+  return [...asFill(lines.map(({ text, rank }) => ({ text, rank })), facts), ...excerptLines(facts)];
 }
+
+/** The rank of the best excerpt: below every other line that fills room (settings, at 0.45). */
+const EXCERPT_RANK = 0.4;
+
+/**
+ * The excerpts (excerpts.ts) as lines that fill room, in step order, quoted: ranked below every
+ * other line, by their score. They fill at most FILL_SHARE of what the summary replaces, and never
+ * past what keeps the whole context within 40% of its size (REDUCTION_TARGET) where the steps kept
+ * leave room for that: quoting is what a summary does with room it would otherwise leave empty, not
+ * a reason to miss the reduction a summary aims for.
+ */
+export function excerptLines(facts: Facts): Ranked[] {
+  const ofRange = FILL_SHARE * facts.replacedChars;
+  const ofWhole = (1 - EXCERPT_TARGET) * (facts.replacedChars + facts.keptChars) - facts.keptChars;
+  const within = Math.floor(Math.max(0, Math.min(ofRange, ofWhole)));
+  return [...facts.excerpts].sort((a, b) => a.step - b.step)
+    .map((e) => ({ text: `step ${e.step}: "${e.text}"`, rank: EXCERPT_RANK * e.score, within }));
+}
+
+/** The reduction excerpts leave room for: a little past the 60% a summary aims for, as counts by token and by character differ. */
+const EXCERPT_TARGET = 0.7;
 
 /** The rank of what every summary keeps: the task and later requests, the plan, files changed, the last error. */
 export const MUST_KEEP = 9;
@@ -460,7 +481,9 @@ export function renderSections(sections: Section[], opts: RenderOptions = {}): s
   const header = opts.header ?? [];
   const cut = opts.share !== undefined && opts.share < (opts.budget ?? Infinity) ? cutLines(sections, opts.share, bullet, header, MUST_KEEP) : sections;
   const shared = cut.map((s) => ({ ...s, lines: [...s.lines] }));
-  dropFillers(shared.map((s) => s.lines), () => compose(shared, bullet, header).length);
+  dropSaidFillers(shared.map((s) => s.lines), compose(shared.map((s) => ({ ...s, lines: s.lines.filter((l) => typeof l === 'string' || l.within === undefined) })), bullet, header));
+  // Over the budget, the fillers (the lowest-ranked lines) go first: measured a dozen times, not once a line.
+  dropFillers(shared.map((s) => s.lines), () => compose(shared, bullet, header).length, opts.budget);
   const fitted = opts.budget ? fit(shared, opts.budget, bullet, header, opts.keepOnePerSection) : shared.map(withCutNote);
   return tidy(compose(fitted, bullet, opts.header ?? []));
 }
@@ -511,17 +534,46 @@ function cutLines(sections: Section[], target: number, bullet: string, header: s
   return work;
 }
 
+/** Lines that only fill room and quote what the rest of the summary (`said`) already says go: said once is enough. */
+function dropSaidFillers(groups: Line[][], said: string): void {
+  const flat = said.toLowerCase().replace(/\s+/g, ' ');
+  for (const lines of groups) {
+    for (let i = lines.length - 1; i >= 0; i--) {
+      const l = lines[i];
+      if (typeof l === 'string' || l.within === undefined) continue;
+      const quoted = /^step \d+: "(.*)"$/s.exec(l.text)?.[1] ?? l.text;
+      if (flat.includes(quoted.toLowerCase().replace(/\s+/g, ' '))) lines.splice(i, 1);
+    }
+  }
+}
+
 /**
  * Lines that only fill room (`within`) leave `groups` (a summary's sections or fields), the
- * lowest-ranked first, while the whole (`size()`) is over the room they allow.
+ * lowest-ranked first, while the whole (`size()`) is over the room they allow or over `budget`.
  */
-export function dropFillers(groups: Line[][], size: () => number): void {
-  let fillers = groups.flatMap((lines) => lines.filter((l): l is Ranked => typeof l !== 'string' && l.within !== undefined).map((l) => ({ lines, l })));
-  while (fillers.length && size() > Math.min(...fillers.map((f) => f.l.within!))) {
-    const victim = fillers.reduce((a, b) => (b.l.rank < a.l.rank ? b : a));
-    victim.lines.splice(victim.lines.indexOf(victim.l), 1);
-    fillers = fillers.filter((f) => f !== victim);
+export function dropFillers(groups: Line[][], size: () => number, budget = Infinity): void {
+  // The fillers in the order they go (lowest rank first; among equals, the first met), and the
+  // least room any filler still in allows once the first k have gone.
+  const order = groups.flatMap((lines) => lines.filter((l): l is Ranked => typeof l !== 'string' && l.within !== undefined)).sort((a, b) => a.rank - b.rank);
+  if (!order.length) return;
+  const leastWithin = new Array<number>(order.length + 1).fill(budget);
+  for (let k = order.length - 1; k >= 0; k--) leastWithin[k] = Math.min(order[k].within!, leastWithin[k + 1]);
+  const whole = groups.map((lines) => [...lines]);
+  const keep = (k: number) => {
+    const gone = new Set<Line>(order.slice(0, k));
+    groups.forEach((lines, g) => { lines.length = 0; for (const l of whole[g]) if (!gone.has(l)) lines.push(l); });
+  };
+  // The fewest that must go for the rest to fit: a summary of a thousand excerpts is measured a
+  // dozen times, not a thousand (the size only falls as fillers go, the room only grows).
+  let lo = 0;
+  let hi = order.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    keep(mid);
+    if (size() <= leastWithin[mid]) hi = mid;
+    else lo = mid + 1;
   }
+  keep(lo);
 }
 
 function fit(sections: Section[], budget: number, bullet: string, header: string[], keepOne = false): Section[] {

@@ -60,6 +60,12 @@ export function isSummaryText(text: string): boolean {
 /** Tags clients put around what the person typed. */
 const PERSON_TAGGED = /<(task|feedback|user_query)>([\s\S]*?)<\/\1>/g;
 
+/** What a client tagged as the person's words (`<feedback>…</feedback>`), when it tagged any: the rest of the message is the client's. */
+export function personTagged(text: string): string | undefined {
+  const tagged = [...text.matchAll(PERSON_TAGGED)].map((m) => m[2].trim()).filter(Boolean);
+  return tagged.length ? tagged.join('\n\n') : undefined;
+}
+
 /** The request a user step carries, without injected blocks and wrapper tags; undefined when it is not one. */
 export function requestText(step: Step): string | undefined {
   if (step.kind !== 'user' || step.label === 'demonstration') return undefined;
@@ -68,8 +74,8 @@ export function requestText(step: Step): string | undefined {
   const bare = withoutHarness(withoutContextBlocks(raw));
   // Where the client tags the person's words (Cline's `<feedback>` after its own "The user has
   // provided feedback on the results…"), the words are the request and the client's are not.
-  const tagged = [...bare.matchAll(PERSON_TAGGED)].map((m) => m[2].trim()).filter(Boolean);
-  const text = (tagged.length > 0 ? tagged.join('\n\n') : bare).replace(/<\/?(?:task|feedback|user_query|pr_description|issue_description)>/g, '').trim();
+  const tagged = personTagged(bare);
+  const text = (tagged ?? bare).replace(/<\/?(?:task|feedback|user_query|pr_description|issue_description)>/g, '').trim();
   return text === '' ? undefined : text;
 }
 

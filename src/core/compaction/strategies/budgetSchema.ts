@@ -8,14 +8,14 @@ import { charEstimateCounter, type TokenCounter } from '../../tokens';
 import { replaceRange, summaryStep } from '../assemble';
 import {
   changeLines, commandLines, constraintLines, counted, decisionLines, doneTodoLines, finishedEarlierLines, earlierSummaryText, errorLines, EXTRACTIVE_NOTE, extractFacts,
-  failedEditLines, firstLine, laterRequests, openTodoLines, readLinesUnderRoot, taskLine, testLines, tidy,
+  failedEditLines, firstLine, laterRequests, openTodoLines, readLinesUnderRoot, taskLine, testLines, tidy, type Facts,
 } from '../extract';
 import { exitCodeOf, firstOutputLine } from '../facts';
 import { widenToPairs } from '../range';
 import { truncatedEventText, promptTokensOf } from '../text';
 import type { ForcedTrigger, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
 import { charsBudget, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
-import { outcomeLines } from '../facts';
+import { excerptLines, outcomeLines } from '../facts';
 
 export const SCHEMA_FIELDS = ['decisions', 'facts', 'open_questions', 'pending_tool_calls', 'recent_tool_results'] as const;
 type Field = (typeof SCHEMA_FIELDS)[number];
@@ -130,7 +130,7 @@ function renderSchema(s: SchemaSummary, extractive: boolean): string {
 }
 
 /** The summary without a model, and the items it keeps while anything else can go (issue 22: the task, the person's later requests, the files changed, the last error). */
-function extractiveSchema(trajectory: Run, steps: readonly Step[]): { schema: SchemaSummary; keep: Set<string> } {
+function extractiveSchema(trajectory: Run, steps: readonly Step[]): { schema: SchemaSummary; keep: Set<string>; facts: Facts } {
   const facts = extractFacts(trajectory, steps.map((s) => s.index));
   const results = steps.filter((s) => s.kind === 'tool_result').slice(-5);
   const task = taskLine(facts, 800);
@@ -165,7 +165,31 @@ function extractiveSchema(trajectory: Run, steps: readonly Step[]): { schema: Sc
       return `${r.toolName ?? 'tool'}${code !== undefined ? ` (exit ${code})` : ''}: ${firstLine(firstOutputLine(r.text) ?? '(no output)', 120)}`;
     }),
   };
-  return { schema, keep };
+  return { schema, keep, facts };
+}
+
+/**
+ * The schema with lines of the summarised steps quoted under "facts" (excerpts.ts), the best first,
+ * as many as the room they allow (`within`) and the budget take; undefined when none fits.
+ */
+function withQuotes(schema: SchemaSummary, facts: Facts, fits: (text: string) => boolean): SchemaSummary | undefined {
+  const quotes = excerptLines(facts);
+  const best = [...quotes].sort((a, b) => b.rank - a.rank);
+  const within = quotes[0]?.within ?? 0;
+  const schemaWith = (k: number): SchemaSummary => {
+    const chosen = new Set(best.slice(0, k));
+    return { ...schema, facts: [...schema.facts, ...quotes.filter((q) => chosen.has(q)).map((q) => q.text)] };
+  };
+  const ok = (k: number) => { const text = renderSchema(schemaWith(k), true); return text.length <= within && fits(text); };
+  // The most that fit: the size only grows with each quote taken.
+  let lo = 0;
+  let hi = best.length;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (ok(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo > 0 ? schemaWith(lo) : undefined;
 }
 
 /**
@@ -222,8 +246,12 @@ async function run(trajectory: Run, range: StepRange, ctx: StrategyContext): Pro
     }
     warnings.push(...new Set(problems));
   } else {
-    ({ schema, keep } = extractiveSchema(trajectory, summarized));
+    let facts: Facts;
+    ({ schema, keep, facts } = extractiveSchema(trajectory, summarized));
     text = renderSchema(schema, true);
+    // Room the summary leaves is filled with what the steps said, quoted, never past the budget.
+    const quoted = fits(text) ? withQuotes(schema, facts, fits) : undefined;
+    if (quoted) text = renderSchema(schema = quoted, true);
   }
   if (!fits(text)) {
     const tightened = tighten(schema, fits, !ctx.llm, keep);

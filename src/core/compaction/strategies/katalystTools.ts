@@ -5,7 +5,7 @@
 import type { Step, Run } from '../../model';
 import { keep, summaryStep, withText } from '../assemble';
 import { bounded, describeCommand, describeFailedEdit, describeTest, extractFacts, failedEdits, filesChanged, filesRead, readGistOf, tidy, type Facts } from '../extract';
-import { changeGistLines, fitItems, isTypedCommand, joinItems, type DigestItem } from '../facts';
+import { changeGistLines, EXCERPT_PRIORITY, excerptItems, fitItems, isTypedCommand, joinItems, type DigestItem } from '../facts';
 import { truncateEnd, toolInputStr } from '../text';
 import type { ForcedTrigger, IncrementalPolicy, OptionSpec, OutputStep, PolicyChoice, StepFate, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
 import { fromDefaults } from '../describeDefaults';
@@ -158,9 +158,15 @@ function groupDigest(trajectory: Run, actions: readonly Action[]): string {
     const head = `${name}${own === 1 && polls === 0 ? ':' : ` (${own} call${own === 1 ? '' : 's'}${polls ? `, ${polls} more reading their output` : ''}):`}`;
     const facts = extractFacts(trajectory, calls.flatMap((a) => (a.result ? [a.call.index, a.result.index] : [a.call.index])));
     const items = groupItems(facts, calls.length);
-    return { head, calls, items, room: Math.max(MIN_GROUP_CHARS, groupByTool(calls).length - head.length - 1), need: joinItems(fitItems(items, Number.MAX_SAFE_INTEGER)).length };
+    const told = items.filter((i) => i.priority >= EXCERPT_PRIORITY);
+    return { head, calls, items, room: Math.max(MIN_GROUP_CHARS, groupByTool(calls).length - head.length - 1), need: joinItems(fitItems(told, Number.MAX_SAFE_INTEGER)).length, quoting: joinItems(fitItems(items, Number.MAX_SAFE_INTEGER)).length };
   });
-  const rooms = shareRoom(parts.map((p) => p.need), parts.map((p) => p.room));
+  // The room goes first to what the groups tell; what is left, to the lines they quote.
+  const told = shareRoom(parts.map((p) => p.need), parts.map((p) => p.room));
+  const spare = parts.reduce((n, p) => n + p.room, 0) - told.reduce((a, b) => a + b, 0);
+  const roomSum = parts.reduce((n, p) => n + p.room, 0);
+  const quoted = shareRoom(parts.map((p, i) => Math.max(0, p.quoting - told[i])), parts.map((p) => Math.floor((spare * p.room) / roomSum)));
+  const rooms = told.map((r, i) => r + quoted[i]);
   const lines = parts.map((p, i) => {
     const body = joinItems(fitItems(p.items, rooms[i]));
     // "no result recorded" only when no call of the group has one in the log.
@@ -254,6 +260,8 @@ function groupItems(facts: Facts, calls: number): DigestItem[] {
   if (read.length) add(`read ${read.map((f) => { const gist = readGistOf(facts, f); return gist ? `${f} (${gist})` : f; }).join(', ')}`, 2);
   // What the edits put in, the latest first: only where the group's room is left over once the rest is said.
   for (const g of changeGistLines(facts)) add(g.text, 1.2);
+  // Lines the calls returned, quoted: only in what room the group has left once all the above is said.
+  items.push(...excerptItems(facts, items));
   return items;
 }
 
