@@ -13,6 +13,7 @@ import { runCli } from '../helpers/cli';
 import { findStrategy, runCompaction } from '../../src/core/compaction';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
 import { stepTotal, TokenService } from '../../src/core/tokens';
+import { stepPreview } from '../../src/core/view/stepPresentation';
 
 const kinds = (t: { steps: Step[] }) => t.steps.map((s) => s.kind);
 const jsonl = (lines: unknown[]) => lines.map((l) => JSON.stringify(l)).join('\n') + '\n';
@@ -402,6 +403,9 @@ test('copilot-cli: the system prompt logged again before each request is one con
   const tokensOf = (i: number) => stepTotal(counts.steps[i]);
   assert.ok(tokensOf(systems[0].index) > 9000, 'the prompt counts once');
   assert.deepEqual([tokensOf(systems[1].index), tokensOf(systems[2].index)], [0, 0], 'and not again');
+  // The tree's row says why a prompt of 46 KB weighs nothing there.
+  assert.match(stepPreview(systems[1], 70), /^recorded again, counted once · /);
+  assert.doesNotMatch(stepPreview(systems[0], 70), /recorded again/);
   // The replay's prompts hold it once too.
   assert.ok(billRunAsHappened(run).billing.peak < 2 * tokensOf(systems[0].index));
   // `abort` (user_initiated) right after a turn started: the person stopped it.

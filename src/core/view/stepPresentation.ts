@@ -85,7 +85,8 @@ export function stepPreview(step: Step, max = 80): string {
     const item = jsonObject(text);
     if (item) text = argsPreview(JSON.stringify(item));
   }
-  return oneLine(text, max);
+  // Context the log records again (a system prompt before every request) weighs nothing here: say why.
+  return step.resent ? oneLine(`recorded again, counted once · ${oneLine(text, max)}`, max) : oneLine(text, max);
 }
 
 export function argsPreview(args: string): string {

@@ -216,6 +216,7 @@ export class TokenTracker implements SizeLabels, vscode.Disposable {
     const t = entry?.counts.steps[(entry.runOffsets[runIndex] ?? 0) + step.index];
     if (!entry || !t) return [];
     const lines = [`${t.exact ? '' : '≈'}${(t.content + t.overhead).toLocaleString('en-US')} tokens (${t.content.toLocaleString('en-US')} content + ${t.overhead} chat framing), ${tokenizerLabel(entry.counts.tokenizer)}${t.exact ? '' : ', estimate until counted'}`];
+    if (step.resent) lines.push('recorded again word for word: each request holds it once, so it adds no tokens here');
     for (const image of step.images ?? []) lines.push(imageLine(image));
     const u = step.usage;
     if (u && (u.inputTokens !== undefined || u.outputTokens !== undefined)) {
