@@ -52,6 +52,14 @@ const SCREENSHOT: WildFile = { name: 'claude-screenshot-session.jsonl', source: 
 // codex exec --json (2026): items started and completed, commands wrapped in zsh -lc; once "no format we know".
 const CODEX_EXEC: WildFile = { name: 'codex-exec-events.jsonl', source: 'codex-exec/stark-click-baseline.jsonl' };
 const REASONING: WildFile = { name: 'pvlib-1072-deepseek.traj.json', source: 'mini-swe-agent/pvlib__pvlib-python-1072.traj.json' };
+// OpenCode's event stream (message.part.updated rows, each a part's latest state): once "no format we know".
+const OPENCODE_EVENTS: WildFile = { name: 'opencode-session.events.jsonl', source: 'opencode-events/traceforge-db-events.jsonl' };
+// Kimi Code's wire log (loop events, turn prompts, usage records) with six turns of the person.
+const KIMI: WildFile = { name: 'kimi-code-wire.jsonl', source: 'kimi-code/agent-sessions-assistant-tools.jsonl' };
+// τ²-bench: one results file, two airline simulations, each a run under the file.
+const TAU2: WildFile = { name: 'tau2-airline-results.json', source: 'runs/tau2-airline-two-simulations.json' };
+// Copilot CLI 1.0.64: its 46 KB system prompt logged before every request, and an abort by the person.
+const COPILOT_RESENT: WildFile = { name: 'copilot-events.jsonl', source: 'copilot-cli/agentv-resent-prompt-abort.jsonl' };
 
 function place(ctx: Context, f: WildFile): string {
   const from = f.corpus ? path.join(SHARED, 'corpus', f.source) : path.join(ctx.repo, 'test', 'fixtures', f.source);
@@ -244,6 +252,62 @@ export const WILD_SCENARIOS: Scenario[] = [
       await shot('codex-exec-tree');
       await closeOpenTrajectories(ctx);
       // Later scenarios find folders by their Explorer rows: leave the workspace as it was.
+      fs.rmSync(path.join(ctx.workspace, DIR), { recursive: true, force: true });
+    },
+  },
+  {
+    // Formats read since the first wild-log sweep, opened as a new user would: from the palette.
+    name: 'wild-logs-2026',
+    async run(ctx) {
+      const { wb, shot } = ctx;
+      await wb.closeAllEditors();
+      await closeOpenTrajectories(ctx);
+      const describe = (rows: Row[]) => JSON.stringify(rows.map((r) => `${r.label} | ${r.description}`));
+
+      // OpenCode's event stream: each part read at its latest state, every call followed by its result.
+      const events = await openExpanded(ctx, OPENCODE_EVENTS);
+      assert.equal(events.want.format, 'opencode');
+      const calls = kindRows(events.rows, 'tool call');
+      assert.equal(calls.length, events.want.byKind.tool_call, describe(events.rows));
+      assert.equal(kindRows(events.rows, 'observation').length, calls.length, 'every call has its result');
+      await wb.parkMouse();
+      await shot('opencode-events-tree');
+      assert.match(await rootTooltip(ctx, events.title, 'opencode-events-tooltip'), /message\.part\.updated/);
+      await closeOpenTrajectories(ctx);
+
+      // Kimi Code's wire log: the person's six turns, the model's thinking as thought rows.
+      const kimi = await openExpanded(ctx, KIMI);
+      assert.equal(kimi.want.format, 'kimi-code');
+      assert.equal(turnRows(kimi.rows).length, kimi.want.turns, describe(kimi.rows));
+      assert.equal(kindRows(kimi.rows, 'thought').length, kimi.want.byKind.thought);
+      await wb.parkMouse();
+      await shot('kimi-code-tree');
+      await closeOpenTrajectories(ctx);
+
+      // τ²-bench: the two simulations are two runs under the file, each opening to its turns.
+      const tau2File = place(ctx, TAU2);
+      const tau2 = expectedFor(ctx.repo, tau2File);
+      await wb.runCommand('Agent Trace Lens: Open Trajectory…');
+      await wb.answerFileDialog(tau2File);
+      await wb.expand(await wb.traceRow(tau2.title));
+      const runs = subtreeOf(await wb.traceRows(), tau2.title).rows.filter((r) => r.level === 2);
+      assert.deepEqual(runs.map((r) => /^task (18|25): /.test(r.label)), [true, true], describe(runs));
+      await wb.expand(await wb.traceRowAt(runs[0].index));
+      const firstRun = subtreeOf(await wb.traceRows(), tau2.title).rows;
+      assert.ok(firstRun.some((r) => r.level === 3 && /^Turn \d+$/.test(r.label)), describe(firstRun));
+      await wb.parkMouse();
+      await shot('tau2-runs-tree');
+      await closeOpenTrajectories(ctx);
+
+      // Copilot CLI: the system prompt logged again says why it weighs nothing; the abort is the person's.
+      const copilot = await openExpanded(ctx, COPILOT_RESENT);
+      const systems = kindRows(copilot.rows, 'system');
+      assert.equal(systems.length, 3, describe(copilot.rows));
+      assert.equal(systems.filter((r) => /recorded again, counted once/.test(r.description)).length, 2, describe(systems));
+      assert.ok(copilot.rows.some((r) => /interrupted by the person/.test(`${r.label} ${r.description}`)), describe(copilot.rows));
+      await wb.parkMouse();
+      await shot('copilot-resent-tree');
+      await closeOpenTrajectories(ctx);
       fs.rmSync(path.join(ctx.workspace, DIR), { recursive: true, force: true });
     },
   },

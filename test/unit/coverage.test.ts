@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { loadTrajectory, parseTrajectoryText } from '../../src/core/open';
 import { coverageWarning, describeCoverage, skippedCount } from '../../src/core/io/coverage';
 import { computeStats } from '../../src/core/stats';
-import { corpus, REPO_ROOT } from '../helpers/paths';
+import { corpus, fixture, REPO_ROOT } from '../helpers/paths';
 import { loadRun, parseRunText } from '../helpers/runs';
 
 // Issue 20 §4: every open says what the reader did not understand.
@@ -40,9 +40,16 @@ test('coverage: stats prints it, stats --json carries it, and more than 1% skipp
   const s = computeStats(t);
   assert.deepEqual(Object.keys(s.coverage!).sort(), ['named', 'read', 'records', 'skipped', 'unlocatedSteps', 'unpairedCalls', 'unpairedResults']);
   const warning = coverageWarning(t.coverage!);
-  assert.ok(warning && /records \(\d+%\) became no step: .*file-history-snapshot/.test(warning), warning);
+  assert.ok(warning && /records \(\d+%\) became no step: .*file-history-snapshot.*; 1 of them of a kind the reader does not know\.$/.test(warning), warning);
   assert.ok(s.warnings.includes(warning!));
   assert.match(describeCoverage(t.coverage!), /^read \d+ of \d+ records into steps; skipped \d+ file-history-snapshot/);
+});
+
+test('coverage: an event stream whose skipped records the reader all names says so in its warning, not only that they became no step', async () => {
+  // OpenCode's event stream: 85 of 107 rows are a part's earlier states, usage read onto a step, session bookkeeping.
+  const t = await loadTrajectory(fixture('opencode-events/traceforge-db-events.jsonl'));
+  assert.equal(t.coverage!.named, skippedCount(t.coverage!));
+  assert.match(coverageWarning(t.coverage!) ?? '', /^85 of 107 records \(79%\) became no step, each of a kind the reader names .*: 34 message\.part\.updated \(an earlier state/);
 });
 
 test('coverage: a run read whole has no coverage warning', async () => {

@@ -367,7 +367,12 @@ export function coverageWarning(c: Coverage): string | undefined {
   if (c.records === 0 || count / c.records <= SKIPPED_WARNING_SHARE) return undefined;
   const top = Object.entries(c.skipped).sort((a, b) => b[1] - a[1]).slice(0, 3).map(([type, k]) => `${n(k)} ${type}`);
   const pct = Math.round((count / c.records) * 100);
-  return `${n(count)} of ${n(c.records)} records (${pct}%) became no step: ${top.join(', ')}${Object.keys(c.skipped).length > 3 ? ', …' : ''}.`;
+  const list = `${top.join(', ')}${Object.keys(c.skipped).length > 3 ? ', …' : ''}`;
+  // Records the reader names on purpose (an event stream's earlier states, usage read onto a step,
+  // bookkeeping) were understood: said so, so that a stream read whole does not look like a loss.
+  const unknown = count - c.named;
+  if (unknown <= 0) return `${n(count)} of ${n(c.records)} records (${pct}%) became no step, each of a kind the reader names (read with another record, an earlier state, bookkeeping): ${list}.`;
+  return `${n(count)} of ${n(c.records)} records (${pct}%) became no step: ${list}; ${n(unknown)} of them of a kind the reader does not know.`;
 }
 
 function n(value: number): string {
