@@ -85,7 +85,7 @@ async function assertHeadlineMatches(report: ReportView, want: ExpectedCompactio
   assert.equal(await report.headline('reduction'), percentText(want.reduction), 'the reduction differs from `compact --json`');
   assert.equal(await report.headlineDetail('reduction'), `${thousands(want.stepsBefore)} → ${thousands(want.stepsAfter)} steps`, 'steps before → after differ from `compact --json`');
   const saved = want.tokensBefore - want.tokensAfter;
-  assert.equal(await report.headlineDetail('tokens'), `${thousands(Math.abs(saved))} ${saved >= 0 ? 'fewer' : 'more'} · tokenizer ${want.tokenizer}`);
+  assert.equal(await report.headlineDetail('tokens'), `${thousands(Math.abs(saved))} ${saved >= 0 ? 'fewer' : 'more'} · tokenizer ${want.tokenizer}${want.imageNote ? ` · ${want.imageNote}` : ''}`);
   assert.match((await report.headline('mode')).toLowerCase(), new RegExp(want.mode));
   const rangeLine = await report.frame().locator('.range-line strong').innerText();
   assert.equal(rangeLine, `Steps ${want.range[0]}–${want.range[1]}`);
@@ -716,6 +716,11 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
   summaryScenario('summary-fills-room', 'dfinson__traceforge/openhands/demo_issue_tracker_get_endpoint.jsonl', 'short/traceforge-get-endpoint.jsonl', [0, 21], (summary) => {
     assert.match(summary, /app\/main\.py shows: @app\.get\("\/tickets\/\{ticket_id\}", response_model=Ticket\)/, 'the room left is not filled with what the files read show of the request');
   }, 'app/main.py shows:'),
+  // Issue 22: a real Codex session (tomjnsn/agentlogs, wild dev split) whose summary stopped at its
+  // lists, a third of its room used; the rest now quotes what the steps said, the agent's finding too.
+  summaryScenario('summary-quotes-findings', 'tomjnsn__agentlogs/images.jsonl', 'short/agentlogs-images-codex.jsonl', [0, 37], (summary) => {
+    assert.match(summary, /^ {2}- step 23: "Recharts wraps SVG text to fit that width/m, 'the agent\'s finding is not quoted');
+  }, 'step 23: "Recharts'),
   {
     // Issue 22: a real Codex coordinator's session (EntityProcess/agentv, wild dev split) polls its
     // workers with `workmux capture prepare-cli -n 80`, then -n 120, -n 200…. The loss report lists

@@ -103,6 +103,8 @@ export interface ExpectedCompaction {
   summary: string | null;
   summarySize: string | null;
   tokenizer: string;
+  /** What of the tokens images are, as the panel's Tokens card says it; null without images. */
+  imageNote: string | null;
   entities: { text: string; kind: string; kept: boolean; where: 'summary' | 'context' | 'lost'; firstStep: number; neededLater: boolean }[];
 }
 

@@ -146,6 +146,8 @@ test('openai-chat, pi and cline: an image part is kept with its size; masking an
   // The report's Tokens card says how much of each side was images, and that it is modelled.
   const report = buildReport([out], chat, { replay: false });
   assert.equal(report.results[0].headline.imageNote, "1,530 of them image tokens before, 765 after, modelled from each image's size (OpenAI (GPT-4o): 85 + 170 per 512-px tile after fitting to 2,048 px and 768 px on the short side)");
+  // The CLI's `compact` (its `images` line and --json `imageNote`) says the same: one note, from the result.
+  assert.equal(out.imageNote, report.results[0].headline.imageNote);
 
   const pi = parseRunText([
     JSON.stringify({ type: 'session', version: 3, id: 's1', timestamp: '2026-01-01T00:00:00Z', cwd: '/w' }),

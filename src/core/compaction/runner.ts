@@ -6,7 +6,7 @@ import { redactSecrets } from '../llm/redact';
 import { UserError } from '../errors';
 import { markerKinds, planRequests } from './planRequests';
 import { redactTrajectory, restoreKeptSteps } from './redactTrajectory';
-import type { Step, Run } from '../model';
+import { imageTokensOf, type Step, type Run } from '../model';
 import { assignTurns } from '../steps';
 import { ConsentRefused, GuardedLlm } from './guardedLlm';
 import { checkOption } from './options';
@@ -186,6 +186,14 @@ interface ResultExtras {
 }
 
 /** Why the result is longer than what went in: a strategy never grows the context silently. */
+/** "1,560 of them image tokens before, 0 after, modelled from each image's size (rule)"; undefined without images. */
+function imageNote(before: readonly Step[], after: readonly Step[]): string | undefined {
+  const rules = [...new Set(before.flatMap((s) => s.images?.map((i) => i.rule ?? '') ?? []))].filter((r) => r !== '');
+  if (rules.length === 0) return undefined;
+  const sum = (steps: readonly Step[]) => steps.reduce((n, s) => n + imageTokensOf(s), 0).toLocaleString('en-US');
+  return `${sum(before)} of them image tokens before, ${sum(after)} after, modelled from each image's size (${rules.join('; ')})`;
+}
+
 function growthNote(output: StrategyOutput, before: number[], after: number[], tokensBefore: number, tokensAfter: number): string {
   const madeTokens = output.steps.reduce((n, o, i) => (o.origin === undefined ? n + after[i] : n), 0);
   const replaced = output.fates.reduce((n, f, i) => (f === 'summarized' || f === 'dropped' ? n + before[i] : n), 0);
@@ -257,6 +265,7 @@ function buildResult(trajectory: Run, strategy: Strategy, options: StrategyOptio
     summary: output.summary,
     tokenizer: x.counter.tokenizer,
     approximateTokens: x.counter.approximate,
+    ...(imageNote(trajectory.steps, steps) ? { imageNote: imageNote(trajectory.steps, steps)! } : {}),
     tokensBefore,
     tokensAfter,
     reduction: tokensBefore === 0 ? 0 : (tokensBefore - tokensAfter) / tokensBefore,

@@ -217,6 +217,8 @@ export interface CompactionResult {
   approximateTokens: boolean;
   tokensBefore: number;
   tokensAfter: number;
+  /** What of the tokens images are, before and after, and the rules that modelled them; absent without images. */
+  imageNote?: string;
   /** (before − after) / before; 0 when before is 0. */
   reduction: number;
   stepTokensBefore: number[];

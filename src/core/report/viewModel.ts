@@ -4,7 +4,7 @@
 import { findStrategy, STRATEGIES } from '../compaction';
 import { cleanText, contextTextOf } from '../compaction';
 import type { CompactionMode, CompactionResult, OptionSpec, StepFate, StrategyOptions } from '../compaction';
-import { imageTokensOf, type Step, type StepKind, type Run } from '../model';
+import type { Step, StepKind, Run } from '../model';
 import { costOf, priceFor, runDate, type PriceOverrides } from '../models';
 import { charEstimateCounter, type TokenCounter } from '../tokens';
 import { kindLabel, stepLabel, stepPreview } from '../view/stepPresentation';
@@ -230,14 +230,6 @@ function resultView(r: CompactionResult, trajectory: Run, opts: ReportOptions & 
   };
 }
 
-/** "1,560 of them image tokens before, 0 after, modelled from each image's size (rule)". */
-function imageNote(before: readonly Step[], after: readonly Step[]): string | null {
-  const sum = (steps: readonly Step[]) => steps.reduce((n, s) => n + imageTokensOf(s), 0);
-  const rules = [...new Set(before.flatMap((s) => s.images?.map((i) => i.rule ?? '') ?? []))].filter((r) => r !== '');
-  if (rules.length === 0) return null;
-  return `${sum(before).toLocaleString('en-US')} of them image tokens before, ${sum(after).toLocaleString('en-US')} after, modelled from each image's size (${rules.join('; ')})`;
-}
-
 function headline(r: CompactionResult, trajectory: Run, opts: ReportOptions & { bill?: RunBill }): Headline {
   const model = opts.model ?? r.llm?.model ?? trajectory.meta.model;
   const price = priceFor(model, opts.priceOverrides, runDate(trajectory.steps));
@@ -249,7 +241,7 @@ function headline(r: CompactionResult, trajectory: Run, opts: ReportOptions & { 
     reduction: r.reduction,
     tokenizer: r.tokenizer,
     approximate: r.approximateTokens,
-    imageNote: imageNote(trajectory.steps, r.condensed.steps),
+    imageNote: r.imageNote ?? null,
     stepsBefore: trajectory.steps.length,
     stepsAfter: r.condensed.steps.length,
     mode: r.mode,
