@@ -74,14 +74,20 @@ function place(ctx: Context, f: WildFile): string {
   return to;
 }
 
+/** Places a file, opens it from the palette and expands its root; returns what `stats` says of it. */
+async function openRoot(ctx: Context, f: WildFile): Promise<ReturnType<typeof expectedFor>> {
+  const file = place(ctx, f);
+  const want = expectedFor(ctx.repo, file);
+  await ctx.wb.runCommand('Agent Trace Lens: Open Trajectory…');
+  await ctx.wb.answerFileDialog(file);
+  await ctx.wb.expand(await ctx.wb.traceRow(want.title));
+  return want;
+}
+
 /** Opens a file from the palette, expands its root and turns; returns its title and rows. */
 async function openExpanded(ctx: Context, f: WildFile): Promise<{ title: string; rows: Row[]; want: ReturnType<typeof expectedFor> }> {
   const { wb } = ctx;
-  const file = place(ctx, f);
-  const want = expectedFor(ctx.repo, file);
-  await wb.runCommand('Agent Trace Lens: Open Trajectory…');
-  await wb.answerFileDialog(file);
-  await wb.expand(await wb.traceRow(want.title));
+  const want = await openRoot(ctx, f);
   for (let n = 0; n < 6; n++) {
     const closed = subtreeOf(await wb.traceRows(), want.title).rows.find((r) => (/^Turn \d+$/.test(r.label) || /^subagent · /.test(r.label)) && r.expanded === false);
     if (!closed) break;
@@ -205,11 +211,7 @@ export const WILD_SCENARIOS: Scenario[] = [
       await closeOpenTrajectories(ctx);
       // Aider: each session is a run; a request whose model call raised shows the error icon on the
       // notice that printed the exception, labelled by its type (no word list: the exception's shape).
-      const aiderFile = place(ctx, AIDER);
-      const aiderWant = expectedFor(ctx.repo, aiderFile);
-      await wb.runCommand('Agent Trace Lens: Open Trajectory…');
-      await wb.answerFileDialog(aiderFile);
-      await wb.expand(await wb.traceRow(aiderWant.title));
+      const aiderWant = await openRoot(ctx, AIDER);
       const firstRun = subtreeOf(await wb.traceRows(), aiderWant.title).rows.find((r) => r.level === 2 && /^\d+ steps · /.test(r.description));
       assert.ok(firstRun, 'the sessions are runs under the root');
       await wb.expand(await wb.traceRowAt(firstRun.index));
@@ -285,11 +287,7 @@ export const WILD_SCENARIOS: Scenario[] = [
       await closeOpenTrajectories(ctx);
 
       // τ²-bench: the two simulations are two runs under the file, each opening to its turns.
-      const tau2File = place(ctx, TAU2);
-      const tau2 = expectedFor(ctx.repo, tau2File);
-      await wb.runCommand('Agent Trace Lens: Open Trajectory…');
-      await wb.answerFileDialog(tau2File);
-      await wb.expand(await wb.traceRow(tau2.title));
+      const tau2 = await openRoot(ctx, TAU2);
       const runs = subtreeOf(await wb.traceRows(), tau2.title).rows.filter((r) => r.level === 2);
       assert.deepEqual(runs.map((r) => /^task (18|25): /.test(r.label)), [true, true], describe(runs));
       await wb.expand(await wb.traceRowAt(runs[0].index));
