@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import { findStrategy } from '../../src/core/compaction/registry';
+import { commandEffect, installsDependency } from '../../src/core/compaction/facts/calls';
 import { readGist } from '../../src/core/compaction/facts/outcomes';
 import { runCompaction } from '../../src/core/compaction/runner';
 import { charEstimateCounter } from '../../src/core/tokens';
@@ -42,4 +43,13 @@ test('a read file\'s gist skips a blank line\'s bare number, as Copilot CLI\'s v
   // Copilot CLI 1.0's view of .agents/product-boundary.md (EntityProcess/agentv, MIT), its first lines.
   assert.equal(readGist('1. # Product Boundary\n2. \n3. This file expands the summary in [AGENTS.md](../AGENTS.md).'), '# Product Boundary · This file expands the summary in [AGENTS.md](../AGENTS.md).');
   assert.equal(readGist('<path>app/service.py</path>\n<type>file</type>\n<content>\n1: """Business logic layer for ticket operations."""\n2: \n3: class TicketService:'), '"""Business logic layer for ticket operations.""" · class TicketService:');
+});
+
+test('an install is read once, by the shell reading that classes commands: what DEPS lists is what CHANGES leaves out', () => {
+  for (const c of ['cd app && npm ci', 'sudo apt-get install -y jq', 'uv pip install -e .', 'python3 -m pip uninstall -y requests', 'timeout 300 cargo add serde']) {
+    assert.ok(installsDependency(c), c);
+    assert.equal(commandEffect(c), 'change', c);
+  }
+  // A command that names an installer without running it (the old word match took `echo … pip install`).
+  for (const c of ['pip list', 'npm test', 'echo "run pip install first"', 'grep -r "npm install" docs']) assert.ok(!installsDependency(c), c);
 });

@@ -426,6 +426,31 @@ const GIT_LOOKS = /^(?:show|diff|log|status|blame|grep|ls-files|ls-tree|rev-pars
 const CHANGES = /^(?:mkdir|touch|rm|rmdir|mv|cp|ln|chmod|chown|tee|patch|truncate|dd|install|unzip|gunzip|untar|rsync|scp|kill|pkill|killall|systemctl|service|docker|kubectl|terraform|useradd|crontab)$/;
 const INSTALLERS = /^(?:pip3?|uv|poetry|conda|mamba|npm|yarn|pnpm|bun|apt|apt-get|brew|cargo|gem|go|composer|dnf|yum|apk|pipx|rustup|nvm)$/;
 
+/** A segment's program without what runs it (`sudo`, `timeout 60`, `FOO=1`) and its path, and the program's arguments. */
+function programOf(segment: string): { cmd: string; args: string[] } {
+  let w = words(segment);
+  while (w.length && (/^\w+=/.test(w[0]) || /^(?:sudo|time|nohup|timeout|xargs|env|exec|nice)$/.test(w[0]) || (/^\d+[smh]?$/.test(w[0]) && w.length > 1))) w = w.slice(1);
+  while (w.length && w[0].startsWith('-') && w.length > 1) w = w.slice(1); // xargs -0, timeout -s KILL
+  return { cmd: (w[0] ?? '').replace(/^.*\//, ''), args: w.slice(1) };
+}
+
+// What an installer does to a project's dependencies: adds, removes, upgrades or links them.
+const INSTALL_VERBS = /^(?:install|add|remove|uninstall|update|upgrade|get|i|ci|link|unlink)$/;
+
+/** A program that adds, removes or upgrades a dependency: `npm ci`, `uv pip install`, `python -m pip uninstall`. */
+function installs(cmd: string, args: readonly string[]): boolean {
+  if (INSTALLERS.test(cmd)) return args.some((a) => INSTALL_VERBS.test(a));
+  return /^python\d*(?:\.\d+)?$/.test(cmd) && args[0] === '-m' && args[1] === 'pip' && args.some((a) => /^(?:install|uninstall)$/.test(a));
+}
+
+/** Whether any part of a shell command installs or removes a dependency (the DEPS a summary lists). */
+export function installsDependency(command: string): boolean {
+  return shellSegments(command).some((segment) => {
+    const { cmd, args } = programOf(segment);
+    return installs(cmd, args);
+  });
+}
+
 /**
  * What a shell command does to the world: `read` when every part only looks (`cat`, `sed -n`,
  * `rg`, `git show`, `ls`), `change` when a part changes files, the repository or the environment
@@ -437,12 +462,8 @@ export function commandEffect(command: string): CommandEffect {
   for (const segment of shellSegments(command)) {
     const unquoted = segment.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, '""');
     if (/(?:^|[^>&\d2])>>?\s*(?!\/dev\/|&)[^\s;&|<>]/.test(unquoted)) return 'change';
-    let w = words(segment);
-    while (w.length && (/^\w+=/.test(w[0]) || /^(?:sudo|time|nohup|timeout|xargs|env|exec|nice)$/.test(w[0]) || (/^\d+[smh]?$/.test(w[0]) && w.length > 1))) w = w.slice(1);
-    while (w.length && w[0].startsWith('-') && w.length > 1) w = w.slice(1); // xargs -0, timeout -s KILL
-    const cmd = (w[0] ?? '').replace(/^.*\//, '');
+    const { cmd, args } = programOf(segment);
     if (!cmd) continue;
-    const args = w.slice(1);
     if (cmd === 'sed' || cmd === 'perl' || cmd === 'awk' || cmd === 'gawk' || cmd === 'ruby') {
       if (editsInPlace(cmd, args)) return 'change';
       // A perl or ruby script runs a program; sed and awk without -i only print.
@@ -459,8 +480,8 @@ export function commandEffect(command: string): CommandEffect {
       continue;
     }
     if (cmd === 'find' && args.some((a) => a === '-delete' || a === '-exec' && /\b(rm|sed|mv|chmod)\b/.test(args.join(' ')))) return 'change';
-    if (INSTALLERS.test(cmd) && args.some((a) => /^(?:install|add|remove|uninstall|update|upgrade|get|i|ci|link|unlink)$/.test(a))) return 'change';
-    if (/^python\d*(?:\.\d+)?$/.test(cmd) && args[0] === '-m' && /^(?:pip|venv)$/.test(args[1] ?? '')) return args.some((a) => /^(?:install|uninstall)$/.test(a)) || args[1] === 'venv' ? 'change' : 'run';
+    if (installs(cmd, args)) return 'change';
+    if (/^python\d*(?:\.\d+)?$/.test(cmd) && args[0] === '-m' && /^(?:pip|venv)$/.test(args[1] ?? '')) return args[1] === 'venv' ? 'change' : 'run';
     if ((cmd === 'curl' && args.some((a) => /^-[oO]$|^--output$/.test(a))) || cmd === 'wget') return 'change';
     if (cmd === 'tar' && args.some((a) => /^-?\w*[xc]/.test(a))) return 'change';
     if (CHANGES.test(cmd)) return 'change';

@@ -6,7 +6,7 @@ import {
   ANSWERED_PREFIX, callName, describeChange, describeCommand, describeFailedEdit, describeTest, describeTodo, failedEdits, filesChanged, filesRead, readGistOf, samePath,
   type CommandFact, type Facts,
 } from './facts';
-import { returnsFinding } from './calls';
+import { installsDependency, returnsFinding } from './calls';
 import { isTestCommand } from './outcomes';
 import { taskTrackingOf } from './plans';
 
@@ -343,9 +343,9 @@ export function pendingCallLines(facts: Facts): string[] {
   return facts.pendingCalls.map((c) => `no result yet: ${c.text}`);
 }
 
-/** A command that adds or removes a dependency (`pip install`, `npm add`, `python -m pip uninstall`). */
+/** A command that adds or removes a dependency (`pip install`, `npm add`, `python -m pip uninstall`): calls.ts reads it. */
 export function isInstall(c: CommandFact): boolean {
-  return /\b(?:pip3?|uv(?: pip)?|poetry|conda|mamba|npm|yarn|pnpm|bun|apt(?:-get)?|brew|cargo|gem|go|composer|pipx)\s+(?:install|add|get|uninstall|remove)\b/.test(c.command);
+  return installsDependency(c.command);
 }
 
 export function installLines(facts: Facts): string[] {
