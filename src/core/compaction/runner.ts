@@ -7,6 +7,7 @@ import { UserError } from '../errors';
 import { markerKinds, planRequests } from './planRequests';
 import { redactTrajectory, restoreKeptSteps } from './redactTrajectory';
 import { imageTokensOf, type Step, type Run } from '../model';
+import { imageRulesOf } from '../tokens/imageTokens';
 import { assignTurns } from '../steps';
 import { ConsentRefused, GuardedLlm } from './guardedLlm';
 import { checkOption } from './options';
@@ -188,7 +189,7 @@ interface ResultExtras {
 /** Why the result is longer than what went in: a strategy never grows the context silently. */
 /** "1,560 of them image tokens before, 0 after, modelled from each image's size (rule)"; undefined without images. */
 function imageNote(before: readonly Step[], after: readonly Step[]): string | undefined {
-  const rules = [...new Set(before.flatMap((s) => s.images?.map((i) => i.rule ?? '') ?? []))].filter((r) => r !== '');
+  const rules = imageRulesOf(before);
   if (rules.length === 0) return undefined;
   const sum = (steps: readonly Step[]) => steps.reduce((n, s) => n + imageTokensOf(s), 0).toLocaleString('en-US');
   return `${sum(before)} of them image tokens before, ${sum(after)} after, modelled from each image's size (${rules.join('; ')})`;

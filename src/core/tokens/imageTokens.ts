@@ -1,4 +1,4 @@
-import type { Run, StepImage } from '../model';
+import type { Run, Step, StepImage } from '../model';
 
 // What an image costs the prompt, modelled from its pixel size by the rule its provider
 // publishes. No tokenizer counts images, and a log records no per-image usage, so every figure
@@ -115,6 +115,11 @@ export function modelRunImages(run: Run): void {
     next = step.model ?? step.usage?.model ?? next;
     if (step.images) step.images = step.images.map((image) => modelImage(image, step.model ?? next));
   }
+}
+
+/** The rules that modelled the images of `steps`, each once, in the order met: what a figure that counts them names. */
+export function imageRulesOf(steps: readonly Pick<Step, 'images'>[]): string[] {
+  return [...new Set(steps.flatMap((s) => s.images?.flatMap((i) => (i.rule ? [i.rule] : [])) ?? []))];
 }
 
 /** One image in words, for a step's details: its size and its modelled tokens, with the rule. */

@@ -3,6 +3,7 @@ import { STEP_KINDS } from '../model';
 import { turnsOf } from '../steps';
 import { isAgentStep, REPLY_PRIMING, stepTotal, type StepTokens } from './chatFormat';
 import { nameTable, plainTable } from '../names';
+import { imageRulesOf } from './imageTokens';
 
 // Pure sums over per-step counts: totals by kind, tool and turn, and the model calls a run made.
 // `steps` and `tokens` are parallel arrays; pass one run's steps for turn and call figures.
@@ -38,7 +39,6 @@ export function summarizeTokens(steps: readonly Step[], tokens: readonly StepTok
   let overhead = 0;
   let images = 0;
   let imageCount = 0;
-  const imageRules = new Set<string>();
   let exact = true;
   steps.forEach((step, i) => {
     const t = tokens[i];
@@ -46,10 +46,7 @@ export function summarizeTokens(steps: readonly Step[], tokens: readonly StepTok
     content += t.content;
     overhead += t.overhead;
     images += t.images ?? 0;
-    for (const image of step.images ?? []) {
-      imageCount++;
-      if (image.rule) imageRules.add(image.rule);
-    }
+    imageCount += step.images?.length ?? 0;
     exact &&= t.exact;
     byKind[step.kind] += total;
     const tool = step.kind === 'tool_call' ? step.tool?.name : step.kind === 'tool_result' ? step.toolName : undefined;
@@ -60,7 +57,7 @@ export function summarizeTokens(steps: readonly Step[], tokens: readonly StepTok
       entry.total += total;
     }
   });
-  return { total: content + overhead + images, content, overhead, images, imageCount, imageRules: [...imageRules], byKind, byTool: plainTable(byTool), exact };
+  return { total: content + overhead + images, content, overhead, images, imageCount, imageRules: imageRulesOf(steps), byKind, byTool: plainTable(byTool), exact };
 }
 
 export interface TurnTokens {
