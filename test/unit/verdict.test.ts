@@ -10,7 +10,9 @@ import { loadTrajectory } from '../../src/core/open';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
 import type { Run } from '../../src/core/model';
 import { allRealFiles } from '../helpers/realFiles';
-import { writeTemp } from '../helpers/paths';
+import * as path from 'node:path';
+import { extractFacts } from '../../src/core/compaction/extract';
+import { REPO_ROOT, writeTemp } from '../helpers/paths';
 
 // One verdict for every tool (compaction/facts/verdict.ts): the log's error flag and exit status
 // decide, the text only when the log records neither; a text that says there was no error is none.
@@ -110,4 +112,27 @@ test('katalyst-tools never says "no result recorded" for a tool whose calls have
     }
   }
   assert.ok(groups > 20, `${groups} groups`);
+});
+
+test('Codex 0.5x–0.6x: an output written as {"output", "metadata": {"exit_code"}} is read for its status and its text', async () => {
+  // Prometheus-AGS/prometheus-parking-lot-rs (wild dev split): apply_patch answers in this shape.
+  const real = (await loadTrajectory(path.join(REPO_ROOT, 'wild', 'files', 'Prometheus-AGS__prometheus-parking-lot-rs', 'rollout-2025-12-06T15-11-37-019af581-86ce-7d23-b9c6-0f99353d36af.jsonl'))).runs[0];
+  const wrapped = real.steps.filter((s) => s.kind === 'tool_result' && s.text.startsWith('{"output":'));
+  assert.ok(wrapped.length >= 10, `${wrapped.length}`);
+  assert.deepEqual([...new Set(wrapped.map((s) => s.exitCode))], [0], 'each status is read from its metadata');
+  const facts = extractFacts(real, real.steps.map((s) => s.index));
+  assert.ok(facts.outcomes.some((o) => /^Success\. Updated the following files:/.test(o.said ?? '')), 'what it said, not its JSON');
+  assert.ok(!facts.outcomes.some((o) => /^\{"output"/.test(o.said ?? '')));
+  // The same shape with a failing status (built from the real line, exit_code changed): an error everywhere.
+  const line = (type: string, payload: object) => JSON.stringify({ timestamp: '2025-12-06T21:16:59.589Z', type, payload });
+  const file = writeTemp('rollout-exit.jsonl', [
+    line('session_meta', { id: 's', timestamp: '2025-12-06T21:11:37.934Z', cwd: '/w', originator: 'codex_cli_rs', cli_version: '0.63.0' }),
+    line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'fix the build' }] }),
+    line('response_item', { type: 'function_call', name: 'shell', arguments: '{"command":["bash","-lc","./build.sh"]}', call_id: 'c1' }),
+    line('response_item', { type: 'function_call_output', call_id: 'c1', output: JSON.stringify({ output: '/usr/bin/env: ‘bash\\r’: No such file or directory\n', metadata: { exit_code: 127, duration_seconds: 0.1 } }) }),
+  ].join('\n'));
+  const run = (await loadTrajectory(file)).runs[0];
+  const result = run.steps.find((s) => s.kind === 'tool_result')!;
+  assert.equal(result.exitCode, 127);
+  assert.deepEqual([...errorSteps(run.steps)], [result.index]);
 });

@@ -223,12 +223,18 @@ function exitCodeInto(steps: readonly Step[], payload: Record<string, unknown>):
 }
 
 /**
- * Codex writes a command's status into the output text it returns, not into a field: a header
+ * Codex writes a command's status into the output text it returns (earlier versions, into a JSON field of it): a header
  * `Exit code: 1` (then `Wall time: …` and `Output:`), or `execution error: …` when its sandbox could
  * not start the command at all. Both are Codex's own wording, so the step carries them as its
  * exit code and error flag, for the tree, Next Error and every summary alike.
  */
 function readOutputStatus(step: Step): void {
+  // Codex 0.3x–0.5x returned a shell call's output as JSON, its status in a field:
+  // `{"output":"…","metadata":{"exit_code":127,"duration_seconds":0.1}}`.
+  if (step.exitCode === undefined && step.text.startsWith('{"output":')) {
+    const status = /"metadata":\{"exit_code":(-?\d+),"duration_seconds":[\d.eE+-]+\}\}\s*$/.exec(step.text.slice(-160));
+    if (status) step.exitCode = Number(status[1]);
+  }
   if (step.exitCode === undefined) {
     // `Exit code: 1\nWall time: …`, or unified exec's `Chunk ID: …\nWall time: …\nProcess exited with code 1`.
     const header = /^Exit code: (-?\d+)\r?\nWall time: /.exec(step.text) ?? /^Chunk ID: \S+\r?\nWall time: [^\n]*\r?\nProcess exited with code (-?\d+)\r?\n/.exec(step.text);

@@ -353,12 +353,18 @@ export function* eachOutputLine(text: string, clean = true): Generator<string> {
 
 /**
  * The text of a line that is a JSON list of content parts (`[{"type":"text","text":"…"}]`, Codex's
- * `js` tool) or one part (`{"type":"output_text","text":{"value":"…"}}`), else undefined.
+ * `js` tool), one part (`{"type":"output_text","text":{"value":"…"}}`) or an earlier Codex's shell
+ * output with its metadata, else undefined.
  */
 function contentPartsText(line: string): string | undefined {
-  if (!/^\[?\{"type":/.test(line) || line.length > 1_000_000) return undefined;
+  if (!/^\[?\{"(?:type|output)":/.test(line) || line.length > 1_000_000) return undefined;
   let parsed: unknown;
   try { parsed = JSON.parse(line); } catch { return undefined; }
+  // Codex 0.3x–0.5x: a shell call's output as `{"output":"…","metadata":{"exit_code":0,…}}` (its status is read apart).
+  if (parsed && typeof parsed === 'object' && !Array.isArray(parsed) && 'metadata' in parsed) {
+    const output = (parsed as { output?: unknown }).output;
+    return typeof output === 'string' ? output : undefined;
+  }
   const texts: string[] = [];
   for (const part of Array.isArray(parsed) ? parsed : [parsed]) {
     const t = part && typeof part === 'object' ? (part as { text?: unknown }).text : undefined;
