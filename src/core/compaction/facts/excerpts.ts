@@ -4,6 +4,7 @@
 // left (render.ts, `within`), below every other line, so a summary with room to spare quotes what
 // the run saw instead of leaving the room empty.
 
+import { redactSecrets } from '../../llm/redact';
 import type { Step } from '../../model';
 import { addedLines, classifyCall } from './calls';
 import { cleanText } from './hygiene';
@@ -22,8 +23,6 @@ const MIN_CHARS = 6;
 const HEAD_LINES = 300;
 const TAIL_LINES = 40;
 
-// What must never be quoted, whatever the run printed: keys, tokens, passwords.
-const SECRET = /(?:secret|token|passw(?:or)?d|passwd|api[_-]?key|private[_-]?key|credential|authorization)\s*["']?\s*[:=]|\b(?:sk|pk|ghp|gho|xox[abp])[-_][A-Za-z0-9_-]{12,}|-----BEGIN [A-Z ]*PRIVATE KEY/i;
 // A verdict or a state a tool printed: what a reader checks first.
 const VERDICT = /\b(?:exit(?:ed)?(?: with)?(?: code| status)?\s*-?\d+|passed|failed|failures?|errors?|warnings?|success(?:ful(?:ly)?)?|updated|created|deleted|removed|modified|renamed|installed|added|not found|no such|denied|refused|timed? ?out|skipped|ok|done|completed?|aborted|killed|missing|invalid|cannot|can't|unable|\d+ (?:files?|tests?|lines?|insertions?|deletions?|changes?|replacements?|matches|results?|items?|rows?))\b/i;
 // A path (`src/app/main.py`, `/home/u/x`) or a file name with an extension (`service.py`).
@@ -59,8 +58,14 @@ export function excerptsOf(steps: readonly Step[], chosen: readonly number[], te
       seen.add(key);
       scored.push({ step: i, text, score: scoreOf(text, c.base, at === 0 || at === lines.length - 1, terms) });
     });
-    // A step's best lines first: each further line of the same step counts for a little less.
-    out.push(...scored.sort((a, b) => b.score - a.score).slice(0, PER_STEP).map((e, j) => ({ ...e, score: Math.max(0, e.score - STEP_DECAY * j) })));
+    // A step's best lines first, never a secret (the rules a prompt is redacted by); each further
+    // line of the same step counts for a little less.
+    const best: Excerpt[] = [];
+    for (const e of scored.sort((a, b) => b.score - a.score)) {
+      if (best.length >= PER_STEP) break;
+      if (redactSecrets(e.text, { randomValues: false }).count === 0) best.push({ ...e, score: Math.max(0, e.score - STEP_DECAY * best.length) });
+    }
+    out.push(...best);
   }
   return out;
 }
@@ -132,7 +137,7 @@ function tidyLine(raw: string): string {
 }
 
 function quotable(line: string): boolean {
-  return line.length >= MIN_CHARS && line.length <= MAX_CHARS && /[\p{L}]/u.test(line) && !TAG_ONLY.test(line) && !SECRET.test(line);
+  return line.length >= MIN_CHARS && line.length <= MAX_CHARS && /[\p{L}]/u.test(line) && !TAG_ONLY.test(line);
 }
 
 function lines(text: string, max: number): string[] {

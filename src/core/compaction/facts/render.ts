@@ -415,9 +415,9 @@ const EXCERPT_RANK = 0.4;
 /**
  * The excerpts (excerpts.ts) as lines that fill room, in step order, quoted: ranked below every
  * other line, by their score. They fill at most FILL_SHARE of what the summary replaces, and never
- * past what keeps the whole context within 40% of its size (REDUCTION_TARGET) where the steps kept
- * leave room for that: quoting is what a summary does with room it would otherwise leave empty, not
- * a reason to miss the reduction a summary aims for.
+ * past what keeps the whole context's characters within 30% of their size (EXCERPT_TARGET); where
+ * the steps kept take that much already, none: quoting is what a summary does with room it would
+ * otherwise leave empty, not a reason to miss the reduction a summary aims for.
  */
 export function excerptLines(facts: Facts): Ranked[] {
   const ofRange = FILL_SHARE * facts.replacedChars;
