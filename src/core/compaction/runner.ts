@@ -7,7 +7,7 @@ import { UserError } from '../errors';
 import { markerKinds, planRequests } from './planRequests';
 import { redactTrajectory, restoreKeptSteps } from './redactTrajectory';
 import { imageTokensOf, type Step, type Run } from '../model';
-import { imageRulesOf } from '../tokens/imageTokens';
+import { imageRulesOf } from '../tokens';
 import { assignTurns } from '../steps';
 import { ConsentRefused, GuardedLlm } from './guardedLlm';
 import { checkOption } from './options';

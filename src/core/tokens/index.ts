@@ -11,4 +11,4 @@ export { memoizedCounter } from './tiktokenCounter';
 export { countingBackend, type CountingBackend } from './countJobs';
 export { describeTokenReport } from './describe';
 export { isAgentStep, messageStarts, overheadOf, piecesOf, stepTokensOf } from './chatFormat';
-export { imageLine, modelRunImages } from './imageTokens';
+export { imageLine, imageRulesOf, modelRunImages } from './imageTokens';
