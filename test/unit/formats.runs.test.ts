@@ -97,6 +97,8 @@ test('runs: τ²-bench results hold their runs beside a list of tasks; each simu
   assert.equal(t.format, 'runs');
   assert.equal(t.runs.length, 2);
   assert.deepEqual(t.runs.map((r) => r.meta.model), ['claude-sonnet-4-5-20250929', 'claude-sonnet-4-5-20250929']);
+  // Each run's reward (under reward_info) is on its node, as a top-level `reward` is.
+  assert.deepEqual(t.runs.map((r) => runOutcome(r.meta)), ['reward 1 · trial 0', 'reward 1 · trial 0']);
   // The agent's calls record their cost; the bill is theirs (agent_cost), not the user simulator's.
   const bills = t.runs.map((r) => billRun(r));
   assert.deepEqual(bills.map((b) => b.label), ['recorded', 'recorded']);

@@ -18,7 +18,8 @@ export function runMetadata(record: Record<string, unknown>, trajectoryKey: stri
   if (task !== undefined && !isRecord(task)) meta.taskId = String(task);
   if (typeof record.instance_id === 'string' || typeof record.instance_id === 'number') meta.instanceId = String(record.instance_id);
   for (const [name, keys] of NUMBERED) {
-    const v = pick(keys);
+    // τ²-bench keeps the reward with how it was reached: `reward_info: {reward, db_check, …}`.
+    const v = pick(keys) ?? (name === 'reward' && isRecord(record.reward_info) ? record.reward_info.reward : undefined);
     if (typeof v === 'number' || typeof v === 'boolean') meta[name] = v;
     else if (isRecord(v)) meta[name] = v; // per-metric scores
   }
