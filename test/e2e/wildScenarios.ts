@@ -290,6 +290,8 @@ export const WILD_SCENARIOS: Scenario[] = [
       const tau2 = await openRoot(ctx, TAU2);
       const runs = subtreeOf(await wb.traceRows(), tau2.title).rows.filter((r) => r.level === 2);
       assert.deepEqual(runs.map((r) => /^task (18|25): /.test(r.label)), [true, true], describe(runs));
+      // Each simulation's reward (τ²-bench's reward_info) leads its description, within the sidebar.
+      assert.deepEqual(runs.map((r) => /^reward 1 · trial 0 · \d+ steps · /.test(r.description)), [true, true], describe(runs));
       await wb.expand(await wb.traceRowAt(runs[0].index));
       const firstRun = subtreeOf(await wb.traceRows(), tau2.title).rows;
       assert.ok(firstRun.some((r) => r.level === 3 && /^Turn \d+$/.test(r.label)), describe(firstRun));

@@ -12,7 +12,11 @@ import { chunked, type StepNode, type TreeNode, type TurnNode } from './nodes';
 import { stepIcon } from './icons';
 import { errorSteps } from '../../core/find';
 import type { TreeFilter } from '../find/stepFilter';
+
 import { plainLabel } from '../../core/output/terminal';
+
+/** Characters of a run's label when an outcome (a reward, resolved) follows it. */
+const RUN_LABEL_WITH_OUTCOME = 44;
 
 /** How sizes are written in descriptions and tooltips; token accounting swaps in its own. */
 export interface SizeLabels {
@@ -162,8 +166,10 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
         return withId(item, node.id);
       }
       case 'run': {
-        const item = new vscode.TreeItem(plainLabel(node.run.title), Collapsed);
         const outcome = runOutcome(node.run.meta);
+        // The outcome leads the description: a task of seventy characters in the label would push
+        // it past a sidebar's edge, so a run with one is labelled shorter (its tooltip has it whole).
+        const item = new vscode.TreeItem(plainLabel(outcome ? oneLine(node.run.title, RUN_LABEL_WITH_OUTCOME) : node.run.title), Collapsed);
         item.description = `${this.matchCount(doc, node.runIndex)}${outcome ? outcome + ' · ' : ''}${node.run.steps.length} steps · ${this.sizes.total(doc, node.runIndex, node.run.steps)}`;
         item.tooltip = runTooltip(node.run);
         item.iconPath = new vscode.ThemeIcon('run-all');
