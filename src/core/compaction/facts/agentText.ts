@@ -39,7 +39,7 @@ function statesSomething(s: string): boolean {
 }
 
 // What the agent means to do next ("Let me check…", "Now I'll run…"): not what it found.
-const INTENTION = /^(?:(?:now|next|first|then|so|ok(?:ay)?|great|perfect|good|alright|excellent)[,!.:]?\s+)*(?:let me|let's|let us|i'll|i will|i'm going to|i am going to|i need to|i should|i want to|we need to|we'll|we will)\b/i;
+export const INTENTION = /^(?:(?:now|next|first|then|so|ok(?:ay)?|great|perfect|good|alright|excellent)[,!.:]?\s+)*(?:let me|let's|let us|i'll|i will|i'm going to|i am going to|i need to|i should|i want to|we need to|we'll|we will)\b/i;
 
 /** The opening statements of an agent's message, up to about 200 characters; '' when it only says what it means to do. */
 export function statementsOf(text: string): string {
@@ -59,7 +59,7 @@ export function statementsOf(text: string): string {
  * The sentences of a message, line by line: a list's number (`1. Create …`) is no sentence end,
  * and a sentence that introduces a list ("you'll need to either:") goes on with its first item.
  */
-function sentencesOf(text: string): string[] {
+export function sentencesOf(text: string): string[] {
   const lines = text.replace(/```[\s\S]*?(?:```|$)/g, '\n').split('\n').map((line) => paragraph(line)).filter((line) => line !== '');
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {

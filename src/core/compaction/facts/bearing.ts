@@ -39,7 +39,7 @@ export function requestTerms(texts: readonly string[]): string[] {
 
 
 // A definition says more of a file than a use: `def get_ticket(…)`, `@app.get("/tickets/{ticket_id}")`.
-const DEFINITION = /^(?:export\s+)?(?:async\s+)?(?:def|class|function|func|fn|pub|const|let|var|type|interface|struct|enum|module|defmodule|@\w)/;
+export const DEFINITION = /^(?:export\s+)?(?:async\s+)?(?:(?:def|class|function|func|fn|pub|const|let|var|type|interface|struct|enum|module|defmodule)\s|@\w)/;
 
 /**
  * At most `max` lines of `output` that name the most of `terms` (and of `written`, the terms the

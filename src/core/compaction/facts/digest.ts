@@ -3,7 +3,7 @@
 // oldest items go first, so the newest and the most telling survive.
 
 import { returnsFinding } from './calls';
-import { bounded, paragraph } from './hygiene';
+import { bounded, paragraph, saidIn } from './hygiene';
 import { fillEntries, messageLine } from './render';
 import { ANSWERED_PREFIX, callName, describeChange, describeCommand, describeFailedEdit, describeTest, describeTodo, failedEdits, filesChanged, filesNotRead, filesRead, readGistOf, type Facts } from './facts';
 
@@ -57,8 +57,8 @@ export const EXCERPT_PRIORITY = 0.4;
 
 /** The excerpts (excerpts.ts) as items below all others, quoted; not one the items `said` hold already. */
 export function excerptItems(facts: Facts, said: readonly DigestItem[]): DigestItem[] {
-  const flat = said.map((i) => i.text.toLowerCase()).join('\n');
-  return facts.excerpts.filter((e) => !flat.includes(paragraph(e.text).toLowerCase()))
+  const already = saidIn(said.map((i) => i.text).join('\n'));
+  return facts.excerpts.filter((e) => !already(e.text))
     .map((e) => ({ text: `"${paragraph(e.text)}"`, priority: EXCERPT_PRIORITY * e.score, step: e.step }));
 }
 

@@ -6,6 +6,8 @@
 
 import { redactSecrets } from '../../llm/redact';
 import type { Step } from '../../model';
+import { INTENTION, sentencesOf } from './agentText';
+import { DEFINITION } from './bearing';
 import { addedLines, classifyCall } from './calls';
 import { cleanText } from './hygiene';
 import { eachOutputLine, LINE_NUMBER } from './outcomes';
@@ -32,13 +34,6 @@ const CODE_NAME = /\b(?:[a-z]\w*_\w+|[a-z]+[A-Z]\w*|[A-Z]{2,}\d+\w*|[0-9a-f]{7,4
 const NUMBER = /\d/;
 // Words in capitals a prompt uses to insist: a rule the agent was held to.
 const INSISTS = /\b(?:NOW|MUST|NEVER|ALWAYS|STOP|WAIT|DO NOT|IMPORTANT|CRITICAL|REQUIRED|ONLY)\b/;
-// What an agent means to do next ("Let me check…") tells less than what it found.
-const INTENTION = /^(?:(?:now|next|first|then|so|ok(?:ay)?|great|perfect|good|alright)[,!.:]?\s+)*(?:let me|let's|i'll|i will|i'm going to|i need to|i should|we need to|we'll)\b/i;
-// A definition says more of code than a use.
-const DEFINITION = /^(?:export\s+)?(?:async\s+)?(?:def|class|function|func|fn|pub|interface|struct|enum|type)\s/;
-// A sentence ends at . ! ? or 。 before a space.
-const SENTENCE_BREAK = /(?<=[.!?。])\s+(?=[A-Z"'(`])/;
-
 /**
  * The lines worth quoting from the steps `chosen`, at most PER_STEP a step, each once (at its
  * first step), with a score between 0 and 1. `terms` are the person's own (bearing.ts,
@@ -79,7 +74,7 @@ function candidateLines(step: Step, steps: readonly Step[]): Candidate[] {
     // What the agent said: its findings, sentence by sentence.
     case 'assistant':
     case 'thought':
-      return sentences(text.slice(0, 20_000)).map((s) => ({ text: s, base: INTENTION.test(s) ? 0.1 : step.kind === 'thought' ? 0.3 : 0.4 }));
+      return sentencesOf(cleanText(text.slice(0, 20_000))).map((s) => tidyLine(s).replace(/^#+\s*/, '')).filter(quotable).map((s) => ({ text: s, base: INTENTION.test(s) ? 0.1 : step.kind === 'thought' ? 0.3 : 0.4 }));
     // What the person (or the harness on their behalf) put in: instructions, settings, context.
     // Where a client tagged the person's words (Cline's `<feedback>`), the rest is its own wrapper.
     case 'user':
@@ -148,10 +143,6 @@ function lines(text: string, max: number): string[] {
     if (out.length >= max) break;
   }
   return out;
-}
-
-function sentences(text: string): string[] {
-  return cleanText(text).split(/\n+/).flatMap((line) => tidyLine(line).replace(/^#+\s*/, '').split(SENTENCE_BREAK)).map((s) => s.trim()).filter(quotable);
 }
 
 /** An output's opening HEAD_LINES lines and its last TAIL_LINES, without the wrapper a harness puts round it. */

@@ -155,8 +155,11 @@ export interface Facts {
   replacedChars: number;
   /** Characters of the run's other steps: what stays beside the summary. */
   keptChars: number;
-  /** Lines of the steps read quoted as they stand, scored (excerpts.ts): what fills the room a summary has left last. */
-  excerpts: Excerpt[];
+  /**
+   * Lines of the steps read quoted as they stand, scored (excerpts.ts): what fills the room a
+   * summary has left last. Read when first asked for: the loss report and the chunk digests never ask.
+   */
+  readonly excerpts: Excerpt[];
   /** First and last index read, for "steps a–b". */
   span?: [number, number];
 }
@@ -296,7 +299,12 @@ export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts 
     }
   }
   facts.keptChars = steps.reduce((n, s) => n + contextTextOf(s).length, 0) - facts.replacedChars;
-  facts.excerpts = excerptsOf(steps, chosen, requestTerms([facts.task?.text ?? '', ...facts.requests.map((r) => r.text)]));
+  let excerpts: Excerpt[] | undefined;
+  Object.defineProperty(facts, 'excerpts', {
+    get: () => (excerpts ??= excerptsOf(steps, chosen, requestTerms([facts.task?.text ?? '', ...facts.requests.map((r) => r.text)]))),
+    // Not copied by a spread (`{ ...facts, commands }`), which would read it to copy it.
+    enumerable: false,
+  });
   // A completion the person answered with more to do is not where the run stands.
   const last = facts.lastAgentMessage;
   if (last?.closing && facts.requests.some((r) => r.step > last.step)) facts.lastAgentMessage = last.before;

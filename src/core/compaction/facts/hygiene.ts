@@ -28,6 +28,27 @@ export function paragraph(text: string): string {
   return cleanText(text).replace(/\s+/g, ' ').trim();
 }
 
+/** Whether a text is already in `said` (case and spacing aside): a quote of what a summary says once is not said twice. */
+export function saidIn(said: string): (text: string) => boolean {
+  const flat = paragraph(said).toLowerCase();
+  return (text) => flat.includes(paragraph(text).toLowerCase());
+}
+
+/**
+ * The least k in 0..n for which `pass(k)` holds, for a `pass` that once true stays true as k grows
+ * (n when none below it does): a dozen trials instead of n.
+ */
+export function leastPassing(n: number, pass: (k: number) => boolean): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (pass(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
 const SENTENCE_END = /[.!?。](?=["')\]]*(?:\s|$))/g;
 
 /**

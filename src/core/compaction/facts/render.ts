@@ -1,7 +1,7 @@
 // Facts as lines of a summary, and summaries fitted to a budget. Every strategy picks the lines it
 // needs and arranges them under its own headings; what is cut to fit says how much was left out.
 
-import { bounded, counted, tidy, unique } from './hygiene';
+import { bounded, counted, leastPassing, saidIn, tidy, unique } from './hygiene';
 import {
   ANSWERED_PREFIX, callName, describeChange, describeCommand, describeFailedEdit, describeTest, describeTodo, failedEdits, filesChanged, filesRead, readGistOf, samePath,
   type CommandFact, type Facts,
@@ -420,11 +420,16 @@ const EXCERPT_RANK = 0.4;
  * otherwise leave empty, not a reason to miss the reduction a summary aims for.
  */
 export function excerptLines(facts: Facts): Ranked[] {
-  const ofRange = FILL_SHARE * facts.replacedChars;
-  const ofWhole = (1 - EXCERPT_TARGET) * (facts.replacedChars + facts.keptChars) - facts.keptChars;
-  const within = Math.floor(Math.max(0, Math.min(ofRange, ofWhole)));
+  const within = excerptRoom(facts.replacedChars, facts.keptChars);
   return [...facts.excerpts].sort((a, b) => a.step - b.step)
     .map((e) => ({ text: `step ${e.step}: "${e.text}"`, rank: EXCERPT_RANK * e.score, within }));
+}
+
+/** The characters excerpts may fill in a summary of `replacedChars` with `keptChars` kept beside it (excerptLines). */
+export function excerptRoom(replacedChars: number, keptChars: number): number {
+  const ofRange = FILL_SHARE * replacedChars;
+  const ofWhole = (1 - EXCERPT_TARGET) * (replacedChars + keptChars) - keptChars;
+  return Math.floor(Math.max(0, Math.min(ofRange, ofWhole)));
 }
 
 /** The reduction excerpts leave room for: a little past the 60% a summary aims for, as counts by token and by character differ. */
@@ -536,13 +541,12 @@ function cutLines(sections: Section[], target: number, bullet: string, header: s
 
 /** Lines that only fill room and quote what the rest of the summary (`said`) already says go: said once is enough. */
 function dropSaidFillers(groups: Line[][], said: string): void {
-  const flat = said.toLowerCase().replace(/\s+/g, ' ');
+  const already = saidIn(said);
   for (const lines of groups) {
     for (let i = lines.length - 1; i >= 0; i--) {
       const l = lines[i];
       if (typeof l === 'string' || l.within === undefined) continue;
-      const quoted = /^step \d+: "(.*)"$/s.exec(l.text)?.[1] ?? l.text;
-      if (flat.includes(quoted.toLowerCase().replace(/\s+/g, ' '))) lines.splice(i, 1);
+      if (already(/^step \d+: "(.*)"$/s.exec(l.text)?.[1] ?? l.text)) lines.splice(i, 1);
     }
   }
 }
@@ -565,15 +569,7 @@ export function dropFillers(groups: Line[][], size: () => number, budget = Infin
   };
   // The fewest that must go for the rest to fit: a summary of a thousand excerpts is measured a
   // dozen times, not a thousand (the size only falls as fillers go, the room only grows).
-  let lo = 0;
-  let hi = order.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    keep(mid);
-    if (size() <= leastWithin[mid]) hi = mid;
-    else lo = mid + 1;
-  }
-  keep(lo);
+  keep(leastPassing(order.length, (k) => { keep(k); return size() <= leastWithin[k]; }));
 }
 
 function fit(sections: Section[], budget: number, bullet: string, header: string[], keepOne = false): Section[] {

@@ -10,7 +10,7 @@ import {
   changeLines, commandLines, constraintLines, counted, decisionLines, doneTodoLines, finishedEarlierLines, earlierSummaryText, errorLines, EXTRACTIVE_NOTE, extractFacts,
   failedEditLines, firstLine, laterRequests, openTodoLines, readLinesUnderRoot, taskLine, testLines, tidy, type Facts,
 } from '../extract';
-import { exitCodeOf, firstOutputLine } from '../facts';
+import { exitCodeOf, firstOutputLine, leastPassing } from '../facts';
 import { widenToPairs } from '../range';
 import { truncatedEventText, promptTokensOf } from '../text';
 import type { ForcedTrigger, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
@@ -182,14 +182,8 @@ function withQuotes(schema: SchemaSummary, facts: Facts, fits: (text: string) =>
   };
   const ok = (k: number) => { const text = renderSchema(schemaWith(k), true); return text.length <= within && fits(text); };
   // The most that fit: the size only grows with each quote taken.
-  let lo = 0;
-  let hi = best.length;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (ok(mid)) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo > 0 ? schemaWith(lo) : undefined;
+  const most = leastPassing(best.length, (k) => !ok(k + 1));
+  return most > 0 ? schemaWith(most) : undefined;
 }
 
 /**
