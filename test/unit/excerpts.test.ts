@@ -44,6 +44,21 @@ test('where the steps kept already put a 70% reduction out of reach, nothing is 
   assert.equal(excerptLines(facts)[0]?.within ?? 0, 0);
 });
 
+// A chunk digest's quotes: items of their own, in quotation marks, between the digest's "; ".
+const DIGEST_QUOTE = /(?:^|; |: )"[^"\n]{6,}"(?=; |$)/m;
+
+test('rolling and hierarchical summaries quote in the room their 150-token chunk digests leave, and not where the range has none', async () => {
+  const run = (await loadTrajectory(AGENTLOGS)).runs[0];
+  for (const id of ['rolling-summary', 'hierarchical-summary']) {
+    const r = await runCompaction(run, { strategy: findStrategy(id)!, range: '0:-2' }, { counter: charEstimateCounter });
+    assert.match(r.summary!, DIGEST_QUOTE, `${id}: a chunk with room left quotes its steps (was: none)`);
+    assert.ok(r.reduction >= 0.65, `${id}: reduction ${r.reduction}`);
+    // The first 13 steps of 39: the steps kept already put a 70% reduction out of reach, so no chunk has room to quote.
+    const t = await runCompaction(run, { strategy: findStrategy(id)!, range: '0:12' }, { counter: charEstimateCounter });
+    assert.doesNotMatch(t.summary!, DIGEST_QUOTE, id);
+  }
+});
+
 test('excerpts: findings and verdicts are quoted; secrets, tag-only lines, harness wrappers and a client\'s own wrapper never are', () => {
   const run = builtRun((b) => {
     b.add({ kind: 'user', text: 'The user has provided feedback on the results. Consider their input.\n<feedback>\nuse the staging database, account ACME-4471\n</feedback>' });

@@ -10,8 +10,8 @@ import { replaceRange, summaryStep } from '../assemble';
 import { EXTRACTIVE_NOTE, extractFacts, tidy } from '../extract';
 import { taskOf, taskWithClosing } from '../facts';
 import { charsBudget, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
-import { digestItems, FILL_PRIORITY, fitItems, joinItems, type DigestItem } from '../facts';
-import { truncateMiddle } from '../text';
+import { digestItems, excerptItems, excerptRoom, FILL_PRIORITY, fitItems, joinItems, type DigestItem } from '../facts';
+import { contextTextOf, truncateMiddle } from '../text';
 import type { ForcedTrigger, LlmCaller, OptionSpec, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
 
 /** Consecutive chunks of about `size` steps; a chunk grows rather than split a call from its result. */
@@ -65,8 +65,25 @@ Merged summary:` }];
 const CHUNK_DIGEST_CHARS = 600;
 
 /** The facts of a chunk as prioritised items. */
-function chunkItems(trajectory: Run, steps: readonly Step[]): DigestItem[] {
-  return digestItems(extractFacts(trajectory, steps.map((s) => s.index)));
+function chunkItems(trajectory: Run, steps: readonly Step[], quoteShare = 0): DigestItem[] {
+  const facts = extractFacts(trajectory, steps.map((s) => s.index));
+  const items = digestItems(facts);
+  if (quoteShare <= 0) return items;
+  // What the steps said, quoted, fills what room the items leave (below them all), the best first,
+  // within the chunk's share of the room a summary of the whole range has for quotes (quoteShareOf).
+  let room = quoteShare * facts.replacedChars;
+  const quotes = excerptItems(facts, items).sort((a, b) => b.priority - a.priority).filter((q) => (room -= q.text.length + 3) >= 0);
+  return [...items, ...quotes];
+}
+
+/**
+ * The share of each chunk's characters its digest may quote: the room excerpts have in a summary of
+ * the whole range (render.ts, excerptRoom), spread over the chunks in step with their size.
+ */
+function quoteShareOf(trajectory: Run, range: StepRange): number {
+  const replaced = rangeSteps(trajectory, range).reduce((n, s) => n + contextTextOf(s).length, 0);
+  const kept = trajectory.steps.reduce((n, s) => n + contextTextOf(s).length, 0) - replaced;
+  return replaced > 0 ? excerptRoom(replaced, kept) / replaced : 0;
 }
 
 /** Characters the task takes at the head of an offline summary. */
@@ -89,13 +106,13 @@ function spanOf(steps: readonly Step[]): string {
 const told = (i: DigestItem) => i.priority > FILL_PRIORITY;
 
 /** A chunk's digest, built from the trajectory itself, within what the model's answer would take. */
-function extractiveDigest(trajectory: Run, steps: readonly Step[], fill = true): string {
-  const items = fitItems(chunkItems(trajectory, steps).filter((i) => fill || told(i)), CHUNK_DIGEST_CHARS);
+function extractiveDigest(trajectory: Run, steps: readonly Step[], quoteShare: number, fill = true): string {
+  const items = fitItems(chunkItems(trajectory, steps, fill ? quoteShare : 0).filter((i) => fill || told(i)), CHUNK_DIGEST_CHARS);
   return `${spanOf(steps)} ${items.length ? joinItems(items) : 'nothing but messages without facts.'}`;
 }
 
-async function summarizeChunk(trajectory: Run, chunk: Step[], ctx: StrategyContext): Promise<string> {
-  if (!ctx.llm) return extractiveDigest(trajectory, chunk);
+async function summarizeChunk(trajectory: Run, chunk: Step[], ctx: StrategyContext, quoteShare: number): Promise<string> {
+  if (!ctx.llm) return extractiveDigest(trajectory, chunk, quoteShare);
   const reply = await ctx.llm.complete({ messages: chunkPrompt(chunk, Number(ctx.options.message_max_chars)), temperature: 0.3, maxOutputTokens: 150 });
   return reply.text.trim();
 }
@@ -134,9 +151,10 @@ async function runRolling(trajectory: Run, range: StepRange, ctx: StrategyContex
   const summarized = trajectory.steps.slice(range[0], range[1] + 1).filter((s) => s.kind !== 'system');
   const chunks = chunkPairSafe(summarized, Number(ctx.options.summary_threshold));
   const parts: string[] = [];
+  const quoteShare = ctx.llm ? 0 : quoteShareOf(trajectory, range);
   for (const [i, chunk] of chunks.entries()) {
     ctx.onProgress?.(`Summarizing part ${i + 1} of ${chunks.length}…`);
-    parts.push(await summarizeChunk(trajectory, chunk, ctx));
+    parts.push(await summarizeChunk(trajectory, chunk, ctx, quoteShare));
   }
   let running = parts.join('\n\n');
   if (!ctx.llm) {
@@ -146,12 +164,12 @@ async function runRolling(trajectory: Run, range: StepRange, ctx: StrategyContex
     const room = summaryMaxChars(ctx.options, rangeSteps(trajectory, range)) - head.length - 40;
     // Whether the chunks' digests fit is decided without what only fills room; it stays only where it fits too.
     if (running.length > room) {
-      const plain = chunks.map((c) => extractiveDigest(trajectory, c, false)).join('\n\n');
+      const plain = chunks.map((c) => extractiveDigest(trajectory, c, 0, false)).join('\n\n');
       if (plain.length <= room) running = plain;
     }
     if (running.length > room) {
       const span = spanOf(summarized);
-      running = `${span} ${joinItems(fitItems(chunks.flatMap((c) => fitItems(chunkItems(trajectory, c), CHUNK_DIGEST_CHARS)), Math.max(100, room - span.length - 1)))}`;
+      running = `${span} ${joinItems(fitItems(chunks.flatMap((c) => fitItems(chunkItems(trajectory, c, quoteShare), CHUNK_DIGEST_CHARS)), Math.max(100, room - span.length - 1)))}`;
     }
     running = `${head}\n\n${running}`;
   }
@@ -207,7 +225,7 @@ async function runHierarchical(trajectory: Run, range: StepRange, ctx: StrategyC
   const o = ctx.options;
   const summarized = trajectory.steps.slice(range[0], range[1] + 1).filter((s) => s.kind !== 'system');
   const chunks = chunkPairSafe(summarized, Number(o.promote_count));
-  const levels = ctx.llm ? await levelsWithModel(chunks, { ...ctx, llm: ctx.llm }) : levelsOffline(trajectory, chunks, ctx);
+  const levels = ctx.llm ? await levelsWithModel(chunks, { ...ctx, llm: ctx.llm }) : levelsOffline(trajectory, chunks, ctx, quoteShareOf(trajectory, range));
   const parts = [
     ctx.llm ? '' : EXTRACTIVE_NOTE,
     ctx.llm ? '' : taskHead(trajectory),
@@ -250,7 +268,7 @@ async function levelsWithModel(chunks: Step[][], ctx: StrategyContext & { llm: L
  * The same ageing offline, on facts: a merge keeps each fact once and, when a level is over its
  * size, drops the least important and oldest facts first, so the newest and the fix survive.
  */
-function levelsOffline(trajectory: Run, chunks: Step[][], ctx: StrategyContext): [string, string, string] {
+function levelsOffline(trajectory: Run, chunks: Step[][], ctx: StrategyContext, quoteShare: number): [string, string, string] {
   const l1Max = Number(ctx.options.level1_max_chars);
   const l2Max = Number(ctx.options.level2_max_chars);
   let level1: DigestItem[] = [];
@@ -259,7 +277,7 @@ function levelsOffline(trajectory: Run, chunks: Step[][], ctx: StrategyContext):
   let span1: Step[] = [];
   for (const chunk of chunks) {
     // Each chunk in what the model's answer would take, as with a model.
-    const items = fitItems(chunkItems(trajectory, chunk), CHUNK_DIGEST_CHARS);
+    const items = fitItems(chunkItems(trajectory, chunk, quoteShare), CHUNK_DIGEST_CHARS);
     // Items that only fill room (FILL_PRIORITY) stay in the recent level: they neither hasten a move nor go up.
     if (joinItems(level1.filter(told)).length > l1Max) {
       if (joinItems(level2).length > l2Max) {
