@@ -126,6 +126,53 @@ test('a Codex session exported as chat messages: calls pair by tool_call_id on t
   assert.equal(call.timestamp, '2026-03-24T13:01:03.000Z');
 });
 
+/**
+ * A Codex export as Eyob-smax/Anju-Medical-Appointment-System's trajectory.json has it (texts and
+ * figures ours): each call's `token_count` written after its response (`_timestamp`) and again, the
+ * same, after the tools ran; `cached_input_tokens` within `input_tokens`.
+ */
+function codexExport(model: string, calls: number): string {
+  const at = (s: number) => `2026-03-24T13:${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}.000Z`;
+  const listing = (i: number) => Array.from({ length: 400 }, (_, k) => `src/module${i}/file${k}.ts: export function handler${k}(request) { return route${k}(request); }`).join('\n');
+  const messages: unknown[] = [{ role: 'user', content: [{ type: 'text', text: 'List the handlers of every module.' }], _metadata: { timestamp: at(0) } }];
+  const counts: unknown[] = [{ type: 'token_count', info: null, _timestamp: at(1) }];
+  let total = { input_tokens: 0, cached_input_tokens: 0, output_tokens: 0, total_tokens: 0 };
+  for (let i = 0; i < calls; i++) {
+    const t = 10 + i * 20;
+    const args = JSON.stringify({ command: `rg -n handler src/module${i}` });
+    messages.push({ role: 'assistant', content: [{ type: 'text', text: `Reading module ${i}.` }], _metadata: { timestamp: at(t) } });
+    messages.push({ role: 'assistant', content: [{ type: 'tool_call', tool_call_id: `call_${i}`, name: 'shell_command', arguments: args }], tool_calls: [{ id: `call_${i}`, type: 'function', function: { name: 'shell_command', arguments: args } }], _metadata: { timestamp: at(t + 1) } });
+    const last = { input_tokens: 12_000 + 9_000 * i, cached_input_tokens: i === 0 ? 0 : 11_500 + 9_000 * (i - 1), output_tokens: 80, total_tokens: 12_080 + 9_000 * i };
+    total = { input_tokens: total.input_tokens + last.input_tokens, cached_input_tokens: total.cached_input_tokens + last.cached_input_tokens, output_tokens: total.output_tokens + last.output_tokens, total_tokens: total.total_tokens + last.total_tokens };
+    const count = { type: 'token_count', info: { total_token_usage: { ...total }, last_token_usage: last } };
+    counts.push({ ...count, _timestamp: at(t + 2) });
+    messages.push({ role: 'tool', tool_call_id: `call_${i}`, content: [{ type: 'tool_output', text: `Exit code: 0\nWall time: 0.4 seconds\nOutput:\n${listing(i)}` }], _metadata: { timestamp: at(t + 3) } });
+    counts.push({ ...count, _timestamp: at(t + 4) });
+  }
+  return JSON.stringify({ messages, meta: { session_meta: { id: 'x', cli_version: '0.116.0' }, turn_contexts: [{ turn_id: 't1', model }], token_counts: counts } });
+}
+
+test('a Codex chat export: each call\'s usage from its token_count, on the last step the model wrote before it; a count repeated after the tools is not a second call', () => {
+  const run = parseRunText(codexExport('gpt-5.3-codex', 3), { path: 'trajectory.json', size: 0, modified: 0 });
+  const withUsage = run.steps.filter((s) => s.usage);
+  assert.deepEqual(withUsage.map((s) => s.kind), ['tool_call', 'tool_call', 'tool_call'], 'one usage a call, on its call (was: none, the totals only)');
+  assert.deepEqual(withUsage.map((s) => s.usage!.inputTokens), [12_000, 21_000, 30_000]);
+  assert.deepEqual(withUsage.map((s) => s.usage!.cachedInputTokens), [0, 11_500, 20_500]);
+  assert.equal(run.meta.recorded?.inputTokens, 63_000, 'the totals are the last running total, as before');
+  assert.equal(requestStarts(run.steps).filter(Boolean).length, 3);
+});
+
+test('a log whose model has no price but whose calls read a cache: the replay caches as their usage shows, and says why', () => {
+  // `-bak`: a deployment's own name for the model, in no price table. The cache reads are the log's all the same.
+  const run = parseRunText(codexExport('gpt-5.3-codex-bak', 6), { path: 'trajectory.json', size: 0, modified: 0 });
+  const { billing } = billRunAsHappened(run, {});
+  const recorded = run.steps.reduce((n, s) => n + (s.usage?.cachedInputTokens ?? 0), 0);
+  assert.equal(billing.cache, 'openai', 'reads counted within the input, no writes: OpenAI\'s rules (was: none, every token uncached)');
+  assert.equal(billing.cacheSource, 'log-reads');
+  assert.ok(billing.totals.cachedInput > 0.8 * recorded && billing.totals.cachedInput < 1.2 * recorded, `modelled reads ${billing.totals.cachedInput} against ${recorded} recorded`);
+  assert.equal(billing.totals.cost, null, 'still no price, so no cost');
+});
+
 test('claude-code: the message Claude Code writes when the API refused a request is a failed model call, not an answer, and no request billed', () => {
   // Claude Code 2.1's shape for it: `isApiErrorMessage`, `error`, `apiErrorStatus`, model `<synthetic>`, zero usage.
   const line = (o: Record<string, unknown>) => JSON.stringify({ sessionId: 's', version: '2.1.87', cwd: '/tmp/p', isSidechain: false, userType: 'external', ...o });

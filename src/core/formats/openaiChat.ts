@@ -7,7 +7,7 @@ import { FROM_REQUEST, noteRetention, retentionInRequest } from './cacheRetentio
 import { looksLikeClineHistory } from './clineHistory';
 import { markClosingActions } from './closingAction';
 import { isDistinctlyResponses } from './responseItems';
-import type { RecordedUsage, TrajectoryMeta } from '../model';
+import type { RecordedUsage, Step, TrajectoryMeta } from '../model';
 import { num, obj, recordedUsage } from './usage';
 import { historyLines } from './sweAgent';
 
@@ -33,17 +33,52 @@ function messagesOf(input: ParsedInput): { items: unknown[]; pointer?: (i: numbe
 /**
  * `meta.turn_contexts` and `meta.token_counts` as a Codex rollout writes them (`turn_context`
  * payloads with their `model`; `token_count` events whose `info.total_token_usage` is the session's
- * running total): the last turn's model and the last total, with Codex's meaning of each field.
+ * running total and `last_token_usage` the call that moved it): the last turn's model, the last
+ * total, and each call's own usage with the time its count was written (`_timestamp`).
  */
-function rolloutRecordsOf(meta: unknown): { model?: string; totals?: RecordedUsage } | undefined {
+function rolloutRecordsOf(meta: unknown): { model?: string; totals?: RecordedUsage; calls: CountedCall[] } | undefined {
   if (!isRecord(meta) || (!Array.isArray(meta.turn_contexts) && !Array.isArray(meta.token_counts))) return undefined;
   const turns = Array.isArray(meta.turn_contexts) ? meta.turn_contexts.filter(isRecord) : [];
   const model = turns.map((t) => (typeof t.model === 'string' ? t.model : undefined)).filter((m) => m !== undefined).at(-1);
   const counts = Array.isArray(meta.token_counts) ? meta.token_counts.filter(isRecord) : [];
-  const total = counts.map((c) => obj(obj(c, 'info'), 'total_token_usage')).filter((u) => Object.keys(u).length > 0).at(-1);
-  const totals = total ? recordedUsage({ model, input: num(total.input_tokens), output: num(total.output_tokens), cacheRead: num(total.cached_input_tokens) }) : undefined;
-  return { model, totals };
+  const codexUsage = (u: Record<string, unknown>) => recordedUsage({ model, input: num(u.input_tokens), output: num(u.output_tokens), cacheRead: num(u.cached_input_tokens) });
+  const calls: CountedCall[] = [];
+  let total: Record<string, unknown> | undefined;
+  for (const c of counts) {
+    const running = obj(obj(c, 'info'), 'total_token_usage');
+    // Codex writes the count again after the tools ran (and after every turn_context): only a changed total is a new call.
+    if (Object.keys(running).length === 0 || running.total_tokens === total?.total_tokens) continue;
+    total = running;
+    const usage = codexUsage(obj(obj(c, 'info'), 'last_token_usage'));
+    const at = typeof c._timestamp === 'string' ? Date.parse(c._timestamp) : NaN;
+    if (usage && Number.isFinite(at)) calls.push({ at, usage });
+  }
+  return { model, totals: total ? codexUsage(total) : undefined, calls };
 }
+
+interface CountedCall { at: number; usage: RecordedUsage }
+
+/**
+ * Each call's usage on the last step the model wrote before its count was written, as Codex's
+ * own rollout reader does (codex.ts): the count follows the response, before the tools' outputs.
+ * A step that records usage of its own, or a count with no model step before it since the last
+ * one, is left as it is.
+ */
+function attachCountedCalls(steps: Step[], calls: readonly CountedCall[]): void {
+  let i = 0;
+  let target: Step | undefined;
+  for (const call of calls) {
+    for (; i < steps.length; i++) {
+      const t = steps[i].timestamp ? Date.parse(steps[i].timestamp!) : NaN;
+      if (t > call.at) break;
+      if (Number.isFinite(t) && MODEL_WRITTEN.has(steps[i].kind)) target = steps[i];
+    }
+    if (target && !target.usage) target.usage = call.usage;
+    target = undefined;
+  }
+}
+
+const MODEL_WRITTEN: ReadonlySet<Step['kind']> = new Set(['assistant', 'thought', 'tool_call']);
 
 function declaredUsage(u: Record<string, unknown> | undefined, model: string | undefined): RecordedUsage | undefined {
   if (!u) return undefined;
@@ -160,6 +195,7 @@ export const openAiChatAdapter: FormatAdapter = {
     // A Codex session exported with its rollout's own records under `meta`: its turns' model and running totals.
     const rollout = log ? undefined : rolloutRecordsOf(doc.meta);
     if (rollout?.model) meta.model ??= rollout.model;
+    if (rollout && !steps.some((st) => st.usage)) attachCountedCalls(steps, rollout.calls);
     // Token counts a saved conversation records for itself, under `usage` or `meta`.
     const recorded = log ? undefined : declaredUsage(isRecord(doc.usage) ? doc.usage : isRecord(doc.meta) ? doc.meta : undefined, meta.model) ?? rollout?.totals;
     if (recorded) meta.recorded = recorded;

@@ -5,7 +5,7 @@
 // and scale.
 
 import type { Run } from '../model';
-import { priceFor, runDate, type Cost, type ResolvedPrice } from '../models';
+import { normalizeModelId, priceFor, runDate, type Cost, type ResolvedPrice } from '../models';
 import { cacheBehaviourFor, defaultLifetime, LIFETIME_CANDIDATES, lifetimeWords, PromptCache, type CacheBehaviour, type CacheLifetime, type RecordedCacheReads } from '../pricing/promptCache';
 import { addTokens, runCost, type BillTokens, type RunBill } from '../pricing/runCost';
 import { promptTokensOf } from '../compaction';
@@ -43,7 +43,8 @@ export interface AsHappened {
   peak: number;
   /** The prompt cache behaviour the bill follows, and whether it came from the model, the user or the log. */
   cache: CacheBehaviour;
-  cacheSource: 'model' | 'user' | 'log';
+  /** Who chose the cache: the user, the model's provider, or the log (`log`: it shows no caching; `log-reads`: no price names the provider, and its calls read a cache). */
+  cacheSource: 'model' | 'user' | 'log' | 'log-reads';
   /** How long a cached prefix lives after its last use. */
   cacheTtl: CacheLifetime;
   /** Requests that found the cache expired after an idle gap. */
@@ -94,7 +95,9 @@ export function billAsHappened(trajectory: Run, o: BillingOptions): AsHappened {
   const base = { ...o, price: own };
   const price = withRecordedCacheReads(calibrating && !mixed ? priceAsBilled(base, raw.recordedCalls, trajectory) : own, raw.recordedCalls);
   const uncachedInLog = !o.cache && calibrating && recordsNoCaching(raw.recordedCalls, cacheBehaviourFor(o.model, price));
-  const cache = o.cache ?? (uncachedInLog ? 'none' : cacheBehaviourFor(o.model, price));
+  // No price, so no provider known: the recorded calls' cache reads say a cache was there, and how it was billed.
+  const shownByLog = !o.cache && !price && calibrating ? cachingShownByLog(raw.recordedCalls, o.model) : undefined;
+  const cache = o.cache ?? (uncachedInLog ? 'none' : shownByLog ?? cacheBehaviourFor(o.model, price));
   const warm = calibration?.warmCache ?? 0;
   const recordedReads: RecordedCacheReads = calibration ?? {};
   // Where the log records the cache serving far less (or more) than it held, the replay reads that much there.
@@ -170,7 +173,7 @@ export function billAsHappened(trajectory: Run, o: BillingOptions): AsHappened {
     totalOutput: raw.outputs.reduce((a, b) => a + b, 0),
     peak: max(raw.series),
     cache,
-    cacheSource: o.cache ? 'user' : uncachedInLog ? 'log' : 'model',
+    cacheSource: o.cache ? 'user' : uncachedInLog ? 'log' : shownByLog ? 'log-reads' : 'model',
     cacheTtl: ttl,
     cacheExpiries: ledger.expiries,
     bill,
@@ -197,6 +200,19 @@ export function max(values: readonly number[]): number {
  * without --cache-prompts); an automatic cache that records 0 cached tokens on every long prompt
  * served none.
  */
+/**
+ * The cache the recorded calls show when no price names the model's provider: Anthropic's rules
+ * where they record cache writes (or the model is Claude), Gemini's for a Gemini model, else
+ * OpenAI's automatic prefix cache (reads counted within the input, no writes); none shown, undefined.
+ */
+function cachingShownByLog(calls: readonly RecordedCall[], model: string | undefined): CacheBehaviour | undefined {
+  const writes = calls.some((c) => (c.usage.cacheWriteTokens ?? 0) > 0);
+  if (!writes && !calls.some((c) => (c.usage.cachedInputTokens ?? 0) > 0)) return undefined;
+  const id = model ? normalizeModelId(model) : '';
+  if (writes || id.startsWith('claude')) return 'anthropic';
+  return id.startsWith('gemini') ? 'gemini' : 'openai';
+}
+
 function recordsNoCaching(calls: readonly RecordedCall[], behaviour: CacheBehaviour): boolean {
   const priced = calls.filter((c) => (c.usage.inputTokens ?? 0) > 0);
   if (priced.length === 0 || priced.some((c) => (c.usage.cachedInputTokens ?? 0) + (c.usage.cacheWriteTokens ?? 0) > 0)) return false;

@@ -76,7 +76,7 @@ export interface ReplayResult {
   peakCompacted: number;
   /** The prompt cache behaviour the bill follows, and whether it came from the model or the user. */
   cache: CacheBehaviour;
-  cacheSource: 'model' | 'user' | 'log';
+  cacheSource: 'model' | 'user' | 'log' | 'log-reads';
   /** How long a cached prefix lives after its last use, in the model of both runs. */
   cacheTtl: CacheLifetime;
   /** Requests of the uncompacted run that found the cache expired after an idle gap. */
@@ -176,7 +176,7 @@ const CACHE_WORDS: Record<CacheBehaviour, string> = {
 
 function notesOf(r: ReplayResult, o: ReplayOptions, sideBranchSteps: number, price: ResolvedPrice | undefined): string[] {
   const notes: string[] = [];
-  notes.push(`Prompt cache: ${CACHE_WORDS[r.cache]}; ${r.cacheSource === 'user' ? 'as you chose' : r.cacheSource === 'log' ? 'the recorded calls show no cache reads or writes, so the provider cached nothing' : 'chosen from the model'}. Lifetime ${r.cacheTtl.words}${r.cacheExpiries > 0 ? `: idle gaps in the log's timestamps expired it ${r.cacheExpiries} time${r.cacheExpiries === 1 ? '' : 's'}` : ''}.`);
+  notes.push(`Prompt cache: ${CACHE_WORDS[r.cache]}; ${r.cacheSource === 'user' ? 'as you chose' : r.cacheSource === 'log' ? 'the recorded calls show no cache reads or writes, so the provider cached nothing' : r.cacheSource === 'log-reads' ? 'no price names the model\'s provider, and the recorded calls read from a cache, so its rules are the ones their usage fields show' : 'chosen from the model'}. Lifetime ${r.cacheTtl.words}${r.cacheExpiries > 0 ? `: idle gaps in the log's timestamps expired it ${r.cacheExpiries} time${r.cacheExpiries === 1 ? '' : 's'}` : ''}.`);
   notes.push(`Cost of the run as it happened: ${r.bill.cost === null ? r.bill.reason ?? 'unknown' : `$${r.bill.cost.toFixed(r.bill.cost < 0.01 ? 4 : 2)}`}, ${r.bill.label} (${r.bill.note}).${r.bill.differenceReason ? ` The replay's modelled bill differs by ${(r.bill.difference! * 100).toFixed(0)}%: ${r.bill.differenceReason}.` : ''}`);
   notes.push(r.calibration
     ? `Prompt sizes: our count of the log (${o.counter.tokenizer}), ${r.calibration.note}.`
