@@ -44,6 +44,13 @@ test('where the steps kept already put a 70% reduction out of reach, nothing is 
   assert.equal(excerptLines(facts)[0]?.within ?? 0, 0);
 });
 
+test('summarizing-session quotes in what its 400 tokens leave, and keeps to them', async () => {
+  const run = (await loadTrajectory(AGENTLOGS)).runs[0];
+  const r = await runCompaction(run, { strategy: findStrategy('summarizing-session')!, range: '0:-2' }, { counter: charEstimateCounter });
+  assert.match(r.summary!, QUOTED, 'its sections leave room: a quote fills it (was: none)');
+  assert.ok(charEstimateCounter.count(r.summary!) <= 400, `${charEstimateCounter.count(r.summary!)} tokens`);
+});
+
 // A chunk digest's quotes: items of their own, in quotation marks, between the digest's "; ".
 const DIGEST_QUOTE = /(?:^|; |: )"[^"\n]{6,}"(?=; |$)/m;
 

@@ -10,7 +10,7 @@ import {
   failedEditLines, failingTestIds, installLines, lastAgentLine, laterRequests, openTodoLines, pendingCallLines, readLinesUnderRoot,
   rankedCommandLines, rankedErrorLines, renderSections, taskOpening, taskWants, testLines, userRefLines, withinTokens, type Facts,
 } from '../extract';
-import { outcomeLines } from '../facts';
+import { excerptLines, outcomeLines } from '../facts';
 import { charEstimateCounter, type TokenCounter } from '../../tokens';
 import { promptTokensOf } from '../text';
 import type { PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOutput } from '../types';
@@ -155,7 +155,7 @@ function extractiveSessionSummary(facts: Facts, maxTokens: number, count: (text:
     { heading: '• Task & Environment:', inline: `tools used: ${describeTools(facts.toolCounts, 3)}`, lines: [...r(installLines(facts), 2), ...r(constraints.map((c) => `constraint: ${c}`), 2.2)], priority: 1 },
     // "The request as it stands now, in one sentence": the opening of the task.
     { heading: '• Goal:', inline: goal ?? '(no user request in the log)', lines: [...r(wants ? [`the task also says: ${wants}`] : [], 5.5), ...r(laterRequests(facts, 250).map((q) => `then: ${q}`), 5)], priority: 5 },
-    { heading: '• Steps Tried & Results:', lines: [...r(changeLines(facts, false), 5), ...r(failedEditLines(facts, true), 4), ...rankedCommandLines(facts, 40, true), ...outcomeLines(facts).map((o) => (o.rank >= 9 ? o : { ...o, rank: 1.2 }))], empty: '(no command or edit in these steps)', priority: 2 },
+    { heading: '• Steps Tried & Results:', lines: [...r(changeLines(facts, false), 5), ...r(failedEditLines(facts, true), 4), ...rankedCommandLines(facts, 40, true), ...outcomeLines(facts).map((o) => (o.rank >= 9 ? o : { ...o, rank: 1.2 })), ...excerptLines(facts)], empty: '(no command or edit in these steps)', priority: 2 },
     { heading: '• Identifiers:', lines: [...r(userRefLines(facts), 3), ...r(failingTestIds(facts), 4), ...r(readLinesUnderRoot(facts, undefined, false), 1.5)], empty: '(none in these steps)', priority: 3 },
     { heading: '• Milestones:', lines: [...r(testLines(facts), 4), ...r(doneTodoLines(facts), 3), ...finishedEarlierLines(facts)], empty: '(no test run or finished task in these steps)', priority: 4 },
     { heading: '• Tool Insights:', lines: rankedErrorLines(facts, true), empty: '(no tool reported an error)', priority: 4 },
