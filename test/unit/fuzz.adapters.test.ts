@@ -68,6 +68,13 @@ const SAMPLES: ParsedInput[] = [
     { id: 'sevt_4', type: 'span.model_request_end', processed_at: '2026-05-02T10:00:03Z', model_usage: { input_tokens: 10, output_tokens: 3 } },
     { id: 'sevt_5', type: 'agent.message', processed_at: '2026-05-02T10:00:04Z', content: [{ type: 'text', text: 'a.py' }] },
   ].map((value, i) => ({ value, line: i + 1 })) },
+  // A Goose ≤ 1.9 session file (no public log of it found: the shapes Goose's own types serialise to).
+  { shape: 'jsonl', records: [
+    { working_dir: '/w', description: 'List', schedule_id: null, message_count: 3, accumulated_input_tokens: 10, accumulated_output_tokens: 3 },
+    { id: 'm1', role: 'user', created: 1745000000, content: [{ type: 'text', text: 'List the files.' }] },
+    { id: 'm2', role: 'assistant', created: 1745000001, content: [{ type: 'toolRequest', id: 't1', toolCall: { status: 'success', value: { name: 'developer__shell', arguments: { command: 'ls' } } } }] },
+    { id: 'm3', role: 'user', created: 1745000002, content: [{ type: 'toolResponse', id: 't1', toolResult: { status: 'success', value: [{ type: 'text', text: 'a.py' }] } }] },
+  ].map((value, i) => ({ value, line: i + 1 })) },
 ];
 
 interface Seed { adapter: string; label: string; input: ParsedInput }

@@ -26,6 +26,7 @@ import { openAiAgentsTraceAdapter } from './openaiAgentsTrace';
 import { opencodeEventsAdapter } from './opencodeEvents';
 import { codexExecAdapter } from './codexExec';
 import { kimiCodeAdapter } from './kimiCode';
+import { gooseAdapter } from './goose';
 import { manyRunsAdapter } from './runs';
 
 export const FORMAT_ADAPTERS: readonly FormatAdapter[] = [
@@ -55,5 +56,6 @@ export const FORMAT_ADAPTERS: readonly FormatAdapter[] = [
   opencodeEventsAdapter,
   codexExecAdapter,
   kimiCodeAdapter,
+  gooseAdapter,
   manyRunsAdapter(() => FORMAT_ADAPTERS),
 ];

@@ -87,9 +87,20 @@ export function classifyCall(call: Step, result?: Step, adapters: readonly Forma
   const info: CallInfo = { kind: 'other', tool, edits: [], reads: [], args };
   if (!call.tool) return info;
   const tables = toolTables(adapters);
-  if (args) classifyJson(info, tool, args, tables, result);
-  else classifyText(info, tool, call.tool.args, tables, result);
+  const base = unprefixed(tool);
+  if (args) classifyJson(info, base, args, tables, result);
+  else classifyText(info, base, call.tool.args, tables, result);
   return info;
+}
+
+/**
+ * A tool's own name without the server or extension that namespaces it (MCP's
+ * `mcp__github__create_repository`, Goose's `developer__text_editor`): what the tool does is in
+ * the last part.
+ */
+function unprefixed(tool: string): string {
+  const at = tool.lastIndexOf('__');
+  return at > 0 && at < tool.length - 2 ? tool.slice(at + 2) : tool;
 }
 
 function pathOf(args: Record<string, unknown>): string | undefined {
