@@ -61,6 +61,12 @@ const TAU2: WildFile = { name: 'tau2-airline-results.json', source: 'runs/tau2-a
 // Copilot CLI 1.0.64: its 46 KB system prompt logged before every request, and an abort by the person.
 const COPILOT_RESENT: WildFile = { name: 'copilot-events.jsonl', source: 'copilot-cli/agentv-resent-prompt-abort.jsonl' };
 
+// Goose: a ≤ 1.9 session file and a `goose session export` a compaction went through, built in the
+// shapes Goose's own types serialise to (no public session log was found); once chat messages
+// whose calls vanished and whose tool results were turns of the person.
+const GOOSE_FILE: WildFile = { name: 'goose/20250418_1.jsonl', source: 'goose/legacy-session.jsonl' };
+const GOOSE_EXPORT: WildFile = { name: 'goose/session-export.json', source: 'goose/export-with-compaction.json' };
+
 function place(ctx: Context, f: WildFile): string {
   const from = f.corpus ? path.join(SHARED, 'corpus', f.source) : path.join(ctx.repo, 'test', 'fixtures', f.source);
   const to = path.join(ctx.workspace, DIR, f.name);
@@ -307,6 +313,39 @@ export const WILD_SCENARIOS: Scenario[] = [
       assert.ok(copilot.rows.some((r) => /interrupted by the person/.test(`${r.label} ${r.description}`)), describe(copilot.rows));
       await wb.parkMouse();
       await shot('copilot-resent-tree');
+      await closeOpenTrajectories(ctx);
+      fs.rmSync(path.join(ctx.workspace, DIR), { recursive: true, force: true });
+    },
+  },
+  {
+    name: 'goose-sessions',
+    async run(ctx) {
+      const { wb, shot } = ctx;
+      await wb.closeAllEditors();
+      await closeOpenTrajectories(ctx);
+      const describe = (rows: Row[]) => JSON.stringify(rows.map((r) => `${r.label} | ${r.description}`));
+      // The session file: one turn of the person; each call followed by its result; the edit Goose refused carries the error icon.
+      const legacy = await openExpanded(ctx, GOOSE_FILE);
+      assert.equal(legacy.want.format, 'goose');
+      assert.equal(turnRows(legacy.rows).length, 1, describe(legacy.rows));
+      const calls = kindRows(legacy.rows, 'tool call');
+      assert.equal(calls.length, 2, describe(legacy.rows));
+      const results = kindRows(legacy.rows, 'observation');
+      assert.equal(results.length, 2, describe(legacy.rows));
+      assert.equal(await (await wb.traceRowAt(results[1].index)).locator('.codicon-error').count(), 1, `no error icon: ${describe(results)}`);
+      await wb.parkMouse();
+      await shot('goose-session-tree');
+      assert.match(await rootTooltip(ctx, legacy.title, 'goose-session-tooltip'), /goose/i);
+      await closeOpenTrajectories(ctx);
+      // The export: the compaction's summary is a compaction row; the failed command's result has the error icon.
+      const exported = await openExpanded(ctx, GOOSE_EXPORT);
+      assert.equal(exported.want.format, 'goose');
+      assert.equal(kindRows(exported.rows, 'compaction').length, 1, describe(exported.rows));
+      const failed = exported.rows.find((r) => /No solution found/.test(r.description));
+      assert.ok(failed, describe(exported.rows));
+      assert.equal(await (await wb.traceRowAt(failed.index)).locator('.codicon-error').count(), 1, 'the failed command carries the error icon');
+      await wb.parkMouse();
+      await shot('goose-export-tree');
       await closeOpenTrajectories(ctx);
       fs.rmSync(path.join(ctx.workspace, DIR), { recursive: true, force: true });
     },

@@ -1,9 +1,11 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import { test } from 'node:test';
 import { findStrategy, runCompaction } from '../../src/core/compaction';
 import { classifyCall } from '../../src/core/compaction/facts';
 import { stepFailed } from '../../src/core/compaction/facts/verdict';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
+import { fixture } from '../helpers/paths';
 import { parseRunText } from '../helpers/runs';
 
 // Goose (block/goose) sessions, in the shapes Goose's own types serialise to (its `Message`,
@@ -14,18 +16,9 @@ import { parseRunText } from '../helpers/runs';
 const source = (path: string) => ({ path, size: 0, modified: 0 });
 const at = (s: number) => 1_745_000_000 + s;
 
-function legacySession(): string {
-  const lines = [
-    { working_dir: '/home/dev/shop', description: 'Fix the price parser', schedule_id: null, message_count: 6, total_tokens: 3100, input_tokens: 3000, output_tokens: 100, accumulated_total_tokens: 7400, accumulated_input_tokens: 7000, accumulated_output_tokens: 400 },
-    { id: 'm1', role: 'user', created: at(0), content: [{ type: 'text', text: 'tests/test_price.py::test_parse fails with ValueError: bad price. Fix it.' }] },
-    { id: 'm2', role: 'assistant', created: at(5), content: [{ type: 'text', text: 'Running the test first.' }, { type: 'toolRequest', id: 'toolu_1', toolCall: { status: 'success', value: { name: 'developer__shell', arguments: { command: 'pytest tests/test_price.py' } } } }] },
-    { id: 'm3', role: 'user', created: at(9), content: [{ type: 'toolResponse', id: 'toolu_1', toolResult: { status: 'success', value: [{ type: 'text', text: 'FAILED tests/test_price.py::test_parse - ValueError: bad price' }] } }] },
-    { id: 'm4', role: 'assistant', created: at(12), content: [{ type: 'toolRequest', id: 'toolu_2', toolCall: { status: 'success', value: { name: 'developer__text_editor', arguments: { command: 'str_replace', path: '/home/dev/shop/price.py', old_str: 'float(s)', new_str: 'float(s.strip())' } } } }] },
-    { id: 'm5', role: 'user', created: at(14), content: [{ type: 'toolResponse', id: 'toolu_2', toolResult: { status: 'error', error: 'No match found for old_str in /home/dev/shop/price.py' } }] },
-    { id: 'm6', role: 'assistant', created: at(20), content: [{ type: 'text', text: 'The replacement did not apply; the file uses Decimal.' }] },
-  ];
-  return lines.map((l) => JSON.stringify(l)).join('\n');
-}
+// Built in those shapes (test/fixtures/goose): a session file of Goose ≤ 1.9, and an export whose conversation a compaction went through.
+const legacySession = () => fs.readFileSync(fixture('goose/legacy-session.jsonl'), 'utf8');
+const exportWithCompaction = () => fs.readFileSync(fixture('goose/export-with-compaction.json'), 'utf8');
 
 test('goose: a session file of Goose ≤ 1.9 is read as Goose: calls and results paired by id, the results no turns of the person, a failed outcome an error', () => {
   const run = parseRunText(legacySession(), source('20250418_1.jsonl'));
@@ -56,25 +49,7 @@ test('goose: an extension-prefixed tool is read by its own name: developer__text
 });
 
 test('goose: an export with a compaction: the messages hidden from the agent stay, its summary is a compaction step, MCP isError and an exit code are read', async () => {
-  const visible = { userVisible: true, agentVisible: true };
-  const archived = { userVisible: true, agentVisible: false };
-  const agentOnly = { userVisible: false, agentVisible: true };
-  const doc = {
-    id: '20251118_7', working_dir: '/srv/api', name: 'Upgrade the HTTP client', created_at: '2025-11-18T09:00:00Z', updated_at: '2025-11-18T09:30:00Z',
-    extension_data: {}, message_count: 9, schedule_id: null, provider_name: 'anthropic', model_config: { model_name: 'claude-sonnet-4-5' },
-    accumulated_input_tokens: 51_000, accumulated_output_tokens: 2_100, accumulated_cost: 0.19,
-    conversation: [
-      { id: 'a', role: 'user', created: at(0), content: [{ type: 'text', text: 'Upgrade httpx to 0.28 and keep the retries.' }], metadata: archived },
-      { id: 'b', role: 'assistant', created: at(4), content: [{ type: 'toolRequest', id: 'call_1', toolCall: { status: 'success', value: { name: 'shell', arguments: { command: 'uv add httpx==0.28' } } } }], metadata: { ...archived, inference: { provider: 'anthropic', requestedModel: 'claude-sonnet-4-5', resolvedModel: 'claude-sonnet-4-5-20250929' } } },
-      { id: 'c', role: 'user', created: at(9), content: [{ type: 'toolResponse', id: 'call_1', toolResult: { status: 'success', value: { content: [{ type: 'text', text: 'error: No solution found when resolving dependencies' }], structuredContent: { exit_code: 1 }, isError: true } } }], metadata: archived },
-      { id: 'd', role: 'assistant', created: at(30), content: [{ type: 'conversationCompacted', msg: 'Conversation compacted and summarized' }], metadata: { userVisible: true, agentVisible: false } },
-      { id: 'e', role: 'user', created: at(31), content: [{ type: 'text', text: '## Summary\nThe task: upgrade httpx to 0.28. uv add failed: no solution (exit 1).' }], metadata: agentOnly },
-      { id: 'f', role: 'assistant', created: at(31), content: [{ type: 'text', text: 'The previous message contains a summary of the conversation so far.' }], metadata: agentOnly },
-      { id: 'g', role: 'assistant', created: at(40), content: [{ type: 'thinking', thinking: 'The lock pins anyio.', signature: 'sig' }, { type: 'toolRequest', id: 'call_2', toolCall: { status: 'success', value: { name: 'shell', arguments: { command: 'uv lock --upgrade-package anyio' } } } }], metadata: visible },
-      { id: 'h', role: 'user', created: at(45), content: [{ type: 'toolResponse', id: 'call_2', toolResult: { status: 'success', value: { content: [{ type: 'text', text: 'Resolved 31 packages' }], structuredContent: { exit_code: 0 }, isError: false } } }], metadata: visible },
-    ],
-  };
-  const run = parseRunText(JSON.stringify(doc), source('session.json'));
+  const run = parseRunText(exportWithCompaction(), source('session.json'));
   assert.equal(run.format, 'goose');
   assert.equal(run.title, 'Upgrade the HTTP client');
   assert.equal(run.meta.model, 'claude-sonnet-4-5');

@@ -122,14 +122,14 @@ class GooseReader {
         // The compaction's summary: what the model is sent in place of the messages now hidden from it.
         this.b.add({ ...base, kind: 'compaction', text, label: 'compaction summary', compaction: { summary: text } });
         this.b.closeOpenCalls();
-      } else this.b.add({ ...base, kind: 'environment', text, label: labelWith('sent by the client', 'agent only') });
+      } else this.b.add({ ...base, kind: 'environment', text, label: labelWith('sent by the client', 'hidden from the person') });
       this.afterHidden = false;
       return;
     }
     this.afterHidden = !toAgent;
     if (m.role === 'assistant' && toAgent && !toPerson) {
       // Written by Goose in the assistant's name (the compaction's "continue" note), not by a model call.
-      this.b.add({ ...base, kind: 'environment', text: blocks.map(blockText).join('\n'), label: labelWith('sent by the client', 'agent only') });
+      this.b.add({ ...base, kind: 'environment', text: blocks.map(blockText).join('\n'), label: labelWith('sent by the client', 'hidden from the person') });
       return;
     }
     const person = m.role === 'user' && blocks.some((c) => c.type === 'text' || c.type === 'image');
