@@ -84,6 +84,21 @@ test('excerpts: findings and verdicts are quoted; secrets, tag-only lines, harne
   assert.ok(score('The pool size') > score('Let me look'));
 });
 
+test('excerpts: a line a tool repeats with only its ids changed is its template, ranked lower than the same line said once', () => {
+  // Claude Code's Task tool, as a session-share run has it: each launch's result the same lines but for the agent's id.
+  const launches = (ids: string[]) => builtRun((b) => {
+    b.add({ kind: 'user', text: 'Write poems with sub-agents.' });
+    for (const id of ids) addCall(b, 'Task', { description: 'Poem' }, `Async agent launched successfully.\nagentId: ${id} (internal ID - do not mention to user. Use to resume later if needed.)`);
+  });
+  const scoreOf = (ids: string[]) => {
+    const run = launches(ids);
+    return excerptsOf(run.steps, run.steps.map((s) => s.index), []).find((e) => e.text.startsWith('agentId: a9cad17'))?.score ?? -1;
+  };
+  const once = scoreOf(['a9cad17']);
+  const repeated = scoreOf(['a9cad17', 'aa5ef13', 'ac27727', 'afbbf75']);
+  assert.ok(repeated >= 0 && once - repeated >= 0.15, `said once ${once}, one of four ${repeated}`);
+});
+
 test('quoted lines leave the summary first and never repeat a line the summary already says', () => {
   const facts = extractFacts(builtRun((b) => {
     b.add({ kind: 'user', text: 'Fix the flaky test in tests/test_pool.py' });

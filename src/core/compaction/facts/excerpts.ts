@@ -42,16 +42,21 @@ const INSISTS = /\b(?:NOW|MUST|NEVER|ALWAYS|STOP|WAIT|DO NOT|IMPORTANT|CRITICAL|
 export function excerptsOf(steps: readonly Step[], chosen: readonly number[], terms: readonly string[]): Excerpt[] {
   const seen = new Set<string>();
   const out: Excerpt[] = [];
-  for (const i of chosen) {
-    const step = steps[i];
-    const lines = candidateLines(step, steps);
+  const candidates = chosen.map((i) => candidateLines(steps[i], steps));
+  // A line met again and again with only its ids and numbers changed is a tool's template
+  // (`agentId: a9cad17 (internal ID - do not mention to user…)`): it tells less each time.
+  const shapes = new Map<string, number>();
+  for (const lines of candidates) for (const c of lines) shapes.set(shapeOf(c.text), (shapes.get(shapeOf(c.text)) ?? 0) + 1);
+  for (const [n, i] of chosen.entries()) {
+    const lines = candidates[n];
     const scored: Excerpt[] = [];
     lines.forEach((c, at) => {
       const text = c.text;
       const key = text.toLowerCase();
       if (seen.has(key)) return;
       seen.add(key);
-      scored.push({ step: i, text, score: scoreOf(text, c.base, at === 0 || at === lines.length - 1, terms) });
+      const templated = (shapes.get(shapeOf(text)) ?? 0) >= TEMPLATE_REPEATS ? TEMPLATE_PENALTY : 0;
+      scored.push({ step: i, text, score: Math.max(0, scoreOf(text, c.base, at === 0 || at === lines.length - 1, terms) - templated) });
     });
     // A step's best lines first, never a secret (the rules a prompt is redacted by); each further
     // line of the same step counts for a little less.
@@ -66,6 +71,15 @@ export function excerptsOf(steps: readonly Step[], chosen: readonly number[], te
 }
 
 interface Candidate { text: string; base: number }
+
+/** How often a line's shape must recur among the steps read to be a template, and what that costs it. */
+const TEMPLATE_REPEATS = 3;
+const TEMPLATE_PENALTY = 0.2;
+
+/** A line with its numbers and hex ids blanked: the same for each use of one template. */
+function shapeOf(text: string): string {
+  return text.toLowerCase().replace(/\b[0-9a-f]*\d[0-9a-f]*\b/g, '#');
+}
 
 /** The lines of a step a reader might quote, with a base score for where they stand. */
 function candidateLines(step: Step, steps: readonly Step[]): Candidate[] {
