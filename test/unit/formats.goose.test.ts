@@ -70,6 +70,17 @@ test('goose: an export with a compaction: the messages hidden from the agent sta
   assert.match(r.summary!, /uv add httpx==0\.28[^\n]*exit 1/);
 });
 
+test('goose: a block of a type this reader does not know keeps its message, named by its type', () => {
+  const lines = legacySession().trimEnd().split('\n');
+  lines.splice(2, 0, JSON.stringify({ id: 'n1', role: 'user', created: at(3), content: [{ type: 'toolSetUpdate', added: ['developer__shell'] }] }));
+  const run = parseRunText(lines.join('\n'), source('20250418_1.jsonl'));
+  assert.equal(run.format, 'goose');
+  const kept = run.steps.find((s) => s.sourceId === 'n1');
+  assert.equal(kept?.kind, 'environment');
+  assert.match(kept!.label!, /toolSetUpdate/);
+  assert.equal(run.steps.filter((s) => s.kind === 'tool_call').length, 2, 'the messages around it are read as before');
+});
+
 test('goose: chat messages with text only and an OpenAI chat log are not read as Goose', () => {
   const chat = [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }].map((m) => JSON.stringify(m)).join('\n');
   assert.notEqual(parseRunText(chat, source('chat.jsonl')).format, 'goose');

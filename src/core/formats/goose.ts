@@ -20,18 +20,23 @@ import { num, recordedUsage } from './usage';
 type Rec = Record<string, unknown>;
 type Base = { location: SourceLocation; timestamp?: string; sourceId?: string; model?: string };
 
-const BLOCK_TYPES = new Set(['text', 'image', 'toolRequest', 'toolResponse', 'thinking', 'redactedThinking', 'frontendToolRequest', 'toolConfirmationRequest', 'actionRequired', 'systemNotification', 'conversationCompacted', 'summarizationRequested', 'contextLengthExceeded', 'reasoning']);
 /** Blocks only Goose's own message types have (a chat message has text and images too). */
 const GOOSE_ONLY = new Set(['toolRequest', 'toolResponse', 'frontendToolRequest', 'toolConfirmationRequest', 'actionRequired', 'systemNotification', 'conversationCompacted', 'summarizationRequested', 'contextLengthExceeded', 'redactedThinking']);
 /** Blocks Goose shows the person and never sends the model: the compaction's marker. */
 const MARKERS = new Set(['conversationCompacted', 'summarizationRequested']);
 
+/** A message as Goose writes it; a block of a type this reader does not know is still read (as the client's, by its type). */
 function isGooseMessage(v: unknown): v is Rec {
   return isRecord(v) && (v.role === 'user' || v.role === 'assistant') && typeof v.created === 'number' && Array.isArray(v.content)
-    && v.content.every((c) => isRecord(c) && typeof c.type === 'string' && BLOCK_TYPES.has(c.type));
+    && v.content.every((c) => isRecord(c) && typeof c.type === 'string');
 }
 
 const hasGooseBlock = (v: Rec) => (v.content as Rec[]).some((c) => GOOSE_ONLY.has(c.type as string));
+
+/** Messages Goose wrote (a `created` time, typed blocks, one of them Goose's own): chat messages only in look. */
+export function looksLikeGooseMessages(sample: readonly unknown[]): boolean {
+  return sample.some((v) => isGooseMessage(v) && hasGooseBlock(v));
+}
 
 /** The session a line or an export describes: Goose's Session fields (`working_dir`, `message_count`, the token counts). */
 function isSessionHeader(v: unknown): v is Rec {
@@ -166,9 +171,14 @@ class GooseReader {
       case 'contextLengthExceeded':
         this.b.add({ ...base, kind: 'other', text: String(c.msg ?? 'context length exceeded'), label: 'context length exceeded', isError: true });
         return;
-      default:
+      case 'toolConfirmationRequest':
+      case 'actionRequired':
         // Asking the person to confirm a call or to fill a form: the client's, before the call runs.
         this.b.add({ ...base, kind: 'environment', text: blockText(c), label: labelWith('asked the person', String(c.type)) });
+        return;
+      default:
+        // A block of a newer Goose: kept, named by its type, as the client's.
+        this.b.add({ ...base, kind: 'environment', text: blockText(c), label: labelWith('goose block', String(c.type)) });
     }
   }
 

@@ -5,6 +5,7 @@ import { ANTHROPIC_ONLY_BLOCKS } from './anthropicBlocks';
 import { addChatMessage, chatMessageShare, isChatMessage, titleFromSteps } from './chatMessages';
 import { FROM_REQUEST, noteRetention, retentionInRequest } from './cacheRetention';
 import { looksLikeClineHistory } from './clineHistory';
+import { looksLikeGooseMessages } from './goose';
 import { markClosingActions } from './closingAction';
 import { isDistinctlyResponses } from './responseItems';
 import type { RecordedUsage, Step, TrajectoryMeta } from '../model';
@@ -145,7 +146,7 @@ export const openAiChatAdapter: FormatAdapter = {
     if (share < 0.8) return 0;
     // Lists that only look like chat messages: Anthropic blocks, Cline's history, Responses parts.
     const sample = found.items.slice(0, 20);
-    if (sample.some(hasAnthropicOnlyBlock) || sample.some(isDistinctlyResponses) || looksLikeClineHistory(sample) || historyLines(input)) return 0;
+    if (sample.some(hasAnthropicOnlyBlock) || sample.some(isDistinctlyResponses) || looksLikeClineHistory(sample) || looksLikeGooseMessages(sample) || historyLines(input)) return 0;
     // `{messages}` beside the keys of a chat request is a saved request or conversation; with other
     // keys it belongs to a richer format (mini-swe-agent, a dataset record), and when none reads it
     // the loader still finds the messages and says where.
