@@ -58,3 +58,23 @@ test("a command's output of two short lines is told whole; katalyst-tools keeps 
   assert.equal(twoLineOutput('one\ntwo\nthree\n'), undefined);
   assert.equal(twoLineOutput(`${'a'.repeat(100)}\n${'b'.repeat(100)}`), undefined);
 });
+
+test('a test run that failed is told by its tally before its first error', async () => {
+  // As a Claude Code session on PromptGrimoire had it (wild dev split, labelled in the long set): 19 of 21 passed.
+  const { extractFacts } = await import('../../src/core/compaction/extract');
+  const { builtRun, addCall } = await import('../helpers/builtRuns');
+  const run = builtRun((b) => {
+    b.add({ kind: 'user', text: 'Run the e2e tests.' });
+    addCall(b, 'Bash', { command: 'uv run pytest tests/e2e/test_two_tab_sync.py -v 2>&1' }, [
+      'Exit code 1', '============================= test session starts ==============================',
+      'tests/e2e/test_two_tab_sync.py::test_typing FAILED', 'E   AssertionError: Locator expected to have text \'Hello\'',
+      '=========================== short test summary info ============================',
+      'FAILED tests/e2e/test_two_tab_sync.py::test_typing - AssertionError: Locator expected to have text \'Hello\'',
+      '======================== 2 failed, 19 passed in 17.24s =========================',
+    ].join('\n'));
+    addCall(b, 'Bash', { command: 'python build.py' }, 'Exit code 1\nTraceback (most recent call last):\nValueError: bad config');
+  });
+  const facts = extractFacts(run, run.steps.map((s) => s.index));
+  assert.match(facts.commands[0].outcome, /^exit 1: 2 failed, 19 passed in 17\.24s; .*AssertionError/, facts.commands[0].outcome);
+  assert.match(facts.commands[1].outcome, /^exit 1: ValueError: bad config$/, 'a command that runs no tests has no tally');
+});

@@ -594,8 +594,11 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   const link = said ? /https?:\/\/\S+/.exec(said) : null;
   const saidRoom = said && (/: @@ -\d/.test(said) || said === status) ? 220 : link && link.index + link[0].length <= 240 ? link.index + link[0].length : said && /\b(?:error|failed|fatal|cannot|could not|denied|not found|refused|rejected)\b/i.test(said) ? 160 : 80;
   const printed = said ? ` → ${bounded(said, saidRoom)}` : '';
+  // A test run that failed says its tally before its first error: `2 failed, 19 passed` is what a debugger checks first.
+  const tests = result && isTestCommand(command) ? testRun(result, exitCode) : undefined;
+  const tally = tests && error && /\b\d+ (?:failed|passed|errors?)\b/i.test(tests.outcome) && !error.text.includes(tests.outcome) ? `${tests.outcome}; ` : '';
   if (!result) outcome = 'no result in the log';
-  else if (exitCode !== undefined) outcome = `exit ${exitCode}${error && exitCode !== 0 ? `: ${error.text}` : record ? ` → ${record}` : printed}`;
+  else if (exitCode !== undefined) outcome = `exit ${exitCode}${error && exitCode !== 0 ? `: ${tally}${error.text}` : record ? ` → ${record}` : printed}`;
   else if (error) outcome = `failed: ${error.text}`;
   else if (record) outcome = `→ ${record}`;
   // A script that records no exit status says how it went last (`Total broken: 34`); a write's last line is an echo.
@@ -611,10 +614,7 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   if (shellSaid) outcome += ` (the shell said: ${shellSaid})`;
   const ok = !result ? undefined : failed || (exitCode === undefined && error) ? false : verdict?.failed === false || saysNo ? true : undefined;
   facts.commands.push({ step: call.index, command: text, longCommand: commandText(command, 300), wholeCommand: paragraph(command).slice(0, 2000), ...(exitCode !== undefined ? { exitCode } : {}), outcome, ...(ok !== undefined ? { ok } : {}), effect, ...(record ? { recorded: record } : {}), ...(shellSaid ? { shellSaid } : {}), ...(onlyPatch(command) ? { onlyPatch: true as const } : {}) });
-  if (result && isTestCommand(command)) {
-    const run = testRun(result, exitCode);
-    facts.tests.push({ step: call.index, command: text, outcome: run.outcome, failing: run.failing, passing: run.passing, ...(run.ok !== undefined ? { ok: run.ok } : {}) });
-  }
+  if (tests) facts.tests.push({ step: call.index, command: text, outcome: tests.outcome, failing: tests.failing, passing: tests.passing, ...(tests.ok !== undefined ? { ok: tests.ok } : {}) });
 }
 
 const GIT_STATUS = /^git\s+(?:-C\s+\S+\s+)?(?:status|checkout|switch)\b/;
