@@ -9,6 +9,7 @@ import { injectedAs, injectedLabel, INTERRUPTED_LABEL, type Injected, type Injec
 import { setExtra } from '../meta';
 import { promptText, queuedMessages, type QueuedMessage } from './claudeCodeQueue';
 import { headValues, recordListOf } from './recordArray';
+import { looksLikeCursorStream } from './cursorAgent';
 
 /**
  * What Claude Code writes with the user role that the person did not type. Each becomes an
@@ -82,6 +83,8 @@ export const claudeCodeAdapter: FormatAdapter = {
   compactionTrigger: { agent: 'Claude Code', unit: 'tokens', strategy: 'claude-code-compact' },
   sniff(input) {
     const head = headValues(input, 20);
+    // Cursor's CLI writes the same init, messages and result, with tool calls of its own.
+    if (looksLikeCursorStream(head)) return 0;
     if (head.some(isMessageLine)) return 0.97;
     if (head.some((v) => isRecord(v) && ((v.type === 'summary' && 'leafUuid' in v) || v.type === 'file-history-snapshot'))) return 0.6;
     return 0;

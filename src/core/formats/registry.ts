@@ -27,6 +27,7 @@ import { opencodeEventsAdapter } from './opencodeEvents';
 import { codexExecAdapter } from './codexExec';
 import { kimiCodeAdapter } from './kimiCode';
 import { gooseAdapter } from './goose';
+import { cursorAgentAdapter } from './cursorAgent';
 import { manyRunsAdapter } from './runs';
 
 export const FORMAT_ADAPTERS: readonly FormatAdapter[] = [
@@ -57,5 +58,6 @@ export const FORMAT_ADAPTERS: readonly FormatAdapter[] = [
   codexExecAdapter,
   kimiCodeAdapter,
   gooseAdapter,
+  cursorAgentAdapter,
   manyRunsAdapter(() => FORMAT_ADAPTERS),
 ];
