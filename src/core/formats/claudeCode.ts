@@ -58,6 +58,9 @@ function clientOrigin(line: Line, text: string): Injected | undefined {
 
 type Line = Record<string, unknown>;
 
+/** Records Claude Code writes beside the conversation: file snapshots, its queue, hooks' progress, titles, modes. */
+const CLAUDE_CODE_BOOKKEEPING: ReadonlySet<string> = new Set(['file-history-snapshot', 'queue-operation', 'progress', 'attachment', 'permission-mode', 'last-prompt', 'custom-title', 'ai-title', 'agent-name', 'summary', 'pr-link']);
+
 function isMessageLine(v: unknown): v is Line {
   return isRecord(v) && (v.type === 'user' || v.type === 'assistant') && isRecord(v.message)
     // `session_id`: the messages of `claude -p --output-format stream-json`.
@@ -132,7 +135,12 @@ export const claudeCodeAdapter: FormatAdapter = {
         skipRecord(ctx, 'result (run summary)', where(line));
         continue;
       }
-      if (value.type !== 'user' && value.type !== 'assistant' && value.type !== 'system') { skipRecord(ctx, String(value.type), where(line)); continue; }
+      if (value.type !== 'user' && value.type !== 'assistant' && value.type !== 'system') {
+        // Claude Code's own bookkeeping is named as such; a type it does not know stays unnamed,
+        // so the coverage warning counts it as one the reader does not know.
+        if (typeof value.type === 'string' && CLAUDE_CODE_BOOKKEEPING.has(value.type)) skipRecord(ctx, value.type, where(line));
+        continue;
+      }
       noteSession(meta, value);
       const base: BlockBase = {
         location: where(line),
