@@ -66,6 +66,8 @@ const COPILOT_RESENT: WildFile = { name: 'copilot-events.jsonl', source: 'copilo
 // whose calls vanished and whose tool results were turns of the person.
 const GOOSE_FILE: WildFile = { name: 'goose/20250418_1.jsonl', source: 'goose/legacy-session.jsonl' };
 const GOOSE_EXPORT: WildFile = { name: 'goose/session-export.json', source: 'goose/export-with-compaction.json' };
+// Cursor's CLI agent (stream-json), a real capture: once Claude Code with its calls and thinking lost.
+const CURSOR: WildFile = { name: 'cursor-direct-sleep.jsonl', source: 'cursor-agent/cursor-hack-direct-sleep.jsonl' };
 
 function place(ctx: Context, f: WildFile): string {
   const from = f.corpus ? path.join(SHARED, 'corpus', f.source) : path.join(ctx.repo, 'test', 'fixtures', f.source);
@@ -318,7 +320,7 @@ export const WILD_SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'goose-sessions',
+    name: 'goose-and-cursor',
     async run(ctx) {
       const { wb, shot } = ctx;
       await wb.closeAllEditors();
@@ -346,6 +348,18 @@ export const WILD_SCENARIOS: Scenario[] = [
       assert.equal(await (await wb.traceRowAt(failed.index)).locator('.codicon-error').count(), 1, 'the failed command carries the error icon');
       await wb.parkMouse();
       await shot('goose-export-tree');
+      await closeOpenTrajectories(ctx);
+      // Cursor's CLI: two shell calls, each with its result; 210 thinking deltas are one thought row,
+      // beside the text shown before the calls.
+      const cursor = await openExpanded(ctx, CURSOR);
+      assert.equal(cursor.want.format, 'cursor-agent');
+      assert.equal(kindRows(cursor.rows, 'tool call').length, 2, describe(cursor.rows));
+      assert.equal(kindRows(cursor.rows, 'observation').length, 2, describe(cursor.rows));
+      assert.equal(kindRows(cursor.rows, 'thought').length, cursor.want.byKind.thought, describe(cursor.rows));
+      assert.equal(cursor.want.byKind.thought, 2);
+      await wb.parkMouse();
+      await shot('cursor-agent-tree');
+      assert.match(await rootTooltip(ctx, cursor.title, 'cursor-agent-tooltip'), /cursor-agent/);
       await closeOpenTrajectories(ctx);
       fs.rmSync(path.join(ctx.workspace, DIR), { recursive: true, force: true });
     },

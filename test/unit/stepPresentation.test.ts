@@ -54,3 +54,13 @@ test('an item we do not know shows its type name as label and its fields as prev
   assert.equal(stepLabel(step), 'other · world_state');
   assert.equal(stepPreview(step), 'cwd=/repo branch=main dirty=true');
 });
+
+test('a result that printed nothing previews the exit status its log recorded, and nothing it did not', async () => {
+  const { loadRun } = await import('../helpers/runs');
+  const { fixture } = await import('../helpers/paths');
+  // Cursor's CLI: `sleep 5` and `sleep 3`, each completed with exitCode 0 and no output.
+  const run = await loadRun(fixture('cursor-agent/cursor-hack-direct-sleep.jsonl'));
+  const results = run.steps.filter((s) => s.kind === 'tool_result');
+  assert.deepEqual(results.map((r) => stepPreview(r)), ['exit 0 · no output', 'exit 0 · no output']);
+  assert.equal(stepPreview({ ...results[0], exitCode: undefined }), '', 'no status recorded, none shown');
+});

@@ -84,6 +84,8 @@ export function stepPreview(step: Step, max = 80): string {
     // A tool that answers with a JSON object (MCP and function tools often do): its fields, not its braces.
     const item = jsonObject(text);
     if (item) text = argsPreview(JSON.stringify(item));
+    // A command that printed nothing says how it ended, where the log recorded it (Cursor's `sleep 5`).
+    else if (text.trim() === '' && step.exitCode !== undefined) text = `exit ${step.exitCode} · no output`;
   }
   // Context the log records again (a system prompt before every request) weighs nothing here: say why.
   return step.resent ? oneLine(`recorded again, counted once · ${oneLine(text, max)}`, max) : oneLine(text, max);
