@@ -63,4 +63,6 @@ test('a result that printed nothing previews the exit status its log recorded, a
   const results = run.steps.filter((s) => s.kind === 'tool_result');
   assert.deepEqual(results.map((r) => stepPreview(r)), ['exit 0 · no output', 'exit 0 · no output']);
   assert.equal(stepPreview({ ...results[0], exitCode: undefined }), '', 'no status recorded, none shown');
+  // Its calls: the command, then the arguments that say something (an empty workingDirectory does not).
+  assert.equal(stepPreview(run.steps.find((s) => s.kind === 'tool_call')!), 'sleep 5 timeout=10000 isBackground=false');
 });

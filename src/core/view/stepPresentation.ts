@@ -98,7 +98,8 @@ export function argsPreview(args: string): string {
     const parsed = JSON.parse(trimmed) as Record<string, unknown>;
     const key = TELLING_ARGS.find((k) => typeof parsed[k] === 'string' && parsed[k] !== '');
     if (key) {
-      const rest = Object.keys(parsed).filter((k) => k !== key && typeof parsed[k] !== 'object');
+      // An argument left empty (`workingDirectory: ""`) says nothing beside the command.
+      const rest = Object.keys(parsed).filter((k) => k !== key && typeof parsed[k] !== 'object' && parsed[k] !== '');
       const extra = rest.slice(0, 2).map((k) => `${k}=${String(parsed[k])}`).join(' ');
       return `${String(parsed[key])}${extra ? '  ' + extra : ''}`;
     }
