@@ -67,9 +67,14 @@ function isDeepSeek(id: string): boolean {
 /** The behaviour a model's provider has; `none` when the model has no cache-read price. */
 export function cacheBehaviourFor(model: string | undefined, price: ResolvedPrice | undefined): CacheBehaviour {
   if (!price || price.cachedInput === undefined) return 'none';
+  return providerCache(model, price.provider);
+}
+
+/** The cache of the provider `provider` names, or the model's family when it names none: OpenAI's automatic prefix cache by default. */
+export function providerCache(model: string | undefined, provider?: string): Exclude<CacheBehaviour, 'none'> {
   const id = model ? normalizeModelId(model) : '';
-  if (price.provider === 'anthropic' || id.startsWith('claude')) return 'anthropic';
-  if (price.provider === 'google' || id.startsWith('gemini')) return 'gemini';
+  if (provider === 'anthropic' || id.startsWith('claude')) return 'anthropic';
+  if (provider === 'google' || id.startsWith('gemini')) return 'gemini';
   return 'openai';
 }
 

@@ -5,8 +5,8 @@
 // and scale.
 
 import type { Run } from '../model';
-import { normalizeModelId, priceFor, runDate, type Cost, type ResolvedPrice } from '../models';
-import { cacheBehaviourFor, defaultLifetime, LIFETIME_CANDIDATES, lifetimeWords, PromptCache, type CacheBehaviour, type CacheLifetime, type RecordedCacheReads } from '../pricing/promptCache';
+import { priceFor, runDate, type Cost, type ResolvedPrice } from '../models';
+import { cacheBehaviourFor, defaultLifetime, providerCache, LIFETIME_CANDIDATES, lifetimeWords, PromptCache, type CacheBehaviour, type CacheLifetime, type RecordedCacheReads } from '../pricing/promptCache';
 import { addTokens, runCost, type BillTokens, type RunBill } from '../pricing/runCost';
 import { promptTokensOf } from '../compaction';
 import type { TokenCounter } from '../tokens';
@@ -195,24 +195,22 @@ export function max(values: readonly number[]): number {
 }
 
 /**
+ * The cache the recorded calls show when no price names the model's provider: Anthropic's rules
+ * where they record cache writes, else the model family's (promptCache.ts, providerCache); none
+ * shown, undefined.
+ */
+function cachingShownByLog(calls: readonly RecordedCall[], model: string | undefined): CacheBehaviour | undefined {
+  const writes = calls.some((c) => (c.usage.cacheWriteTokens ?? 0) > 0);
+  if (!writes && !calls.some((c) => (c.usage.cachedInputTokens ?? 0) > 0)) return undefined;
+  return writes ? 'anthropic' : providerCache(model);
+}
+
+/**
  * Whether the recorded calls show the provider cached nothing: Anthropic caches only where the agent
  * sets breakpoints, so calls that record no cache read or write at all ran without them (Aider
  * without --cache-prompts); an automatic cache that records 0 cached tokens on every long prompt
  * served none.
  */
-/**
- * The cache the recorded calls show when no price names the model's provider: Anthropic's rules
- * where they record cache writes (or the model is Claude), Gemini's for a Gemini model, else
- * OpenAI's automatic prefix cache (reads counted within the input, no writes); none shown, undefined.
- */
-function cachingShownByLog(calls: readonly RecordedCall[], model: string | undefined): CacheBehaviour | undefined {
-  const writes = calls.some((c) => (c.usage.cacheWriteTokens ?? 0) > 0);
-  if (!writes && !calls.some((c) => (c.usage.cachedInputTokens ?? 0) > 0)) return undefined;
-  const id = model ? normalizeModelId(model) : '';
-  if (writes || id.startsWith('claude')) return 'anthropic';
-  return id.startsWith('gemini') ? 'gemini' : 'openai';
-}
-
 function recordsNoCaching(calls: readonly RecordedCall[], behaviour: CacheBehaviour): boolean {
   const priced = calls.filter((c) => (c.usage.inputTokens ?? 0) > 0);
   if (priced.length === 0 || priced.some((c) => (c.usage.cachedInputTokens ?? 0) + (c.usage.cacheWriteTokens ?? 0) > 0)) return false;

@@ -9,9 +9,9 @@ import type { Step, Run } from '../../model';
 import { replaceRange, summaryStep } from '../assemble';
 import { EXTRACTIVE_NOTE, extractFacts, tidy } from '../extract';
 import { taskOf, taskWithClosing } from '../facts';
-import { charsBudget, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
+import { charsBudget, charsOf, rangeSteps, SUMMARY_SIZE_OPTIONS, summaryMaxChars } from './summaryBudget';
 import { digestItems, excerptItems, excerptRoom, FILL_PRIORITY, fitItems, joinItems, type DigestItem } from '../facts';
-import { contextTextOf, truncateMiddle } from '../text';
+import { truncateMiddle } from '../text';
 import type { ForcedTrigger, LlmCaller, OptionSpec, PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOptions, StrategyOutput } from '../types';
 
 /** Consecutive chunks of about `size` steps; a chunk grows rather than split a call from its result. */
@@ -81,8 +81,8 @@ function chunkItems(trajectory: Run, steps: readonly Step[], quoteShare = 0): Di
  * the whole range (render.ts, excerptRoom), spread over the chunks in step with their size.
  */
 function quoteShareOf(trajectory: Run, range: StepRange): number {
-  const replaced = rangeSteps(trajectory, range).reduce((n, s) => n + contextTextOf(s).length, 0);
-  const kept = trajectory.steps.reduce((n, s) => n + contextTextOf(s).length, 0) - replaced;
+  const replaced = charsOf(rangeSteps(trajectory, range));
+  const kept = charsOf(trajectory.steps) - replaced;
   return replaced > 0 ? excerptRoom(replaced, kept) / replaced : 0;
 }
 

@@ -78,7 +78,8 @@ export function changeLinesWithin(facts: Facts, budget: number): string[] {
 /** The options that size a summary written without a model. */
 export const SUMMARY_SIZE_OPTIONS: readonly OptionSpec[] = [SUMMARY_MAX_CHARS, SUMMARY_SHARE];
 
-const charsOf = (steps: readonly Pick<Step, 'kind' | 'text' | 'tool'>[]) => steps.reduce((n, s) => n + contextTextOf(s).length, 0);
+/** The characters `steps` put into the context. */
+export const charsOf = (steps: readonly Pick<Step, 'kind' | 'text' | 'tool'>[]) => steps.reduce((n, s) => n + contextTextOf(s).length, 0);
 
 /** The steps of `range` (inclusive), the work a summary of it replaces. */
 export const rangeSteps = (trajectory: Run, range: StepRange): Step[] => trajectory.steps.slice(range[0], range[1] + 1);
