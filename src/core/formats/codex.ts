@@ -9,6 +9,7 @@ import { linkProcessCalls, type ProcessIds } from './processLinks';
 import { injectedAs, type Injected, INTERRUPTED_LABEL, labelWith } from './injected';
 import { addResponseItem, IMAGE_WRAPPER, isResponseItem, partsText } from './responseItems';
 import { extraOf } from '../meta';
+import { num, recordedUsage } from './usage';
 
 // Codex CLI rollout files (`~/.codex/sessions/…/rollout-*.jsonl`): one `{timestamp, type, payload}`
 // a line. Older rollouts start with a bare meta line and hold bare Responses items.
@@ -43,7 +44,7 @@ export const codexAdapter: FormatAdapter = {
     const b = new StepBuilder();
     const meta: TrajectoryMeta = { agent: 'codex' };
     const echoes = echoedTexts(records);
-    let lastTotal: number | undefined;
+    let lastTotal: unknown;
     records.forEach(({ value, line }, i) => {
       if (!isRecord(value)) return;
       const location = { line };
@@ -86,15 +87,13 @@ export const codexAdapter: FormatAdapter = {
           const event = String(payload.type);
           if (event === 'token_count') {
             skipRecord(ctx, 'token_count (usage)', location);
-            const info = isRecord(payload.info) ? payload.info : undefined;
-            const total = info && isRecord(info.total_token_usage) ? info.total_token_usage : undefined;
-            if (info && typeof info.model_context_window === 'number') meta.contextWindow = info.model_context_window;
-            // Codex repeats the same count after every turn_context; only a changed total is a new call.
-            if (!total || total.total_tokens === lastTotal) break;
-            lastTotal = typeof total.total_tokens === 'number' ? total.total_tokens : undefined;
-            meta.recorded = usageOf(total, meta.model);
+            if (isRecord(payload.info) && typeof payload.info.model_context_window === 'number') meta.contextWindow = payload.info.model_context_window;
+            const count = codexTokenCount(payload.info, lastTotal, meta.model);
+            if (!count) break;
+            lastTotal = count.totalTokens;
+            meta.recorded = count.total;
             const last = b.steps[b.steps.length - 1];
-            if (last && !last.usage && isRecord(info!.last_token_usage)) last.usage = usageOf(info!.last_token_usage, meta.model);
+            if (last && !last.usage && count.call) last.usage = count.call;
           } else if (event === 'user_message' || event === 'agent_message' || event === 'agent_reasoning') {
             if (!addEventEcho(b, event, String(payload.message ?? payload.text ?? ''), echoes, { location, timestamp })) skipRecord(ctx, `event_msg/${event} (copy of a response item)`, location);
           } else if (event === 'exec_command_end' && exitCodeInto(b.steps, payload)) {
@@ -147,9 +146,18 @@ function sessionMeta(p: Record<string, unknown>): TrajectoryMeta {
   };
 }
 
-function usageOf(u: Record<string, unknown>, model: string | undefined): RecordedUsage {
-  const n = (v: unknown) => (typeof v === 'number' ? v : undefined);
-  return { model, inputTokens: n(u.input_tokens), outputTokens: n(u.output_tokens), cachedInputTokens: n(u.cached_input_tokens) };
+/**
+ * A Codex `token_count` event's `info` as a model call, or undefined when it is not a new one: Codex
+ * writes the count again after the tools ran and after every turn_context, so only a changed
+ * running total (`total_token_usage.total_tokens`) is a call. `call` is its own `last_token_usage`.
+ * Read here for rollouts and for chat exports that carry the events (openaiChat's `meta.token_counts`).
+ */
+export function codexTokenCount(info: unknown, previousTotal: unknown, model: string | undefined): { totalTokens: unknown; total?: RecordedUsage; call?: RecordedUsage } | undefined {
+  if (!isRecord(info) || !isRecord(info.total_token_usage) || Object.keys(info.total_token_usage).length === 0) return undefined;
+  const running = info.total_token_usage;
+  if (running.total_tokens === previousTotal) return undefined;
+  const usage = (u: Record<string, unknown>) => recordedUsage({ model, input: num(u.input_tokens), output: num(u.output_tokens), cacheRead: num(u.cached_input_tokens) });
+  return { totalTokens: running.total_tokens, total: usage(running), call: isRecord(info.last_token_usage) ? usage(info.last_token_usage) : undefined };
 }
 
 /** Inline compaction writes the summary in `message`; remote compaction leaves it empty and keeps the new history. */

@@ -2,6 +2,7 @@ import { pointerOf } from '../io/jsonScan';
 import { isRecord, StepBuilder } from '../steps';
 import type { FormatAdapter, ParsedInput } from './adapter';
 import { ANTHROPIC_ONLY_BLOCKS } from './anthropicBlocks';
+import { codexTokenCount } from './codex';
 import { addChatMessage, chatMessageShare, isChatMessage, titleFromSteps } from './chatMessages';
 import { FROM_REQUEST, noteRetention, retentionInRequest } from './cacheRetention';
 import { looksLikeClineHistory } from './clineHistory';
@@ -42,19 +43,18 @@ function rolloutRecordsOf(meta: unknown): { model?: string; totals?: RecordedUsa
   const turns = Array.isArray(meta.turn_contexts) ? meta.turn_contexts.filter(isRecord) : [];
   const model = turns.map((t) => (typeof t.model === 'string' ? t.model : undefined)).filter((m) => m !== undefined).at(-1);
   const counts = Array.isArray(meta.token_counts) ? meta.token_counts.filter(isRecord) : [];
-  const codexUsage = (u: Record<string, unknown>) => recordedUsage({ model, input: num(u.input_tokens), output: num(u.output_tokens), cacheRead: num(u.cached_input_tokens) });
   const calls: CountedCall[] = [];
-  let total: Record<string, unknown> | undefined;
+  let lastTotal: unknown;
+  let totals: RecordedUsage | undefined;
   for (const c of counts) {
-    const running = obj(obj(c, 'info'), 'total_token_usage');
-    // Codex writes the count again after the tools ran (and after every turn_context): only a changed total is a new call.
-    if (Object.keys(running).length === 0 || running.total_tokens === total?.total_tokens) continue;
-    total = running;
-    const usage = codexUsage(obj(obj(c, 'info'), 'last_token_usage'));
+    const count = codexTokenCount(c.info, lastTotal, model);
+    if (!count) continue;
+    lastTotal = count.totalTokens;
+    totals = count.total;
     const at = typeof c._timestamp === 'string' ? Date.parse(c._timestamp) : NaN;
-    if (usage && Number.isFinite(at)) calls.push({ at, usage });
+    if (count.call && Number.isFinite(at)) calls.push({ at, usage: count.call });
   }
-  return { model, totals: total ? codexUsage(total) : undefined, calls };
+  return { model, totals, calls };
 }
 
 interface CountedCall { at: number; usage: RecordedUsage }
