@@ -105,14 +105,17 @@ function spanOf(steps: readonly Step[]): string {
 /** Items told for what they say, not only to fill room (FILL_PRIORITY). */
 const told = (i: DigestItem) => i.priority > FILL_PRIORITY;
 
-/** A chunk's digest, built from the trajectory itself, within what the model's answer would take. */
-function extractiveDigest(trajectory: Run, steps: readonly Step[], quoteShare: number, fill = true): string {
-  const items = fitItems(chunkItems(trajectory, steps, fill ? quoteShare : 0).filter((i) => fill || told(i)), CHUNK_DIGEST_CHARS);
-  return `${spanOf(steps)} ${items.length ? joinItems(items) : 'nothing but messages without facts.'}`;
+/**
+ * A chunk's digest from its items (chunkItems), within what the model's answer would take; without
+ * `fill`, only the items told for what they say (quotes and room-fillers rank below them all).
+ */
+function digestOf(steps: readonly Step[], items: readonly DigestItem[], fill = true): string {
+  const fitted = fitItems(items.filter((i) => fill || told(i)), CHUNK_DIGEST_CHARS);
+  return `${spanOf(steps)} ${fitted.length ? joinItems(fitted) : 'nothing but messages without facts.'}`;
 }
 
 async function summarizeChunk(trajectory: Run, chunk: Step[], ctx: StrategyContext, quoteShare: number): Promise<string> {
-  if (!ctx.llm) return extractiveDigest(trajectory, chunk, quoteShare);
+  if (!ctx.llm) return digestOf(chunk, chunkItems(trajectory, chunk, quoteShare));
   const reply = await ctx.llm.complete({ messages: chunkPrompt(chunk, Number(ctx.options.message_max_chars)), temperature: 0.3, maxOutputTokens: 150 });
   return reply.text.trim();
 }
@@ -152,9 +155,11 @@ async function runRolling(trajectory: Run, range: StepRange, ctx: StrategyContex
   const chunks = chunkPairSafe(summarized, Number(ctx.options.summary_threshold));
   const parts: string[] = [];
   const quoteShare = ctx.llm ? 0 : quoteShareOf(trajectory, range);
+  // Offline each chunk's facts are read once: its digest and the fallbacks below are built from them.
+  const itemsOf = ctx.llm ? [] : chunks.map((c) => chunkItems(trajectory, c, quoteShare));
   for (const [i, chunk] of chunks.entries()) {
     ctx.onProgress?.(`Summarizing part ${i + 1} of ${chunks.length}…`);
-    parts.push(await summarizeChunk(trajectory, chunk, ctx, quoteShare));
+    parts.push(ctx.llm ? await summarizeChunk(trajectory, chunk, ctx, quoteShare) : digestOf(chunk, itemsOf[i]));
   }
   let running = parts.join('\n\n');
   if (!ctx.llm) {
@@ -164,12 +169,12 @@ async function runRolling(trajectory: Run, range: StepRange, ctx: StrategyContex
     const room = summaryMaxChars(ctx.options, rangeSteps(trajectory, range)) - head.length - 40;
     // Whether the chunks' digests fit is decided without what only fills room; it stays only where it fits too.
     if (running.length > room) {
-      const plain = chunks.map((c) => extractiveDigest(trajectory, c, 0, false)).join('\n\n');
+      const plain = chunks.map((c, i) => digestOf(c, itemsOf[i], false)).join('\n\n');
       if (plain.length <= room) running = plain;
     }
     if (running.length > room) {
       const span = spanOf(summarized);
-      running = `${span} ${joinItems(fitItems(chunks.flatMap((c) => fitItems(chunkItems(trajectory, c, quoteShare), CHUNK_DIGEST_CHARS)), Math.max(100, room - span.length - 1)))}`;
+      running = `${span} ${joinItems(fitItems(itemsOf.flatMap((items) => fitItems(items, CHUNK_DIGEST_CHARS)), Math.max(100, room - span.length - 1)))}`;
     }
     running = `${head}\n\n${running}`;
   }
