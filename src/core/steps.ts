@@ -236,16 +236,20 @@ export function textOf(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
   if (Array.isArray(value)) {
-    // Content-part arrays (`[{type:'text', text}]`) read as their text, joined.
+    // Content-part arrays (`[{type:'text', text}]`, MCP's content list) read as their text, joined;
+    // what a part holds but is not text (an image, audio, a linked resource) is named, not dumped.
     const parts = value.map((part) => {
       if (part && typeof part === 'object') {
         const p = part as Record<string, unknown>;
         if (typeof p.text === 'string') return p.text;
         if (p.type === 'image_url' || p.type === 'image') return '[image]';
+        if (p.type === 'audio') return '[audio]';
+        const resource = isRecord(p.resource) ? p.resource : p.type === 'resource_link' ? p : undefined;
+        if (resource) return typeof resource.text === 'string' ? resource.text : `[resource ${String(resource.uri ?? '')}]`.replace(' ]', ']');
       }
       return typeof part === 'string' ? part : JSON.stringify(part);
     });
-    return parts.join('\n');
+    return parts.filter((t) => t !== '').join('\n');
   }
   if (typeof value === 'object') return JSON.stringify(value, null, 2);
   return String(value);

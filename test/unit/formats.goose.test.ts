@@ -85,3 +85,22 @@ test('goose: chat messages with text only and an OpenAI chat log are not read as
   const chat = [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }].map((m) => JSON.stringify(m)).join('\n');
   assert.notEqual(parseRunText(chat, source('chat.jsonl')).format, 'goose');
 });
+
+test('goose: an MCP result holding audio, an embedded resource and a link reads as their text and names, never as base64', () => {
+  const lines = legacySession().trimEnd().split('\n');
+  const audio = 'UklGR'.repeat(2000);
+  lines[3] = JSON.stringify({
+    id: 'm3', role: 'user', created: 1745000009,
+    content: [{ type: 'toolResponse', id: 'toolu_1', toolResult: { status: 'success', value: [
+      { type: 'text', text: 'recorded the session' },
+      { type: 'audio', data: audio, mimeType: 'audio/wav' },
+      { type: 'resource', resource: { uri: 'file:///home/dev/shop/notes.md', text: 'price parser: accept 2.5e3' } },
+      { type: 'resource_link', uri: 'file:///home/dev/shop/price.py', name: 'price.py' },
+      { type: 'text', text: '' },
+    ] } }],
+  });
+  const run = parseRunText(lines.join('\n'), source('20250418_1.jsonl'));
+  const result = run.steps.find((s) => s.kind === 'tool_result')!;
+  assert.equal(result.text, 'recorded the session\n[audio]\nprice parser: accept 2.5e3\n[resource file:///home/dev/shop/price.py]');
+  assert.ok(!result.text.includes('UklGR'), 'the audio is named, not dumped into the step and its token count');
+});

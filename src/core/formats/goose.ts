@@ -1,6 +1,6 @@
 import type { SourceLocation, TrajectoryMeta } from '../model';
 import { setExtra } from '../meta';
-import { argsOf, isRecord, StepBuilder } from '../steps';
+import { argsOf, isRecord, StepBuilder, textOf } from '../steps';
 import type { FormatAdapter, ParseContext } from './adapter';
 import { jsonlRecordsOf, skipRecord } from './adapter';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
@@ -207,7 +207,7 @@ class GooseReader {
     // Goose ≥ 1.10 writes MCP's CallToolResult (`{content, isError, structuredContent}`); earlier ones the content list alone.
     const value = r.value;
     const content = Array.isArray(value) ? value : isRecord(value) && Array.isArray(value.content) ? value.content : [];
-    const text = content.filter(isRecord).map(contentText).filter((t) => t !== '').join('\n');
+    const text = textOf(content.filter(isRecord));
     const structured = isRecord(value) && isRecord(value.structuredContent) ? value.structuredContent : undefined;
     const exitCode = num(structured?.exit_code ?? structured?.exitCode);
     this.b.add({
@@ -216,14 +216,6 @@ class GooseReader {
       ...(exitCode !== undefined ? { exitCode } : {}),
     });
   }
-}
-
-/** An MCP content item as text: its text, an embedded resource's text, or what it is. */
-function contentText(item: Rec): string {
-  if (item.type === 'text') return String(item.text ?? '');
-  if (item.type === 'resource' && isRecord(item.resource)) return String(item.resource.text ?? `[resource ${String(item.resource.uri ?? '')}]`);
-  if (item.type === 'image') return '[image]';
-  return `[${String(item.type ?? 'content')}]`;
 }
 
 function blockText(c: Rec): string {
