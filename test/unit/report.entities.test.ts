@@ -203,3 +203,24 @@ test('"needed later" and "in summary" hold for the same check run with another c
   const summarised = forgottenEntities(t, { ...trimmed, summary: 'Checked: tail -n 200 build.log (→ done)' });
   assert.equal(summarised.find((x) => x.text === 'tail -n 50 build.log')?.where, 'summary');
 });
+
+test('a saved prompt expanded around what the person typed (spec-kit): the constraints listed are theirs, not the prompt author\'s', () => {
+  // The shape spec-kit's commands arrive in (a wild Codex rollout, Prometheus-AGS): the typed
+  // arguments in a fenced block under "User Input", then the prompt's own steps and rules.
+  const template = [
+    '## User Input', '', '```text', 'Add audit persistence to the queue service. We want to reuse postgres for audit persistence. Do not add a new database.', '```', '',
+    'You **MUST** consider the user input before proceeding (if not empty).', '', '## Outline', '',
+    'Given that feature description, do this:', '',
+    '1. **Generate a concise short name** (2-4 words) for the branch. You must only ever run this script once per feature.',
+    '2. Load the spec template. DO NOT create any checklists that are embedded in the spec.',
+    '3. Never exceed 5 total asked questions, and avoid speculative tech stack questions unless the absence blocks functional clarity.',
+    '4. All paths must be absolute. Success criteria must be measurable, technology-agnostic and verifiable without implementation details.',
+  ].join('\n');
+  const b = new StepBuilder();
+  b.add({ kind: 'user', text: template });
+  b.add({ kind: 'assistant', text: 'Creating the feature branch.' });
+  const steps = b.finish();
+  const t: Run = { format: 'codex', title: 'spec', source: { path: '/tmp/rollout.jsonl', size: 0 }, steps, meta: {}, warnings: [], records: steps.length };
+  const constraints = extractEntities(t, [0, 1]).filter((e) => e.kind === 'constraint').map((e) => e.text);
+  assert.deepEqual(constraints, ['We want to reuse postgres for audit persistence.', 'Do not add a new database.'], 'before: the template\'s seven rules, and not the person\'s two');
+});

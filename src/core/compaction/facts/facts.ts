@@ -8,7 +8,7 @@ import { ciErrorsOf } from './diagnostics';
 import { bounded, paragraph, unique } from './hygiene';
 import { editOutcome, errorOf, reportOpening, shellComplaintOf, exitCodeOf, furtherErrorsOf, isTestCommand, firstOutputLine, listingOf, pathListOf, readGist, recordLineOf, someOutputLine, tellingOutputLine, testRun, twoLineOutput, type ErrorFact, type Outcome } from './outcomes';
 import { decisionsOf, droppedFinished, summaryOf, taskToolPlan, todosOf, type SummaryFact, type TodoItem } from './plans';
-import { answerText, ASK_TOOLS, constraintsOf, promptRepeat, promptText, type PromptText, requestText, slashRequest, taskOf, userRefsOf, type UserRef } from './requests';
+import { answerText, ASK_TOOLS, constraintsOf, promptRepeat, promptText, type PromptText, requestText, slashRequest, taskOf, typedIntoPrompt, userRefsOf, type UserRef } from './requests';
 import { answersNo, verdictOf } from './verdict';
 import { nameTable } from '../../names';
 import { contextTextOf } from '../text';
@@ -346,8 +346,10 @@ function readRequest(facts: Facts, step: Step, answer?: string, repeat?: { step:
   facts.requests.push(repeat
     ? { step: step.index, text: repeat.added ? `${repeat.added} (in the prompt of step ${repeat.step} again)` : `(the prompt of step ${repeat.step} again)`, repeats: repeat.step }
     : { step: step.index, text });
-  for (const c of constraintsOf(text)) facts.constraints.push({ step: step.index, text: bounded(c, 240) });
-  for (const r of userRefsOf(text)) if (!facts.userRefs.some((u) => u.text === r.text)) facts.userRefs.push({ ...r, step: step.index });
+  // In a saved prompt expanded around what the person typed, their rules and values are in what they typed.
+  const theirs = repeat ? text : typedIntoPrompt(text) ?? text;
+  for (const c of constraintsOf(theirs)) facts.constraints.push({ step: step.index, text: bounded(c, 240) });
+  for (const r of userRefsOf(theirs)) if (!facts.userRefs.some((u) => u.text === r.text)) facts.userRefs.push({ ...r, step: step.index });
 }
 
 /**

@@ -98,6 +98,22 @@ function withoutHarness(text: string): string {
 /** A request shorter than this is the person's own even when it repeats one (`continue`, `yes`). */
 const PROMPT_MIN_CHARS = 400;
 
+/**
+ * What the person typed into a saved prompt the client expanded around it: spec-kit's commands
+ * (`/speckit.specify I want…`, as Codex and Claude Code send them) open with their arguments in a
+ * fenced block under a "User Input" heading, and the prompt's own steps and rules follow. Those
+ * rules are the prompt author's, not the person's. '' when the block is empty; undefined when the
+ * request is not such an expansion (a short request under such a heading is the person's own).
+ */
+export function typedIntoPrompt(text: string): string | undefined {
+  const m = /^\s*(?:---\n[\s\S]*?\n---\s*\n)?\s*#{1,3} *User Input\s*\n\s*(```|~~~)[\w-]*\n([\s\S]*?)\n?\1[ \t]*(?:\n|$)/.exec(text);
+  if (!m || text.length - m[0].length < SAVED_PROMPT_MIN_CHARS) return undefined;
+  return m[2].trim();
+}
+
+/** Characters of instructions after the typed block that make a request a saved prompt rather than the person's own. */
+const SAVED_PROMPT_MIN_CHARS = 400;
+
 /** A request as lines, for `promptRepeat`. */
 export interface PromptText { step: number; chars: number; lines: readonly string[] }
 
@@ -194,7 +210,7 @@ const CONSTRAINT = new RegExp([
   String.raw`\b(?:apply|change|modify|edit|touch|use|fix|add|remove|run|return|make|do) only\b|^no\b[^.]{1,60},\s*no\b`,
   // The person's decisions and preferences: "X and Y are mandatory", "I would much prefer MIT
   // licences", "lets go with the latest C release".
-  String.raw`\b(?:is|are) (?:mandatory|required)\b|\bi(?:'d| would)? (?:much |really |strongly )?prefer\b|\blet'?s (?:go with|use|stick with|keep)\b`,
+  String.raw`\b(?:is|are) (?:mandatory|required)\b|^we want\b|\bi(?:'d| would)? (?:much |really |strongly )?prefer\b|\blet'?s (?:go with|use|stick with|keep)\b`,
 ].join('|'), 'i');
 // "how they should work", "which should be": a question or a fragment, not a rule.
 // Questions, asked or reported: "how should…", "whether … we should…", "should agentv evaluate …?",
