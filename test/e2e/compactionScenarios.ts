@@ -751,6 +751,32 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
       await wb.closeAllEditors();
     },
   },
+  {
+    // Issue 22: a real Codex rollout (Prometheus-AGS/prometheus-parking-lot-rs, wild dev split)
+    // driven by spec-kit's saved prompts, which arrive expanded around what the person typed. The
+    // loss report's constraints are the person's ("We want to reuse postgres…"), not the prompt's.
+    name: 'loss-report-typed-rules',
+    async run(ctx) {
+      const { wb, shot } = ctx;
+      await wb.closeAllEditors();
+      const lc = STRATEGIES_2026.find((x) => x.id === 'langchain-summarization')!;
+      const { report, want } = await compactWildFile(ctx, 'Prometheus-AGS__prometheus-parking-lot-rs/rollout-2025-12-06T15-11-37-019af581-86ce-7d23-b9c6-0f99353d36af.jsonl', 'long/prometheus-speckit-rollout.jsonl', lc, [0, 420]);
+      await report.openTab('survival');
+      await report.frame().locator('#entity-filter').selectOption('all');
+      const rows = report.frame().locator('#panel-survival table.entities').last().locator('tbody tr');
+      assert.equal(await rows.count(), want.entities.length, 'the panel lists another number of entities than compact --json');
+      const theirs = rows.filter({ hasText: 'We want to reuse postgres for audit persistence.' });
+      assert.equal(await theirs.count(), 1, 'the rule the person typed is not a row');
+      assert.match(await theirs.innerText(), /in the summary/);
+      for (const template of ['All paths must be absolute.', 'Never exceed 5 total asked questions']) {
+        assert.equal(await rows.filter({ hasText: template }).count(), 0, `the saved prompt's rule "${template}" is listed as the person's`);
+      }
+      await theirs.scrollIntoViewIfNeeded();
+      await wb.parkMouse();
+      await shot('loss-report-typed-rules');
+      await wb.closeAllEditors();
+    },
+  },
   // Issue 22: a real Codex rollout (EdouardZemb/test-framework, wild dev split) that reads its
   // agent's config and sprint status, then answers in French and picks the story in review. The
   // summary's room left says what those files set, not their comment lines.
