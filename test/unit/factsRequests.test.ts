@@ -164,6 +164,18 @@ test('a saved prompt sent again (a Codex custom prompt, /speckit.implement Phase
   assert.match(cc.summary!, /T026-T030 \(in the prompt of step 175 again\)/);
 });
 
+test('a task typed into a saved prompt is told by what was typed: the summary\'s goal opens with it, and the prompt\'s own examples are not the person\'s wants', async (t) => {
+  // Wild-log dev file: the session opens with spec-kit's specify prompt around "I want to build everything…".
+  const file = path.join(REPO_ROOT, 'wild', 'files', 'Prometheus-AGS__prometheus-parking-lot-rs', 'rollout-2025-12-06T15-11-37-019af581-86ce-7d23-b9c6-0f99353d36af.jsonl');
+  if (!fs.existsSync(file)) return t.skip('wild/files is not in this checkout');
+  const run = (await loadTrajectory(file)).runs[0];
+  const r = await runCompaction(run, { strategy: findStrategy('summarizing-session')!, range: '0:-2' }, { counter: charEstimateCounter });
+  assert.match(r.summary!, /^• Goal: I want to build everything that has been discussed in README\.md /m, 'was: "## User Input ```text I want…"');
+  assert.doesNotMatch(r.summary!, /the task also says: .*"I want to add user authentication"/, 'an example of the prompt\'s is no want of the person\'s');
+  const hier = await runCompaction(run, { strategy: findStrategy('hierarchical-summary')!, range: '0:-2' }, { counter: charEstimateCounter });
+  assert.match(hier.summary!, /^Task: I want to build everything that has been discussed in README\.md /m);
+});
+
 test('only most of a prompt said again is a repeat: a short request twice, or two prompts that share a heading, are said whole', () => {
   const template = (args: string, steps: string) => `## User Input\n\n\`\`\`text\n${args}\n\`\`\`\n\nYou MUST consider the user input before proceeding.\n\n${steps}`;
   const implement = Array.from({ length: 12 }, (_, i) => `${i + 1}. Run the step ${i + 1} of the implementation plan and mark it done in tasks.md.`).join('\n');

@@ -9,6 +9,7 @@ import {
 import { installsDependency, returnsFinding } from './calls';
 import { isTestCommand } from './outcomes';
 import { taskTrackingOf } from './plans';
+import { typedFirst, typedIntoPrompt } from './requests';
 
 export const EXTRACTIVE_NOTE = '[Extractive summary: assembled from the trajectory itself; no model was used.]';
 
@@ -24,17 +25,20 @@ export function taskLine(facts: Facts, max = 1500): string | undefined {
 }
 
 /** `text` in `max` characters: its opening, and its closing line when that is someone's words and the opening is cut. */
+// A saved prompt's expansion is told by what the person typed into it first (typedFirst); its
+// closing line and its "I want…" sentences are the prompt author's (typedIntoPrompt), not theirs.
 export function taskWithClosing(text: string, max: number): string {
-  const opening = bounded(text, max, false);
-  const closing = closingLine(text);
+  const shown = typedFirst(text);
+  const opening = bounded(shown, max, false);
+  const closing = closingLine(typedIntoPrompt(text) ?? text);
   if (!opening.endsWith('[…]') || !closing || closing.length > max / 2 || opening.includes(closing)) return opening;
-  return `${bounded(text, max - closing.length - 1, false)} ${closing}`;
+  return `${bounded(shown, max - closing.length - 1, false)} ${closing}`;
 }
 
 /** The task's opening only, bounded (a source's "the request in one sentence"). */
 export function taskOpening(facts: Facts, max: number): string | undefined {
   if (!facts.task) return undefined;
-  return bounded(facts.task.text, max, false);
+  return bounded(typedFirst(facts.task.text), max, false);
 }
 
 /** The last line of a long text when it reads as someone's words (letters, not a table, a rule or code), else undefined. */
@@ -64,7 +68,7 @@ const WENT_WRONG = /\b(?:error|errored|failed|failure|denied|cannot|can't|could 
  */
 export function taskWants(facts: Facts, after: number, max: number): string | undefined {
   if (!facts.task) return undefined;
-  const raw = facts.task.text.slice(0, 100_000);
+  const raw = (typedIntoPrompt(facts.task.text) ?? facts.task.text).slice(0, 100_000);
   const whole = bounded(raw, 100_000, false);
   if (whole.length <= after) return undefined;
   // Where the opening ends in the raw text: its last few words, found again.
@@ -96,7 +100,7 @@ export function taskWants(facts: Facts, after: number, max: number): string | un
 /** Requests after the task among the steps read, each whole (bounded), each once. */
 export function laterRequests(facts: Facts, max = 1000): string[] {
   // An opener before the task ("shell", answered with a question) is no request of its own.
-  return unique(facts.requests.filter((r) => r.step > (facts.task?.step ?? -1)).map((r) => bounded(r.text, max, false)));
+  return unique(facts.requests.filter((r) => r.step > (facts.task?.step ?? -1)).map((r) => bounded(typedFirst(r.text), max, false)));
 }
 
 export function constraintLines(facts: Facts): string[] {

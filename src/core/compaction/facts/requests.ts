@@ -106,10 +106,25 @@ const PROMPT_MIN_CHARS = 400;
  * request is not such an expansion (a short request under such a heading is the person's own).
  */
 export function typedIntoPrompt(text: string): string | undefined {
-  const m = /^\s*(?:---\n[\s\S]*?\n---\s*\n)?\s*#{1,3} *User Input\s*\n\s*(```|~~~)[\w-]*\n([\s\S]*?)\n?\1[ \t]*(?:\n|$)/.exec(text);
+  const m = SAVED_PROMPT_HEAD.exec(text);
   if (!m || text.length - m[0].length < SAVED_PROMPT_MIN_CHARS) return undefined;
   return m[2].trim();
 }
+
+/**
+ * A saved prompt's expansion with what the person typed first, as plain words, and the prompt's
+ * own text after it ("## User Input ```text X ``` …" reads "X\n\n…", and with nothing typed
+ * "…"); any other text as it is.
+ */
+export function typedFirst(text: string): string {
+  const typed = typedIntoPrompt(text);
+  if (typed === undefined) return text;
+  const rest = text.slice(SAVED_PROMPT_HEAD.exec(text)![0].length).trimStart();
+  return typed ? `${typed}\n\n${rest}` : rest;
+}
+
+// Front matter, if any, a "User Input" heading and the fenced block that holds what was typed.
+const SAVED_PROMPT_HEAD = /^\s*(?:---\n[\s\S]*?\n---\s*\n)?\s*#{1,3} *User Input\s*\n\s*(```|~~~)[\w-]*\n([\s\S]*?)\n?\1[ \t]*(?:\n|$)/;
 
 /** Characters of instructions after the typed block that make a request a saved prompt rather than the person's own. */
 const SAVED_PROMPT_MIN_CHARS = 400;
