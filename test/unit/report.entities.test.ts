@@ -224,3 +224,26 @@ test('a saved prompt expanded around what the person typed (spec-kit): the const
   const constraints = extractEntities(t, [0, 1]).filter((e) => e.kind === 'constraint').map((e) => e.text);
   assert.deepEqual(constraints, ['We want to reuse postgres for audit persistence.', 'Do not add a new database.'], 'before: the template\'s seven rules, and not the person\'s two');
 });
+
+test('one error about other temporary files is one row: the names a program picked at random are not what went wrong', () => {
+  // rustup on macOS (a wild Codex rollout, Prometheus-AGS): the same refusal, four times, each with its own temp file.
+  const b = new StepBuilder();
+  b.add({ kind: 'user', text: 'Run cargo fmt.' });
+  for (const [i, name] of ['ry1fzx2tyam4ymju_file', 'c3rvgs0huk8zhzj__file', 'ezmcwyzle953v5t0_file'].entries()) {
+    b.add({ kind: 'tool_call', text: '', tool: { name: 'shell', args: '{"command":"cargo fmt"}', callId: `c${i}` } });
+    b.add({ kind: 'tool_result', text: `error: could not create temp file /Users/dev/.rustup/tmp/${name}: Operation not permitted (os error 1)`, exitCode: 1, tool: { name: '', args: '', callId: `c${i}` } });
+  }
+  // A file someone named in /tmp is what went wrong: two of them are two rows.
+  for (const name of ['a.txt', 'b.txt']) {
+    b.add({ kind: 'tool_call', text: '', tool: { name: 'shell', args: `{"command":"cat /tmp/${name}"}`, callId: name } });
+    b.add({ kind: 'tool_result', text: `cat: /tmp/${name}: No such file or directory`, exitCode: 1, tool: { name: '', args: '', callId: name } });
+  }
+  const steps = b.finish();
+  const t: Run = { format: 'codex', title: 'fmt', source: { path: '/tmp/rollout.jsonl', size: 0 }, steps, meta: {}, warnings: [], records: steps.length };
+  const errors = extractEntities(t, steps.map((s) => s.index)).filter((e) => e.kind === 'error').map((e) => e.text);
+  assert.deepEqual(errors, [
+    'error: could not create temp file /Users/dev/.rustup/tmp/ry1fzx2tyam4ymju_file: Operation not permitted (os error 1)',
+    'cat: /tmp/a.txt: No such file or directory',
+    'cat: /tmp/b.txt: No such file or directory',
+  ], 'before: one row per temp file');
+});

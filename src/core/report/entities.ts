@@ -49,11 +49,12 @@ export function extractEntities(trajectory: Run, indices: Iterable<number>): Ent
     if (t.length < 2) return;
     // Two scripts that begin alike and differ in their heredoc's body are two commands; one run
     // again with another count or timeout (`workmux capture x -n 120`, then `-n 60`) is one.
-    const key = `${kind}\u0000${kind === 'command' ? sameCheck(whole ?? t) : t}`;
+    // The same error about another temporary file (`…/.rustup/tmp/ry1fzx…_file: Operation not permitted`) is one too.
+    const key = `${kind}\u0000${kind === 'command' ? sameCheck(whole ?? t) : kind === 'error' ? sameError(t) : t}`;
     const prev = out.get(key);
     if (prev) {
       prev.mentions++;
-      if ((prev.whole ?? prev.text) !== (whole ?? t)) varied.add(prev);
+      if (kind === 'command' && (prev.whole ?? prev.text) !== (whole ?? t)) varied.add(prev);
       prev.firstStep = Math.min(prev.firstStep, step);
       // A command run twice keeps both outcomes: `exit 1, exit 0`; three say enough, the latest
       // always among them (a script run five times until it printed the flag ends with the flag).
@@ -93,6 +94,16 @@ const ANY_NUMBER = '\u0001';
 /** A command as the check it makes: its options' numeric values left out. */
 function sameCheck(command: string): string {
   return command.replace(OPTION_NUMBER, `$1${ANY_NUMBER}`);
+}
+
+// A name in a temporary folder (`/tmp/`, `~/.rustup/tmp/`, macOS's `/var/folders/…/T/`); one a
+// program picked at random (`tmp.Gtrekx29jH`, `ry1fzx2tyam4ymju_file`) mixes letters and digits.
+const TEMP_NAME = /(\/(?:tmp|temp|T)\/)([^/\s:'"]+)/gi;
+const RANDOM_NAME = /^(?=.*\d)(?=.*[a-z])[\w.-]{8,}$/i;
+
+/** An error as what went wrong: the random names of temporary files left out. */
+function sameError(text: string): string {
+  return text.replace(TEMP_NAME, (whole, folder: string, name: string) => (RANDOM_NAME.test(name) ? `${folder}${ANY_NUMBER}` : whole));
 }
 
 /**
