@@ -635,6 +635,10 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
       assert.match(recorded, new RegExp(`Checked against the ${want.recorded.calls} calls`));
       assert.ok(recorded.includes(`within ${percent(want.recorded.medianPromptDeviation!)} of the recorded one`), recorded);
       assert.ok(recorded.includes(`recorded cost ${usd(want.recorded.cost!)} (as the log says), modelled ${usd(want.recorded.modelledCost!)}`), recorded);
+      // The cache checked against the reads the calls record, as simulate --json says.
+      const reads = want.recorded.cacheReads;
+      assert.ok(reads, 'the sphinx run records cache reads per call');
+      assert.ok(recorded.includes(`Cache reads over the ${reads.calls} calls that record them: ${reads.recorded.toLocaleString('en-US')} recorded, ${reads.modelled.toLocaleString('en-US')} modelled`), recorded);
       const rows = await report.frame().locator('#replay-totals tbody tr').allInnerTexts();
       assert.ok(rows.some((r) => /^Model requests\s+37\b/.test(r)), rows.join(' | '));
       assert.ok(rows.some((r) => /of which cache reads/.test(r)));

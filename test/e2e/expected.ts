@@ -137,7 +137,7 @@ export function compactCount(n: number): string {
 }
 
 export interface ExpectedSimulation {
-  recorded: { calls: number; medianPromptDeviation: number | null; cost: number | null; modelledCost: number | null } | null;
+  recorded: { calls: number; medianPromptDeviation: number | null; cost: number | null; modelledCost: number | null; cacheReads: { calls: number; recorded: number; modelled: number } | null } | null;
   cache: string;
 }
 

@@ -12,7 +12,7 @@ import { replay, type ReplayResult } from '../../src/core/simulate';
 import { tokenizerFor } from '../../src/core/tokens/models';
 import { memoizedCounter, tiktokenCounter } from '../../src/core/tokens/tiktokenCounter';
 import { runCli } from '../helpers/cli';
-import { corpus, SHARED } from '../helpers/paths';
+import { corpus, REPO_ROOT, SHARED } from '../helpers/paths';
 import { StepBuilder } from '../../src/core/steps';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
 
@@ -195,4 +195,24 @@ test('calibration: a growth ratio no tokenizer difference explains is not applie
   const plausible = calibrate(calls.map((x) => ({ ...x, usage: { inputTokens: 10_000 + Math.round(1.15 * x.context) } })), false)!;
   assert.ok(Math.abs(plausible.ratio - 1.15) < 0.01, `ratio ${plausible.ratio}`);
   assert.match(plausible.note, /counts 1\.150 tokens per token of the stand-in/);
+});
+
+test('the check against recorded calls prices each call as the run\'s bill does (1-hour cache writes at 2× input), and checks the cache without a price', async (t) => {
+  // A real Claude Code session (wild dev split) whose calls write to the 1-hour cache: the check said
+  // "recorded $1.43" beside the bill's $1.66 for the same calls, and called the replay +16% off.
+  const file = path.join(REPO_ROOT, 'wild', 'files', 'superelastic__claude-session-memory-template', '20260207_1656_e7ac248f.jsonl');
+  if (!fs.existsSync(file)) return t.skip('wild/files is not in this checkout');
+  const j = JSON.parse((await runCli('simulate', file, '--strategy', 'openhands-summary', '--json')).out);
+  assert.equal(j.recorded.costSource, 'usage priced');
+  assert.ok(Math.abs(j.recorded.cost - j.bill.cost) < 1e-9, `the check prices the calls at ${j.recorded.cost}, the bill at ${j.bill.cost}`);
+  assert.ok(Math.abs(j.recorded.costDifference) < 0.01, `modelled ${j.recorded.modelledCost} against ${j.recorded.cost}`);
+  const run = (await loadTrajectory(file)).runs[0];
+  const recordedReads = run.steps.reduce((n, s) => n + (s.usage?.cachedInputTokens ?? 0), 0);
+  assert.deepEqual({ calls: j.recorded.cacheReads.calls, recorded: j.recorded.cacheReads.recorded }, { calls: 25, recorded: recordedReads });
+  assert.ok(Math.abs(j.recorded.cacheReads.modelled - recordedReads) / recordedReads < 0.01);
+
+  // With no price for the model, the cache is still checked against the reads the log records.
+  const unpriced = await runCli('simulate', file, '--strategy', 'observation-masking', '--model', 'a-model-without-a-price');
+  assert.match(unpriced.out, /no price for a-model-without-a-price/);
+  assert.match(unpriced.out, new RegExp(`cache reads {6}recorded ${recordedReads.toLocaleString('en-US')} over 25 calls, modelled [\\d,]+ \\(-?\\d+\\.\\d%\\)`));
 });

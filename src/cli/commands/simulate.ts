@@ -189,6 +189,10 @@ function renderReplay(r: ReplayResult, counter: TokenCounter): string {
     text += `\nAgainst what the log recorded (${rec.calls} calls)\n`;
     const rows: [string, string][] = [];
     if (rec.medianPromptDeviation !== null) rows.push(['prompt per call', `modelled within ${(rec.medianPromptDeviation * 100).toFixed(1)}% of recorded (median)`]);
+    if (rec.cacheReads) {
+      const r = rec.cacheReads;
+      rows.push(['cache reads', `recorded ${r.recorded.toLocaleString('en-US')} over ${r.calls} calls, modelled ${r.modelled.toLocaleString('en-US')}${r.recorded > 0 ? ` (${r.modelled >= r.recorded ? '+' : ''}${((r.modelled - r.recorded) / r.recorded * 100).toFixed(1)}%)` : ''}`]);
+    }
     if (rec.cost !== null) rows.push(['cost', `recorded ${usd(rec.cost)} (${rec.costSource === 'log' ? 'as the log says' : 'recorded usage priced'}), modelled ${usdOrUnknown(rec.modelledCost)}${rec.costDifference !== null ? ` (${rec.costDifference >= 0 ? '+' : ''}${(rec.costDifference * 100).toFixed(1)}%)` : ''}`]);
     // Calls that record their output alone (Copilot CLI's messages) give neither to compare.
     if (rows.length === 0) rows.push(['per call', 'the log records no prompt size or cost per call, only output tokens: nothing to compare']);

@@ -386,6 +386,17 @@ function splitReadsAndWrites(p: Parts, previousPrompt: number): void {
   p.written = both - p.cached;
 }
 
+/**
+ * One recorded call at its price, as the run's bill prices it (a log that records reads and writes
+ * as one figure splits them by `previousPrompt`, the prompt of the call before): the figure every
+ * check against recorded usage uses, so that one call never has two prices.
+ */
+export function recordedCallDollars(u: RecordedUsage, price: ResolvedPrice, previousPrompt: number): number {
+  const parts = partsOf(u);
+  if (u.cachedIncludesWrites) splitReadsAndWrites(parts, previousPrompt);
+  return callDollars(parts, price);
+}
+
 /** One call at its price: the long-context tier when its prompt reaches it; 1-hour writes at 2× input. */
 function callDollars(p: Parts, price: ResolvedPrice): number {
   const r = ratesFor(price, p.input);

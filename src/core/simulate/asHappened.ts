@@ -153,7 +153,7 @@ export function billAsHappened(trajectory: Run, o: BillingOptions): AsHappened {
   const cost = branches ? (mainCost && branches.cost ? addCosts(mainCost, branches.cost) : null) : mainCost;
   // Totals that stop early split the requests at their end; per-call usage splits them by which record usage.
   const usage = trajectory.meta.recordedPart ? coveredShare(trajectory, raw, ledger, totals.cost, branches) ?? {} : recordedShare(raw, ledger, totals.cost, branches);
-  const comparison = compareWithRecorded(raw.recordedCalls, raw.requestSteps, ledger.prompts, cost ? ledger.requestCosts : null, (i) => timing.prices?.[i] ?? price);
+  const comparison = compareWithRecorded(raw.recordedCalls, raw.requestSteps, ledger.prompts, cost ? ledger.requestCosts : null, (i) => timing.prices?.[i] ?? price, ledger.cachedTokens);
   const bill = runCost(trajectory, {
     ...(o.fixedModel && o.model ? { model: o.model } : {}),
     ...(o.fixedModel && o.price?.source === 'settings' ? { price: o.price } : {}),

@@ -5,7 +5,8 @@
 // model's own, its tokens are counted at a measured `ratio` to ours.
 
 import type { RecordedUsage } from '../model';
-import { costOf, ratesFor, type ResolvedPrice } from '../models';
+import type { ResolvedPrice } from '../models';
+import { recordedCallDollars } from '../pricing/runCost';
 import { REPLY_PRIMING } from '../tokens';
 import type { RecordedCacheReads } from '../pricing/promptCache';
 import type { Scale } from './replayBilling';
@@ -197,6 +198,11 @@ export interface RecordedComparison {
   costDifference: number | null;
   /** Median over calls of |modelled − recorded| ÷ recorded for each call's cost (recorded usage priced); null when not priced. */
   medianCallCostDeviation: number | null;
+  /**
+   * Cache reads over the calls that record them, recorded and modelled (uncompacted): the check of
+   * the cache that needs no price. Null when no call records reads apart from writes.
+   */
+  cacheReads: { calls: number; recorded: number; modelled: number } | null;
   /** Recorded and modelled prompt per call, for the chart. */
   points: { step: number; recorded: number; modelled: number }[];
 }
@@ -212,6 +218,7 @@ export function compareWithRecorded(
   modelledPrompts: readonly number[],
   modelledCosts: readonly number[] | null,
   priceAt: (request: number) => ResolvedPrice | undefined,
+  modelledCached: readonly number[] = [],
 ): RecordedComparison {
   const index = new Map<number, number>();
   requestSteps.forEach((s, i) => index.set(s, i));
@@ -219,6 +226,7 @@ export function compareWithRecorded(
   const deviations: number[] = [];
   let logCost = 0, logCostCalls = 0, pricedCost: number | null = 0, modelled: number | null = modelledCosts ? 0 : null;
   let cacheInfo = false;
+  const reads = { calls: 0, recorded: 0, modelled: 0 };
   const callDeviations: number[] = [];
   let previousInput = 0;
   for (const c of calls) {
@@ -233,16 +241,18 @@ export function compareWithRecorded(
     }
     if (typeof c.usage.cost === 'number' && c.usage.cost > 0) { logCost += c.usage.cost; logCostCalls++; }
     if (c.usage.cachedInputTokens !== undefined || c.usage.cacheWriteTokens !== undefined) cacheInfo = true;
+    if (c.usage.cachedInputTokens !== undefined && !c.usage.cachedIncludesWrites && modelledCached[i] !== undefined) {
+      reads.calls++;
+      reads.recorded += c.usage.cachedInputTokens;
+      reads.modelled += modelledCached[i];
+    }
     const price = priceAt(i);
     if (!price) pricedCost = null;
     if (pricedCost !== null && price) {
-      const input = c.usage.inputTokens ?? 0;
-      // Reads and writes as one figure (Cline): a call reads at most the previous call's prompt, as the bill splits them.
-      const read = c.usage.cachedIncludesWrites ? Math.min(c.usage.cachedInputTokens ?? 0, before) : c.usage.cachedInputTokens;
-      const written = c.usage.cachedIncludesWrites ? (c.usage.cachedInputTokens ?? 0) - read! : c.usage.cacheWriteTokens;
-      const priced = costOf({ input, cachedInput: read, cacheWrite: written, output: c.usage.outputTokens ?? 0 }, { ...ratesFor(price, input), asOf: price.asOf });
-      pricedCost = priced.unknownRates ? null : pricedCost + priced.total;
-      if (!priced.unknownRates && priced.total > 0 && modelledCosts) callDeviations.push(Math.abs(modelledCosts[i] - priced.total) / priced.total);
+      // Priced as the run's bill prices it (1-hour writes, reads and writes recorded as one figure).
+      const priced = recordedCallDollars(c.usage, price, before);
+      pricedCost += priced;
+      if (priced > 0 && modelledCosts) callDeviations.push(Math.abs(modelledCosts[i] - priced) / priced);
     }
     if (modelled !== null && modelledCosts) modelled += modelledCosts[i];
   }
@@ -256,6 +266,7 @@ export function compareWithRecorded(
     medianPromptDeviation: deviations.length > 0 ? median(deviations) : null,
     medianCallCostDeviation: callDeviations.length > 0 ? median(callDeviations) : null,
     cost, costSource, modelledCost: modelled, costDifference, points,
+    cacheReads: reads.calls > 0 ? { ...reads, modelled: Math.round(reads.modelled) } : null,
   };
 }
 

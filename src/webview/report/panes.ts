@@ -191,10 +191,15 @@ function recordedLine(rp: ReplayResult): HTMLElement | null {
   if (rec.cost !== null) {
     parts.push(`recorded cost ${usd(rec.cost)} (${rec.costSource === 'log' ? 'as the log says' : 'the recorded usage priced'}), modelled ${rec.modelledCost === null ? 'unknown' : usd(rec.modelledCost)}${rec.costDifference !== null ? ` (${rec.costDifference >= 0 ? '+' : '−'}${percent(Math.abs(rec.costDifference))})` : ''}.`);
   } else {
-    parts.push('the log records no cost and no cache usage to compare the cost with.');
+    parts.push(rec.cacheReads ? 'the log records no cost to compare.' : 'the log records no cost and no cache usage to compare the cost with.');
   }
+  const reads = rec.cacheReads;
+  // The cache checked without a price: what the recorded calls read from it against the replay's reads.
+  if (reads) parts.push(`Cache reads over the ${plural(reads.calls, 'call')} that record them: ${tokens(reads.recorded)} recorded, ${tokens(reads.modelled)} modelled${reads.recorded > 0 ? ` (${signedPercent((reads.modelled - reads.recorded) / reads.recorded)})` : ''}.`);
   return h('p', { id: 'replay-recorded' }, parts.join(' '));
 }
+
+const signedPercent = (x: number) => `${x >= 0 ? '+' : '−'}${percent(Math.abs(x))}`;
 
 function ratioSourceText(rp: ReplayResult): string {
   return rp.ratioSource === 'run' ? 'measured on the run just made' : rp.ratioSource === 'user' ? 'as you set it' : 'a default; no summary was measured';
