@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Dialog } from 'playwright-core';
+import type { Dialog, Locator } from 'playwright-core';
 import { compactCount, expectedBill, expectedCompaction, expectedFor, expectedSimulation, expectedTokens, percentText, settingValue, thousands, type ExpectedCompaction } from './expected';
 import { percent, usd } from '../../src/webview/report/format';
 import { HOSTILE_FILE, HOSTILE_STEPS, HOSTILE_TITLE, PAYLOADS } from './fixtures';
@@ -174,6 +174,19 @@ async function compactWildFile(ctx: Context, wild: string, dest: string, strateg
   const summary = await report.frame().locator('#summary-text').innerText();
   assert.equal(summary.trim(), want.summary!.trim(), 'the panel shows another summary than `compact --json`');
   return { report, summary, want, title };
+}
+
+/**
+ * The loss report's rows for `range` of a real log compacted with a 2026 strategy from the palette
+ * (compactWildFile), every entity shown, as many as `compact --json` lists.
+ */
+async function entityRowsOfWildFile(ctx: Context, wild: string, dest: string, strategyId: string, range: [number, number]): Promise<Locator> {
+  const { report, want } = await compactWildFile(ctx, wild, dest, STRATEGIES_2026.find((x) => x.id === strategyId)!, range);
+  await report.openTab('survival');
+  await report.frame().locator('#entity-filter').selectOption('all');
+  const rows = report.frame().locator('#panel-survival table.entities').last().locator('tbody tr');
+  assert.equal(await rows.count(), want.entities.length, 'the panel lists another number of entities than compact --json');
+  return rows;
 }
 
 /**
@@ -734,12 +747,7 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
     async run(ctx) {
       const { wb, shot } = ctx;
       await wb.closeAllEditors();
-      const codex = STRATEGIES_2026.find((x) => x.id === 'codex-compact')!;
-      const { report, want } = await compactWildFile(ctx, 'EntityProcess__agentv/codex-full.jsonl', 'long/agentv-codex-triage.jsonl', codex, [0, 699]);
-      await report.openTab('survival');
-      await report.frame().locator('#entity-filter').selectOption('all');
-      const rows = report.frame().locator('#panel-survival table.entities').last().locator('tbody tr');
-      assert.equal(await rows.count(), want.entities.length, 'the panel lists another number of entities than compact --json');
+      const rows = await entityRowsOfWildFile(ctx, 'EntityProcess__agentv/codex-full.jsonl', 'long/agentv-codex-triage.jsonl', 'codex-compact', [0, 699]);
       const polls = rows.filter({ hasText: 'workmux capture prepare-cli -n' });
       assert.equal(await polls.count(), 1, `the same check run with other counts is more than one row: ${(await polls.allInnerTexts()).join(' | ')}`);
       assert.match(await polls.innerText(), /run \d+ times, with other counts/);
@@ -763,12 +771,7 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
     async run(ctx) {
       const { wb, shot } = ctx;
       await wb.closeAllEditors();
-      const lc = STRATEGIES_2026.find((x) => x.id === 'langchain-summarization')!;
-      const { report, want } = await compactWildFile(ctx, 'Prometheus-AGS__prometheus-parking-lot-rs/rollout-2025-12-06T15-11-37-019af581-86ce-7d23-b9c6-0f99353d36af.jsonl', 'long/prometheus-speckit-rollout.jsonl', lc, [0, 420]);
-      await report.openTab('survival');
-      await report.frame().locator('#entity-filter').selectOption('all');
-      const rows = report.frame().locator('#panel-survival table.entities').last().locator('tbody tr');
-      assert.equal(await rows.count(), want.entities.length, 'the panel lists another number of entities than compact --json');
+      const rows = await entityRowsOfWildFile(ctx, 'Prometheus-AGS__prometheus-parking-lot-rs/rollout-2025-12-06T15-11-37-019af581-86ce-7d23-b9c6-0f99353d36af.jsonl', 'long/prometheus-speckit-rollout.jsonl', 'langchain-summarization', [0, 420]);
       const theirs = rows.filter({ hasText: 'We want to reuse postgres for audit persistence.' });
       assert.equal(await theirs.count(), 1, 'the rule the person typed is not a row');
       assert.match(await theirs.innerText(), /in the summary/);
