@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { findStrategy, runCompaction } from '../../src/core/compaction';
 import { redactTrajectory } from '../../src/core/compaction/redactTrajectory';
 import { resolveOptions } from '../../src/core/compaction/runner';
-import { taskOf } from '../../src/core/compaction/facts/requests';
+import { taskOf, typedFirst } from '../../src/core/compaction/facts/requests';
 import { loadTrajectory } from '../../src/core/open';
 import type { Run } from '../../src/core/model';
 
@@ -83,7 +83,7 @@ test('hierarchical-summary and rolling-summary keep the task on every real file'
       for (const id of ['hierarchical-summary', 'rolling-summary']) {
         const r = await runCompaction(run, { strategy: findStrategy(id)!, range: '0:-2' }, { counter: charEstimateCounter }).catch(() => undefined);
         if (!r?.summary || (r.fates[task.step] ?? 'kept') === 'kept') continue;
-        const opening = norm(task.text).slice(0, 60).replace(/\s\S*$/, '');
+        const opening = norm(typedFirst(task.text)).slice(0, 60).replace(/\s\S*$/, '');
         if (!norm(r.summary).includes(opening)) lost.push(`${id} on ${path.basename(file)}#${ri}: "${opening}"`);
       }
     }
@@ -98,7 +98,8 @@ test('no summarising strategy drops the task on any corpus file, fixture or dev 
     for (const [ri, run] of (await runsIn(file)).entries()) {
       const task = taskOf(run.steps);
       if (!task) continue;
-      const opening = norm(task.text).slice(0, 60).replace(/\s\S*$/, '');
+      // As summaries tell it: a task typed into a saved prompt opens with what was typed (typedFirst).
+      const opening = norm(typedFirst(task.text)).slice(0, 60).replace(/\s\S*$/, '');
       for (const id of SUMMARISING) {
         const r = await runCompaction(run, { strategy: findStrategy(id)!, range: '0:-2' }, { counter: charEstimateCounter }).catch(() => undefined);
         if (!r?.summary || (r.fates[task.step] ?? 'kept') === 'kept') continue;
