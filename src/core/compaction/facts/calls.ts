@@ -432,7 +432,9 @@ const LOOKS = /^(?:cat|head|tail|less|more|bat|nl|wc|ls|ll|la|tree|find|fd|grep|
 // PowerShell's own (its names are case-insensitive): a Codex or Claude Code run on Windows reads with
 // `Get-Content app\service.py -Raw` and lists with `Get-ChildItem` or `dir`.
 const POWERSHELL_READ = /^(?:get-content|gc)$/i;
-const POWERSHELL_LOOKS = /^(?:get-content|gc|get-childitem|gci|dir|select-string|sls|get-location|get-item|test-path|resolve-path)$/i;
+const POWERSHELL_LOOKS = /^(?:get-content|gc|get-childitem|gci|dir|select-string|sls|get-location|get-item|test-path|resolve-path|select-object|select|where-object|where|sort-object|format-table|ft|format-list|fl|measure-object|measure|write-output|write-host|out-host|out-string|get-date)$/i;
+// …and its commands that change files (`Remove-Item`, `Set-Content`, `New-Item`, and their aliases).
+const POWERSHELL_CHANGES = /^(?:remove-item|ri|del|erase|rd|move-item|mi|move|copy-item|cpi|copy|new-item|ni|set-content|sc|add-content|ac|out-file|rename-item|rni|clear-content|clc|expand-archive|compress-archive)$/i;
 const GIT_LOOKS = /^(?:show|diff|log|status|blame|grep|ls-files|ls-tree|rev-parse|describe|shortlog|reflog|cat-file|whatchanged|config|remote|branch|tag|help|version)$/;
 const CHANGES = /^(?:mkdir|touch|rm|rmdir|mv|cp|ln|chmod|chown|tee|patch|truncate|dd|install|unzip|gunzip|untar|rsync|scp|kill|pkill|killall|systemctl|service|docker|kubectl|terraform|useradd|crontab)$/;
 const INSTALLERS = /^(?:pip3?|uv|poetry|conda|mamba|npm|yarn|pnpm|bun|apt|apt-get|brew|cargo|gem|go|composer|dnf|yum|apk|pipx|rustup|nvm)$/;
@@ -495,7 +497,7 @@ export function commandEffect(command: string): CommandEffect {
     if (/^python\d*(?:\.\d+)?$/.test(cmd) && args[0] === '-m' && /^(?:pip|venv)$/.test(args[1] ?? '')) return args[1] === 'venv' ? 'change' : 'run';
     if ((cmd === 'curl' && args.some((a) => /^-[oO]$|^--output$/.test(a))) || cmd === 'wget') return 'change';
     if (cmd === 'tar' && args.some((a) => /^-?\w*[xc]/.test(a))) return 'change';
-    if (CHANGES.test(cmd)) return 'change';
+    if (CHANGES.test(cmd) || POWERSHELL_CHANGES.test(cmd)) return 'change';
     if (!LOOKS.test(cmd) && !POWERSHELL_LOOKS.test(cmd)) effect = 'run';
   }
   return effect;

@@ -86,6 +86,9 @@ const EXCEPTION_LINE = /^(?:E\s+)?((?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Excepti
 const PROSE = /^[A-Z][a-z]+(?:\s+[a-z][\w'’-]*){2,}(?![^{}();=]*[{}();=])/;
 const CODE_LIKE = /^\s*(?:\d+[:\t|]|\d+\s{2,}|\d+→)|(?:^|\s)(?:raise|except|import|from|def|class|return|print|assert|if|elif|else|with|for|while|try)\b|[=(){}[\];]\s*$|^\s*["'#/*<]/;
 
+// `<exited with error: …>`, `<command failed: …>`: a few words that say it failed, a colon, the message, closed.
+const WRAPPED_FAILURE = /^\s*<(?:[a-z]+ ){0,3}(?:error|failed|failure)(?: [a-z]+){0,2}:\s*([\s\S]+?)>\s*$/i;
+
 /** An error a tool reported, from its output only. Reads (`cat`, editors' views) are skipped by the caller. */
 export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
   // Claude Code wraps a tool's refusal in `<tool_use_error>…</tool_use_error>`, mini-swe-agent a command
@@ -93,6 +96,10 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
   const text = cleanText(result.text).replace(/<\/?(?:tool_use_error|exception)>/g, '');
   const api = apiErrorOf(text);
   if (api) return { step: result.index, type: api.type, text: firstLine(api.text, ERROR_CHARS) };
+  // A harness that wraps a failure's message in angle brackets and says so (Copilot's
+  // `<exited with error: PowerShell 6+ (pwsh) is not available. …>`): the message is inside.
+  const wrapped = WRAPPED_FAILURE.exec(text);
+  if (wrapped && (failed || result.isError)) return { step: result.index, type: 'failure', text: firstLine(wrapped[1].trim(), ERROR_CHARS) };
   // An editor that could not find the text to replace quotes it, over many lines: keep its first
   // line and the verdict, which comes after the quote.
   const verbatim = /^(ERROR:\s*)?(No replacement was performed, old_str `)([^\n`]*)(\n[\s\S]*?)?(` did not appear verbatim in \S+?)\.?\s*$/m.exec(text);
