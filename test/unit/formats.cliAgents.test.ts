@@ -11,6 +11,7 @@ import { billRunAsHappened } from '../../src/core/simulate';
 import { runCost } from '../../src/core/pricing/runCost';
 import { runCli } from '../helpers/cli';
 import { findStrategy, runCompaction } from '../../src/core/compaction';
+import { extractFacts } from '../../src/core/compaction/extract';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
 import { stepTotal, TokenService } from '../../src/core/tokens';
 import { stepPreview } from '../../src/core/view/stepPresentation';
@@ -429,4 +430,31 @@ test('gemini-cli: "System: Please continue." is what the CLI sends by itself, no
 test('a title skips a template\'s field marker: DSPy\'s "[[ ## user_query ## ]]" names nothing, the request on the next line does', () => {
   // The first message of a real Copilot CLI run driven by DSPy (EntityProcess/agentv, MIT).
   assert.equal(titleFromSteps([{ kind: 'user', text: '[[ ## user_query ## ]]\n\nReply with AGENTV_SDK_CHILD_RUNNER_READY only.' }], 'events.jsonl'), 'Reply with AGENTV_SDK_CHILD_RUNNER_READY only.');
+});
+
+test('cline: a call Cline did not run ("Tool [read_file] was not executed because …") is that call\'s failed outcome, not the person speaking', async () => {
+  // Cline 3.51 with native tool_use (a real task folder, sweep 7; texts here are ours): four reads in
+  // one message, the first answered, the other three refused by Cline in text blocks of the next
+  // user message. They were one user turn, a "later request" and two "constraints", and the three
+  // calls were reported as having no result.
+  const dir = tempDir();
+  const read = (id: string, file: string) => ({ type: 'tool_use', id, name: 'read_file', input: { path: file } });
+  const refusal = 'Tool [read_file] was not executed because a tool has already been used in this message. Only one tool may be used per message. You must assess the first tool\'s result before proceeding to use the next tool.';
+  const history = [
+    { role: 'user', content: [{ type: 'text', text: '<task>\nFinish the turn system.\n</task>' }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'Reading the systems.' }, read('r1', 'TurnSystem.cs'), read('r2', 'Deck.cs'), read('r3', 'Hand.cs')] },
+    { role: 'user', content: [{ type: 'text', text: "[read_file for 'TurnSystem.cs'] Result:\npublic class TurnSystem {}" }, { type: 'text', text: refusal }, { type: 'text', text: refusal }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'Now the deck.' }, read('r4', 'Deck.cs')] },
+    { role: 'user', content: [{ type: 'text', text: "[read_file for 'Deck.cs'] Result:\npublic class Deck {}" }] },
+  ];
+  fs.writeFileSync(path.join(dir, 'api_conversation_history.json'), JSON.stringify(history));
+  const t = await loadRun(path.join(dir, 'api_conversation_history.json'));
+  assert.equal(t.steps.filter((s) => s.kind === 'user').length, 1, 'Cline\'s notice is not a turn of the person\'s');
+  const results = t.steps.filter((s) => s.kind === 'tool_result');
+  const calls = t.steps.filter((s) => s.kind === 'tool_call');
+  assert.deepEqual(results.map((r) => r.answers), calls.map((c) => c.index), 'each call answered, in the order Cline ran them');
+  assert.deepEqual(results.map((r) => r.isError === true), [false, true, true, false]);
+  const facts = extractFacts(t, t.steps.map((s) => s.index));
+  assert.deepEqual(facts.requests.map((r) => r.text), ['Finish the turn system.']);
+  assert.deepEqual(facts.constraints, []);
 });

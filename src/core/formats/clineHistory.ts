@@ -14,6 +14,9 @@ import { imagesOf } from './images';
 // on assistant messages.
 
 const RESULT_TEXT = /^\s*\[([\w.-]+)(?: for [\s\S]*?)?\] Result:/;
+// Cline's answer to a call it did not run (a second call in one message, a call after one the person
+// denied): `Tool [read_file] was not executed because …`. The call's outcome, not the person's words.
+const NOT_EXECUTED = /^\s*Tool \[([\w.-]+)\] was not executed\b/;
 const INJECTED = /^\s*(<environment_details>|# (task_progress|TODO LIST)|\n*\s*# TODO LIST|<explicit_instructions|\[TASK RESUMPTION\])/;
 /** Tools Cline calls in XML; only these tags are read as calls, so other markup stays text. */
 const XML_TOOLS = new Set([
@@ -78,10 +81,12 @@ function addUser(b: StepBuilder, blocks: unknown[], base: BlockBase): void {
     const text = block.type === 'text' ? String(block.text ?? '') : block.type === 'image' ? '[image]' : '';
     if (text === '') continue;
     const result = RESULT_TEXT.exec(text);
-    if (result) {
+    const refused = result ? null : NOT_EXECUTED.exec(text);
+    if (result || refused) {
       flush();
       // Answers the oldest call still open: Cline returns results in the order it ran the calls.
-      b.add({ ...base, kind: 'tool_result', text, label: result[1], toolName: result[1] });
+      const name = (result ?? refused)![1];
+      b.add({ ...base, kind: 'tool_result', text, label: name, toolName: name, ...(refused ? { isError: true } : {}) });
     } else if (INJECTED.test(text)) {
       flush();
       b.add({ ...base, kind: 'system', text, label: /environment_details/.test(text) ? 'environment details' : 'instructions' });
