@@ -102,6 +102,8 @@ export const claudeCodeAdapter: FormatAdapter = {
     b.linksByIdOnly = carriesToolIds(records);
     const meta: TrajectoryMeta = { agent: 'claude-code' };
     let pendingCompaction: Step | undefined;
+    // The last local-command caveat line: the lines it opens are the command's output.
+    let caveat: { uuid: unknown; promptId: unknown } | undefined;
     let resultCost: number | undefined;
     let resultUsage: unknown;
     const queued = queuedMessages(records, userLineTexts(records));
@@ -203,7 +205,14 @@ export const claudeCodeAdapter: FormatAdapter = {
         pendingCompaction = undefined;
       } else if (value.isMeta === true && !(Array.isArray(content) && content.some(isToolResultBlock))) {
         // A meta line's tool_result blocks (some 2.1 writers flag result lines `isMeta`) are still results.
-        b.add({ ...base, kind: 'system', text: text ?? plainTextOf(content), label: 'meta' });
+        const said = text ?? plainTextOf(content);
+        b.add({ ...base, kind: 'system', text: said, label: 'meta' });
+        if (injectedLabel(CLAUDE_CODE_INJECTED, said) === 'local-command caveat') caveat = { uuid: value.uuid, promptId: value.promptId };
+      } else if (caveat && ((caveat.uuid !== undefined && value.parentUuid === caveat.uuid) || (caveat.promptId !== undefined && value.promptId === caveat.promptId))
+        && !(Array.isArray(content) && content.some(isToolResultBlock)) && !injectedLabel(CLAUDE_CODE_INJECTED, text ?? plainTextOf(content))) {
+        // What a local command printed, under the caveat that opens it (`Unknown skill: dream` after
+        // an unknown `/dream`), linked to it by parent or prompt id: the client's output, not a request.
+        b.add({ ...base, kind: 'environment', text: text ?? plainTextOf(content), label: 'command output' });
       } else if (!base.branch && splitInjectedBlocks(b, content, base, value)) {
         // Done: the harness's blocks are environment steps, the person's are a user step.
       } else if ((injected = injectedText(content)) !== undefined
