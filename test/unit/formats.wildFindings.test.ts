@@ -58,6 +58,8 @@ test('codex: injected-context rules, each on the text Codex writes', () => {
     ['<environment_context>\n  <cwd>/tmp/agent-history-real-agent/codex/workspace</cwd>\n  <shell>bash</shell>\n  <current_date>2026-06-05</current_date>\n</environment_context>', 'environment: /tmp/agent-history-real-agent/codex/workspace'],
     ['# AGENTS.md instructions for /Users/macmini/Code/homelab-migration\n\n<INSTRUCTIONS>\n## Skills', 'AGENTS.md instructions'],
     ['<user_instructions>\n\nAlways run the tests.\n</user_instructions>', 'user instructions'],
+    // Codex 0.121: a command the person ran with `!` (a real rollout, sweep 7; was the run's title "<command>").
+    ['<user_shell_command>\n<command>\ncodex mcp login cloudflare-api\n</command>\n<result>\nExit code: -1\nDuration: 0.0000 seconds\nOutput:\ncommand aborted by user\n</result>\n</user_shell_command>', '! codex mcp login cloudflare-api'],
   ];
   for (const [text, label] of cases) assert.equal(injectedLabel(CODEX_INJECTED, text), label);
   assert.equal(injectedLabel(CODEX_INJECTED, 'can you analyse the MD files in this directory'), undefined);

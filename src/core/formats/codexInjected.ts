@@ -20,6 +20,9 @@ export const CODEX_INJECTED: readonly InjectedRule[] = [
   { name: 'turn aborted', match: /^<turn_aborted>/, label: () => INTERRUPTED_LABEL, interruption: true },
   // A subagent's status, sent to the parent as a user message (multi-agent Codex).
   { name: 'subagent notification', match: /^<subagent_notification>/, label: () => 'subagent notification' },
+  // A shell command the person ran themselves (`!cmd` in the TUI) and what it printed: told to the
+  // model as a user message, but the person's act at the shell, not a request.
+  { name: 'shell command', match: /^<user_shell_command>/, label: (t) => `! ${tagText(t, 'command') ?? ''}`.trimEnd().slice(0, 100) },
   // A skill the person invoked (`$coordinator`): Codex sends its SKILL.md as a user message.
   { name: 'skill', match: /^<skill>\s*<name>/, label: (t) => labelWith('skill', tagText(t, 'name')) },
 ];
