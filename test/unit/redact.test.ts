@@ -111,3 +111,14 @@ test('redact: real trajectories from the corpus contain no false positives', () 
     assert.equal(r.count, 0, `${rel}: ${JSON.stringify(r.kinds)}`);
   }
 });
+
+test('a random folder name in a path is redacted alone: the names after it stay, and a git hash between names is a name', () => {
+  // Real paths from sweep 7 (a Modal volume under a Gemini CLI eval; Codex's plugin cache). The
+  // redaction swallowed '/gemini' of the next folder, or five folders and the file name.
+  assert.equal(redactSecrets('cd /__modal/volumes/vo-LZXgyEA0fH4u43jERJ6kyh/gemini-3-pro-preview/010ac575-1280 && ls').text,
+    'cd /__modal/volumes/vo-[REDACTED:high-entropy]/gemini-3-pro-preview/010ac575-1280 && ls');
+  const plugin = 'C:/Users/dev/.codex/plugins/cache/openai-curated/cloudflare/314574a046f2e1c0b9d8a7f6e5d4c3b2a1f09b7a/skills/cloudflare/SKILL.md';
+  assert.equal(redactSecrets(plugin).text, plugin);
+  // A value that is all random, '/' and all (base64 holds it), is still one secret.
+  assert.equal(redactSecrets('value: 3q2+7wZx9Kq2Lm8Np4R/t6Vw1Yb3Dc5Fg7Hj0KaB+q').text, 'value: [REDACTED:high-entropy]');
+});

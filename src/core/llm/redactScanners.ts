@@ -246,10 +246,32 @@ export function entropySpans(text: string): Span[] {
     // `TypeName:<id>` (Inspect's store keys, namespaced ids) names a record, not a credential.
     if (prev === ':' && /(?:^|[^A-Za-z0-9])[A-Z][a-z]+(?:[A-Z][a-z]+)+:$/.test(text.slice(Math.max(0, start - 48), start))) continue;
     if (HASH_PREFIX.test(head) || head.endsWith('base64,')) continue;
-    spans.push({ start, end, kind: 'high-entropy' });
+    if (slash) spans.push(...pathSegmentSpans(text, start, end));
+    else spans.push({ start, end, kind: 'high-entropy' });
   }
   return spans;
 }
+
+/**
+ * A random-looking value that holds `/` outside a URL: when another of its segments is a name
+ * (`vo-<id>/gemini-3-pro-preview/010ac575`, `openai-curated/cloudflare/<sha>/skills/SKILL.md`) it
+ * is a path, and only its random segments are values; else (base64 holds `/` too) all of it is.
+ */
+function pathSegmentSpans(text: string, start: number, end: number): Span[] {
+  const segments: { start: number; end: number }[] = [];
+  let a = start;
+  for (let k = start; k <= end; k++) {
+    if (k < end && text[k] !== '/') continue;
+    if (k > a) segments.push({ start: a, end: k });
+    a = k + 1;
+  }
+  const named = segments.slice(1).some((g) => PATH_NAME.test(text.slice(g.start, g.end)) && !looksRandom(text.slice(g.start, g.end)));
+  if (!named) return [{ start, end, kind: 'high-entropy' }];
+  return segments.filter((g) => g.end - g.start >= 16 && looksRandom(text.slice(g.start, g.end))).map((g) => ({ ...g, kind: 'high-entropy' }));
+}
+
+// A file or folder name: letters first, then letters, digits, `.`, `_`, `-`.
+const PATH_NAME = /^[A-Za-z][\w.-]*$/;
 
 /** True when the `/` before `at` belongs to a URL (`scheme://` earlier on the same stretch without spaces). */
 function inUrl(text: string, at: number): boolean {
