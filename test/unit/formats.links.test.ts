@@ -234,6 +234,28 @@ test('gemini-cli stream-json: events read as steps, chunks of a reply join, tool
   assert.deepEqual(t.meta.recorded, { model: 'auto-gemini-3', inputTokens: 10, outputTokens: 3, cachedInputTokens: 2 });
 });
 
+test('gemini-cli stream-json: two runs a harness appended to one file are two runs, each with its own usage, and the records read are named', async () => {
+  // A Figma eval harness (sweep 7) appended two headless runs, the second cut off before its
+  // `result`: the first run's recorded usage was set against both runs' steps and billed as the file's.
+  const run = (session: string, at: number, withResult: boolean) => [
+    { type: 'init', timestamp: `2026-01-30T06:0${at}:00.000Z`, session_id: session, model: 'gemini-3-pro-preview' },
+    { type: 'message', timestamp: `2026-01-30T06:0${at}:01.000Z`, role: 'user', content: `Build screen ${at}.` },
+    { type: 'tool_use', timestamp: `2026-01-30T06:0${at}:02.000Z`, tool_name: 'write_file', tool_id: `w-${at}`, parameters: { file_path: `screen${at}.tsx` } },
+    { type: 'tool_result', timestamp: `2026-01-30T06:0${at}:03.000Z`, tool_id: `w-${at}`, status: 'success', output: 'written' },
+    { type: 'message', timestamp: `2026-01-30T06:0${at}:04.000Z`, role: 'assistant', content: 'Screen', delta: true },
+    { type: 'message', timestamp: `2026-01-30T06:0${at}:04.100Z`, role: 'assistant', content: ' built.', delta: true },
+    ...(withResult ? [{ type: 'result', timestamp: `2026-01-30T06:0${at}:05.000Z`, status: 'success', stats: { input_tokens: 900, output_tokens: 40, cached: 300 } }] : []),
+  ];
+  const events = [...run('6727b31e', 1, true), ...run('65b8f8e4', 2, false)];
+  const file = await loadTrajectory(writeTemp('transcript.jsonl', events.map((e) => JSON.stringify(e)).join('\n') + '\n'));
+  assert.equal(file.runs.length, 2);
+  assert.deepEqual(file.runs.map((r) => r.meta.sessionId), ['6727b31e', '65b8f8e4']);
+  assert.deepEqual(file.runs.map((r) => r.meta.recorded?.inputTokens), [900, undefined], 'the first run\'s result is its own');
+  assert.deepEqual(file.runs.map((r) => r.title), ['Build screen 1.', 'Build screen 2.']);
+  assert.equal(file.coverage?.read, 8, 'every record is read or named: 13 = 8 read + 5 named');
+  assert.deepEqual(file.coverage?.skipped, { 'message delta (joined to its reply)': 2, 'init (session and model)': 2, "result (the run's usage)": 1 });
+});
+
 // ---- OpenTelemetry JSON Lines of ResourceSpans (Copilot CLI) -----------------------------------
 
 test('otel: JSON Lines with one ResourceSpans per line (Copilot CLI export) open, and a call without content says so', async () => {

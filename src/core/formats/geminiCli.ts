@@ -143,7 +143,7 @@ class SessionLines implements RecordParser {
 
   finish(): ParsedTrajectory {
     if (this.first) this.decide();
-    if (this.streamJson) return parseGeminiStreamJson(this.streamJson, this.ctx.fileName);
+    if (this.streamJson) return parseGeminiStreamJson(this.streamJson, this.ctx.fileName, this.ctx);
     this.placeOf.clear();
     if (this.rewound > 0) this.ctx.warnings.push({ message: `${this.rewound} message(s) were rewound (/rewind) and are not shown, as Gemini CLI drops them too.` });
     const b = new StepBuilder();

@@ -1,6 +1,7 @@
 import type { Step, TrajectoryMeta } from '../model';
 import { argsOf, isRecord, StepBuilder } from '../steps';
-import type { JsonlRecord, ParsedTrajectory } from './adapter';
+import type { JsonlRecord, ParseContext, ParsedTrajectory } from './adapter';
+import { skipRecord } from './adapter';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
 import { num, obj, recordedUsage } from './usage';
 import { extraOf, setExtra } from '../meta';
@@ -22,7 +23,31 @@ export function looksLikeGeminiStreamJson(head: readonly unknown[]): boolean {
   return events.some((e) => e.type === 'tool_use' && typeof e.tool_id === 'string' && typeof e.tool_name === 'string');
 }
 
-export function parseGeminiStreamJson(records: readonly JsonlRecord[], fileName: string): ParsedTrajectory {
+/**
+ * A file a harness appended several headless runs to holds one `init` per run, each with its own
+ * session id: each is a run of its own, with its own `result` (or none, when it was cut off), so
+ * that a run's recorded usage is never set against another's steps.
+ */
+export function parseGeminiStreamJson(records: readonly JsonlRecord[], fileName: string, ctx?: ParseContext): ParsedTrajectory {
+  const sessions: JsonlRecord[][] = [];
+  let current: JsonlRecord[] = [];
+  let session: string | undefined;
+  for (const r of records) {
+    const id = isRecord(r.value) && r.value.type === 'init' ? stringOrUndefined(r.value.session_id) : undefined;
+    if (id !== undefined && session !== undefined && id !== session && current.some((x) => isRecord(x.value) && x.value.type !== 'init')) {
+      sessions.push(current);
+      current = [];
+    }
+    if (id !== undefined) session = id;
+    current.push(r);
+  }
+  sessions.push(current);
+  const runs = sessions.map((group) => parseSession(group, fileName, ctx));
+  if (runs.length === 1) return runs[0];
+  return { title: `Gemini CLI: ${runs.length} runs`, steps: [], runs, meta: { agent: 'gemini-cli', model: runs[runs.length - 1].meta?.model } };
+}
+
+function parseSession(records: readonly JsonlRecord[], fileName: string, ctx: ParseContext | undefined): ParsedTrajectory {
   const b = new StepBuilder();
   const meta: TrajectoryMeta = { agent: 'gemini-cli', extra: extraOf({ outputFormat: 'stream-json' }) };
   // Assistant chunks (`delta: true`) of one reply are joined into one step.
@@ -34,6 +59,7 @@ export function parseGeminiStreamJson(records: readonly JsonlRecord[], fileName:
       case 'init':
         meta.sessionId ??= stringOrUndefined(value.session_id);
         meta.model ??= stringOrUndefined(value.model);
+        if (ctx) skipRecord(ctx, 'init (session and model)', base.location);
         break;
       case 'message': {
         const text = typeof value.content === 'string' ? value.content : '';
@@ -43,6 +69,7 @@ export function parseGeminiStreamJson(records: readonly JsonlRecord[], fileName:
           b.add({ ...base, kind: 'user', text, label: 'message' });
         } else if (reply && value.delta === true) {
           reply.text += text;
+          if (ctx) skipRecord(ctx, 'message delta (joined to its reply)', base.location);
         } else {
           reply = b.add({ ...base, kind: 'assistant', text, label: 'message', ...(meta.model ? { model: meta.model as string } : {}) });
         }
@@ -72,6 +99,7 @@ export function parseGeminiStreamJson(records: readonly JsonlRecord[], fileName:
         const usage = recordedUsage({ model: meta.model, input, output: num(stats.output_tokens), cacheRead: num(stats.cached) });
         if (usage) meta.recorded = usage;
         if (typeof value.status === 'string') setExtra(meta, 'status', value.status);
+        if (ctx) skipRecord(ctx, "result (the run's usage)", base.location);
         break;
       }
       default:

@@ -41,7 +41,10 @@ export function coverageOf(records: CoverageRecords, file: TrajectoryFile, named
   const runs = file.holdsRuns && file.runs.length > 0 ? file.runs : undefined;
   const pairs = file.runs.map((r) => unpaired(r.steps)).reduce(sumPairs, { calls: 0, results: 0, pending: 0, interrupted: 0 });
   const base = { unpairedCalls: pairs.calls, unpairedResults: pairs.results, ...(pairs.pending > 0 ? { pendingCalls: pairs.pending } : {}), ...(pairs.interrupted > 0 ? { interruptedCalls: pairs.interrupted } : {}) };
-  if (runs && records.count !== runs.length) {
+  // Runs whose every step names its record (a file a harness appended several runs to, line by
+  // line) are counted by record like one run's steps.
+  const byRecord = runs?.every((r) => r.steps.every((s) => records.indexOf(s.location) !== undefined)) ?? false;
+  if (runs && records.count !== runs.length && !byRecord) {
     // Runs are the records; which line of the file a run came from is the runs adapter's business.
     const read = runs.filter((r) => r.steps.length > 0).length;
     const empty = runs.length - read;
