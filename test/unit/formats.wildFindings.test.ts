@@ -65,6 +65,41 @@ test('codex: injected-context rules, each on the text Codex writes', () => {
   assert.equal(injectedLabel(CODEX_INJECTED, 'can you analyse the MD files in this directory'), undefined);
 });
 
+test('codex: a forked thread (a subagent) starts with the parent\'s history copied: its usage is its own, its task its assignment', () => {
+  // Codex Desktop 0.119 (a real subagent rollout, sweep 7; ids, texts and figures here are ours):
+  // its session_meta names the parent (`forked_from_id`), then the parent's session_meta, turn and
+  // token counts follow, then the subagent's own turn. The parent's 234k-token turn was billed as
+  // the subagent's, at the subagent's model, and the parent's request was the run's title.
+  const own = '019d924b-6bc1-7fa2-aa36-5e5a0e068c59';
+  const parent = '019d9249-e0ee-7020-a305-b6369cd02251';
+  const line = (at: string, type: string, payload: Record<string, unknown>) => JSON.stringify({ timestamp: `2026-04-15T17:58:${at}Z`, type, payload });
+  const count = (at: string, total: number[], last: number[]) => line(at, 'event_msg', { type: 'token_count', info: {
+    total_token_usage: { input_tokens: total[0], cached_input_tokens: total[1], output_tokens: total[2], total_tokens: total[0] + total[2] },
+    last_token_usage: { input_tokens: last[0], cached_input_tokens: last[1], output_tokens: last[2], total_tokens: last[0] + last[2] } } });
+  const text = [
+    line('35.546', 'session_meta', { id: own, forked_from_id: parent, timestamp: '2026-04-15T17:58:29.621Z', cwd: '/w', cli_version: '0.119.0-alpha.28', source: { subagent: { thread_spawn: { parent_thread_id: parent, depth: 1 } } } }),
+    line('35.549', 'session_meta', { id: parent, timestamp: '2026-04-15T17:56:48.547Z', cwd: '/w', cli_version: '0.119.0-alpha.28' }),
+    line('35.549', 'event_msg', { type: 'task_started', turn_id: '019d924a-361e-7a82-8f76-6b8406143f52' }),
+    line('35.550', 'turn_context', { model: 'gpt-5.4', turn_id: '019d924a-361e-7a82-8f76-6b8406143f52' }),
+    line('35.550', 'response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Set up the agent crew for this repository.' }] }),
+    line('35.550', 'response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'I will split the work.' }] }),
+    count('35.551', [200_000, 150_000, 2000], [60_000, 40_000, 700]),
+    line('35.560', 'event_msg', { type: 'task_started', turn_id: '019d924b-8323-77b1-a26d-d65630532b7c' }),
+    line('35.564', 'turn_context', { model: 'gpt-5.4-mini', turn_id: '019d924b-8323-77b1-a26d-d65630532b7c' }),
+    line('35.589', 'response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Inspect the crew package and report what matters.' }] }),
+    count('35.989', [200_000, 150_000, 2000], [60_000, 40_000, 700]),
+    line('40.000', 'response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Found it.' }] }),
+    count('40.100', [230_000, 170_000, 2500], [30_000, 20_000, 500]),
+  ].join('\n');
+  const run = parseRunText(text, { path: `rollout-2026-04-15T11-58-29-${own}.jsonl`, size: text.length, modified: 0 });
+  assert.equal(run.meta.sessionId, own, 'the thread is the subagent\'s, not the parent\'s');
+  assert.equal(run.title, 'Inspect the crew package and report what matters.');
+  assert.deepEqual(run.steps.filter((s) => s.kind === 'user').map((s) => s.text), ['Inspect the crew package and report what matters.']);
+  assert.match(run.steps.find((s) => s.text === 'Set up the agent crew for this repository.')!.label!, /^from the parent thread/);
+  assert.deepEqual(run.steps.filter((s) => s.usage).map((s) => s.usage!.inputTokens), [30_000], 'only its own call');
+  assert.deepEqual([run.meta.recorded?.inputTokens, run.meta.recorded?.cachedInputTokens, run.meta.recorded?.outputTokens], [30_000, 20_000, 500]);
+});
+
 test('codex ≥ 0.9x: the <turn_aborted> note Codex sends after Esc is one interruption, not a request; the event after it adds none', async () => {
   // EdouardZemb/test-framework: the person answers "3", presses Esc, then asks "continue vers l'étape 3".
   const t = await loadRun(fixture('codex/turn-aborted-note.jsonl'));

@@ -45,6 +45,7 @@ export const codexAdapter: FormatAdapter = {
     const meta: TrajectoryMeta = { agent: 'codex' };
     const echoes = echoedTexts(records);
     let lastTotal: unknown;
+    const fork = new ForkedHistory();
     records.forEach(({ value, line }, i) => {
       if (!isRecord(value)) return;
       const location = { line };
@@ -55,6 +56,10 @@ export const codexAdapter: FormatAdapter = {
       if (!isRecord(payload)) return;
       switch (kind) {
         case 'session_meta': {
+          if (fork.opens(payload)) {
+            skipRecord(ctx, 'session_meta (of the parent thread this one was forked from)', location);
+            break;
+          }
           Object.assign(meta, sessionMeta(payload));
           const instructions = isRecord(payload.base_instructions) ? payload.base_instructions.text : payload.instructions;
           if (typeof instructions === 'string' && instructions.trim() !== '') {
@@ -70,7 +75,7 @@ export const codexAdapter: FormatAdapter = {
         case 'response_item': {
           if (payload.record_type !== undefined) break; // legacy `{record_type:"state"}` lines
           // Reasoning kept only encrypted (no summary, no content) has nothing to show: named, not lost.
-          const added = addResponseItem(b, payload, { location, timestamp, injectedOf });
+          const added = addResponseItem(b, payload, { location, timestamp, injectedOf: fork.copying ? parentInjected : injectedOf });
           if (added.length === 0 && payload.type === 'reasoning') {
             skipRecord(ctx, 'response_item/reasoning (encrypted, no summary)', location);
           }
@@ -91,6 +96,8 @@ export const codexAdapter: FormatAdapter = {
             const count = codexTokenCount(payload.info, lastTotal, meta.model);
             if (!count) break;
             lastTotal = count.totalTokens;
+            // The parent's calls, copied with its history: their total is where this thread's begins.
+            if (fork.copying) { fork.base = count.total; break; }
             meta.recorded = count.total;
             const last = b.steps[b.steps.length - 1];
             if (last && !last.usage && count.call) last.usage = count.call;
@@ -109,12 +116,16 @@ export const codexAdapter: FormatAdapter = {
             // A turn Codex could not finish (429 after its retries, a usage limit, a refused sandbox): an
             // error as the log records it, named by Codex's own error kind where it gives one.
             b.add({ kind: 'other', text: payload.message, label: labelWith('error', codexErrorKind(payload.codex_error_info) ?? payload.message.split('\n', 1)[0]), location, timestamp, isError: true });
-          } else skipRecord(ctx, `event_msg/${event}`, location); // task and turn boundaries, rate limits: the client's bookkeeping
+          } else {
+            if (event === 'task_started') fork.turnStarts(payload.turn_id);
+            skipRecord(ctx, `event_msg/${event}`, location); // task and turn boundaries, rate limits: the client's bookkeeping
+          }
           break;
         }
       }
     });
     const steps = b.finish();
+    if (fork.base && meta.recorded) meta.recorded = usageSince(meta.recorded, fork.base);
     linkProcessCalls(steps, UNIFIED_EXEC);
     if (records.length > 0 && steps.length === 0) ctx.warnings.push({ message: 'No messages or tool calls were found in this rollout.' });
     const fallback = meta.sessionId ? `Codex session ${String(meta.sessionId)}` : ctx.fileName;
@@ -130,6 +141,53 @@ function codexErrorKind(info: unknown): string | undefined {
 
 function injectedOf(text: string): Injected | undefined {
   return injectedAs(CODEX_INJECTED, text);
+}
+
+/** A message of the parent's history a forked thread starts with: context, not a request to this thread. */
+function parentInjected(text: string): Injected {
+  return injectedAs(CODEX_INJECTED, text) ?? { label: labelWith('from the parent thread', text.split('\n', 1)[0].trim().slice(0, 80)) };
+}
+
+/**
+ * A forked thread's rollout (a subagent Codex spawned: `forked_from_id` in its session_meta) copies
+ * the parent's history after its own session_meta: the parent's session_meta, its messages and its
+ * token counts, up to the fork. The copy ends where this thread's own first turn starts; the ids
+ * say which turn that is, being UUIDv7 (time-ordered): a turn started after this thread was made.
+ */
+class ForkedHistory {
+  private own: string | undefined;
+  private parent: string | undefined;
+  private seen = false;
+  /** Whether the records now read are the parent's, copied. */
+  copying = false;
+  /** The parent's running total at the fork: this thread's usage is what came after it. */
+  base: RecordedUsage | undefined;
+
+  /** Reads a session_meta; true when it is the parent's, opening the copy of its history. */
+  opens(p: Record<string, unknown>): boolean {
+    const id = stringOrUndefined(p.id);
+    if (!this.seen) {
+      this.seen = true;
+      this.own = id;
+      this.parent = stringOrUndefined(p.forked_from_id);
+      return false;
+    }
+    if (this.parent === undefined || id !== this.parent || !UUID_V7.test(this.own ?? '')) return false;
+    this.copying = true;
+    return true;
+  }
+
+  turnStarts(turn: unknown): void {
+    if (this.copying && typeof turn === 'string' && UUID_V7.test(turn) && turn.toLowerCase() > this.own!.toLowerCase()) this.copying = false;
+  }
+}
+
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+/** A running total less what it held at `base`. */
+function usageSince(total: RecordedUsage, base: RecordedUsage): RecordedUsage {
+  const less = (a: number | undefined, b: number | undefined) => (a === undefined ? undefined : Math.max(0, a - (b ?? 0)));
+  return { ...total, inputTokens: less(total.inputTokens, base.inputTokens), outputTokens: less(total.outputTokens, base.outputTokens), ...(total.cachedInputTokens !== undefined ? { cachedInputTokens: less(total.cachedInputTokens, base.cachedInputTokens) } : {}) };
 }
 
 function sessionMeta(p: Record<string, unknown>): TrajectoryMeta {
