@@ -506,6 +506,21 @@ test('claude-code: what a local command printed under its caveat (`Unknown skill
   assert.deepEqual(run.steps.filter((s) => s.kind === 'user').map((s) => s.text), ['Tidy the notes folder.', 'restart'], 'the next request is the person\'s again');
 });
 
+test('claude-code: a message that opens with the client\'s reminder and goes on in the person\'s words is both: a reminder, then the request (/btw, 2.1.86)', () => {
+  // A `/btw` side question as Claude Code 2.1.86 writes it (sweep 7; the question here is ours):
+  // one string, the reminder first. The whole line was an environment step and the question lost.
+  const line = (o: Record<string, unknown>) => JSON.stringify({ sessionId: 's', version: '2.1.86', cwd: '/tmp/p', isSidechain: true, userType: 'external', timestamp: '2026-03-29T04:05:00.000Z', ...o });
+  const reminder = '<system-reminder>This is a side question from the user. You must answer this question directly in a single response.</system-reminder>';
+  const text = [
+    line({ type: 'user', uuid: 'q1', parentUuid: null, message: { role: 'user', content: `${reminder}\n\nDoes the footnote style match the old notes?` } }),
+    line({ type: 'assistant', uuid: 'a1', parentUuid: 'q1', message: { id: 'm1', role: 'assistant', model: 'claude-sonnet-4-6', content: [{ type: 'text', text: 'Yes, it does.' }] } }),
+  ].join('\n') + '\n';
+  const run = parseRunText(text, { path: 'agent-aside_question-1.jsonl', size: text.length });
+  assert.deepEqual(run.steps.map((s) => s.kind), ['environment', 'user', 'assistant']);
+  assert.equal(run.steps[1].text, 'Does the footnote style match the old notes?');
+  assert.equal(run.title, 'Does the footnote style match the old notes?');
+});
+
 test('gemini-cli: a user message the CLI sent while it showed the person only a tool response is an environment step, not a turn (a real 2026 session line)', () => {
   const person = JSON.stringify({ id: 'p1', timestamp: '2026-04-23T12:53:05.283Z', type: 'user', content: [{ text: 'Make GEMINI.md' }] });
   const reply = JSON.stringify({ id: 'g1', timestamp: '2026-04-23T12:53:40.000Z', type: 'gemini', content: 'Done.' });

@@ -213,7 +213,7 @@ export const claudeCodeAdapter: FormatAdapter = {
         // What a local command printed, under the caveat that opens it (`Unknown skill: dream` after
         // an unknown `/dream`), linked to it by parent or prompt id: the client's output, not a request.
         b.add({ ...base, kind: 'environment', text: text ?? plainTextOf(content), label: 'command output' });
-      } else if (!base.branch && splitInjectedBlocks(b, content, base, value)) {
+      } else if (!base.branch && splitInjectedBlocks(b, leadingRemindersApart(content), base, value)) {
         // Done: the harness's blocks are environment steps, the person's are a user step.
       } else if ((injected = injectedText(content)) !== undefined
         && (reading = clientOrigin(value, injected) ?? injectedAs(CLAUDE_CODE_INJECTED, injected)) !== undefined) {
@@ -393,6 +393,18 @@ function splitInjectedBlocks(b: StepBuilder, content: unknown, base: BlockBase, 
   });
   flush();
   return true;
+}
+
+/**
+ * A message written as one string that opens with the client's reminders and then holds the
+ * person's words (`/btw`: "<system-reminder>This is a side question from the user…</system-reminder>"
+ * then the question), as text blocks: the reminders, and what the person wrote.
+ */
+function leadingRemindersApart(content: unknown): unknown {
+  if (typeof content !== 'string') return content;
+  const m = /^(?:\s*<system-reminder>[\s\S]*?<\/system-reminder>)+/.exec(content);
+  const rest = m ? content.slice(m[0].length).trim() : '';
+  return m && rest ? [{ type: 'text', text: m[0].trim() }, { type: 'text', text: rest }] : content;
 }
 
 /** The text of a user message made only of text (no tool results), for the injected-message table. */
