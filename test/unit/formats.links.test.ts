@@ -256,6 +256,35 @@ test('gemini-cli stream-json: two runs a harness appended to one file are two ru
   assert.deepEqual(file.coverage?.skipped, { 'message delta (joined to its reply)': 2, 'init (session and model)': 2, "result (the run's usage)": 1 });
 });
 
+test('managed agents: events a harness wrapped as {role, kind, time, raw} are read; the outcome is the task, the grader\'s verdict a step, session.usage the totals', async () => {
+  // The shape of a real 2026 export (open-hai, sweep 7; texts and figures ours): each event under
+  // `raw`. Not recognised at all before; unwrapped, the task (`user.define_outcome`) was dropped,
+  // the grader's verdict and the interrupt too, and the session's own totals were not read.
+  let n = 0;
+  const ev = (type: string, rest: Record<string, unknown> = {}) => ({ role: type.split('.')[0], kind: type, time: `2026-08-16T18:2${n}:00Z`, content: '', raw: { id: `sevt_0${n++}`, type, processed_at: `2026-08-16T18:2${n}:00.000Z`, ...rest } });
+  const events = [
+    ev('session.status_running'),
+    ev('user.define_outcome', { description: 'Audit the paper and build a reproduction repository.', outcome_id: 'outc_1', max_iterations: '3', rubric: { type: 'text', content: '1. **Verdict.** REPRODUCIBILITY.md opens with a verdict.' } }),
+    ev('span.model_request_start'),
+    ev('agent.tool_use', { id: 'tu_1', name: 'bash', input: { command: 'ls /mnt/session' } }),
+    ev('span.model_request_end', { model_usage: { input_tokens: 2, cache_creation_input_tokens: 13000, cache_read_input_tokens: 0, output_tokens: 191 } }),
+    ev('agent.tool_result', { tool_use_id: 'tu_1', content: [{ type: 'text', text: 'outputs' }] }),
+    ev('span.outcome_evaluation_end', { outcome_id: 'outc_1', result: 'satisfied', explanation: 'An independent grader found all criteria met.' }),
+    ev('session.usage', { usage: { input_tokens: 206, cache_creation: { ephemeral_1h_input_tokens: 0, ephemeral_5m_input_tokens: 290_333 }, cache_read_input_tokens: 11_236_117, output_tokens: 130_423 } }),
+    ev('user.interrupt'),
+  ];
+  const t = await loadRun(writeTemp('transcript.jsonl', events.map((e) => JSON.stringify(e)).join('\n') + '\n'));
+  assert.equal(t.format, 'anthropic-managed-agents');
+  assert.equal(t.title, 'Audit the paper and build a reproduction repository.');
+  assert.match(t.steps[0].text, /Rubric:\n1\. \*\*Verdict\.\*\*/);
+  assert.deepEqual(t.steps.map((s) => s.kind), ['user', 'tool_call', 'tool_result', 'other', 'environment']);
+  assert.equal(t.steps[3].label, 'outcome evaluation: satisfied');
+  assert.equal(t.steps[4].interruption, true);
+  assert.deepEqual(t.meta.recorded, { model: undefined, inputTokens: 11_526_656, outputTokens: 130_423, cachedInputTokens: 11_236_117, cacheWriteTokens: 290_333 }, 'the session\'s own totals, the grader\'s requests in them');
+  assert.equal(t.coverage?.unpairedCalls, 0);
+  assert.deepEqual(Object.keys(t.coverage?.skipped ?? {}).filter((k) => !/\(/.test(k)), [], 'every record it did not make a step of is named');
+});
+
 // ---- OpenTelemetry JSON Lines of ResourceSpans (Copilot CLI) -----------------------------------
 
 test('otel: JSON Lines with one ResourceSpans per line (Copilot CLI export) open, and a call without content says so', async () => {

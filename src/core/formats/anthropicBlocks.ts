@@ -135,13 +135,17 @@ export function anthropicUsage(u: unknown, model: string | undefined): RecordedU
   if (!isRecord(u)) return undefined;
   const n = (v: unknown) => (typeof v === 'number' ? v : 0);
   const cacheRead = n(u.cache_read_input_tokens);
+  // Writes as one figure, or only split by lifetime (Managed Agents' `session.usage` gives the split alone).
+  const split = isRecord(u.cache_creation) ? u.cache_creation : undefined;
+  const written = typeof u.cache_creation_input_tokens === 'number' ? u.cache_creation_input_tokens
+    : split && (typeof split.ephemeral_5m_input_tokens === 'number' || typeof split.ephemeral_1h_input_tokens === 'number') ? n(split.ephemeral_5m_input_tokens) + n(split.ephemeral_1h_input_tokens) : undefined;
   const usage: RecordedUsage = {
     model,
-    inputTokens: n(u.input_tokens) + n(u.cache_creation_input_tokens) + cacheRead,
+    inputTokens: n(u.input_tokens) + (written ?? 0) + cacheRead,
     outputTokens: typeof u.output_tokens === 'number' ? u.output_tokens : undefined,
     cachedInputTokens: cacheRead,
   };
-  if (typeof u.cache_creation_input_tokens === 'number') usage.cacheWriteTokens = u.cache_creation_input_tokens;
+  if (written !== undefined) usage.cacheWriteTokens = written;
   // Claude Code splits its writes by lifetime; the 1-hour ones cost 2× input instead of 1.25×.
   const oneHour = isRecord(u.cache_creation) ? u.cache_creation.ephemeral_1h_input_tokens : undefined;
   if (typeof oneHour === 'number' && oneHour > 0) usage.cacheWrite1hTokens = oneHour;

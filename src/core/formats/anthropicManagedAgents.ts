@@ -1,6 +1,8 @@
-import type { Step, TrajectoryMeta } from '../model';
+import type { RecordedUsage, Step, TrajectoryMeta } from '../model';
 import { isRecord, StepBuilder } from '../steps';
 import type { FormatAdapter, JsonlRecord, ParsedInput } from './adapter';
+import { skipRecord } from './adapter';
+import { INTERRUPTED_LABEL, labelWith } from './injected';
 import { looksLikeSdkStream, parseSdkStream } from './agentSdkStream';
 import { anthropicUsage, blocksText } from './anthropicBlocks';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
@@ -21,11 +23,17 @@ type Event = Record<string, unknown>;
 const EVENT_TYPE = /^(user|agent|session|span|system)\.[a-z_]+$/;
 
 function eventsOf(input: ParsedInput): JsonlRecord[] {
-  if (input.shape === 'jsonl') return input.records;
+  if (input.shape === 'jsonl') return input.records.map(unwrapped);
   if (input.shape !== 'json') return [];
   const v = input.value;
   const list = Array.isArray(v) ? v : isRecord(v) && Array.isArray(v.data) ? v.data : [];
-  return list.map((value) => ({ value, line: 0 }));
+  return list.map((value) => unwrapped({ value, line: 0 }));
+}
+
+/** An export that wraps each event as `{role, kind, time, raw}` (a harness's transcript): the event is `raw`. */
+function unwrapped(r: JsonlRecord): JsonlRecord {
+  const raw = isRecord(r.value) ? r.value.raw : undefined;
+  return isEvent(raw) && !isEvent(r.value) ? { ...r, value: raw } : r;
 }
 
 /** Agent SDK messages a host logged one per line, or kept as a JSON array. */
@@ -60,6 +68,8 @@ export const anthropicManagedAgentsAdapter: FormatAdapter = {
     let mainThread: string | undefined;
     let lastAgentStep: Step | undefined;
     const usages = [];
+    // The session's own running totals (`session.usage`): the grader's requests are in them too.
+    let sessionTotals: RecordedUsage | undefined;
     for (const { value, line } of eventsOf(input)) {
       if (!isEvent(value)) continue;
       const type = String(value.type);
@@ -76,6 +86,26 @@ export const anthropicManagedAgentsAdapter: FormatAdapter = {
           if (!base.branch) b.closeOpenCalls();
           b.add({ ...base, kind: base.branch ? 'other' : 'user', text: blocksText(content), ...imagesOf(content) });
           break;
+        case 'user.define_outcome': {
+          // The outcome the person set: the task, with the rubric a grader holds the work to.
+          const rubric = isRecord(value.rubric) ? blocksText(value.rubric.content) : typeof value.rubric === 'string' ? value.rubric : '';
+          b.closeOpenCalls();
+          b.add({ ...base, kind: 'user', text: [String(value.description ?? ''), rubric && `Rubric:\n${rubric}`].filter(Boolean).join('\n\n') });
+          break;
+        }
+        case 'user.interrupt':
+          b.add({ ...base, kind: 'environment', text: 'interrupted', label: INTERRUPTED_LABEL, interruption: true });
+          break;
+        case 'span.outcome_evaluation_end':
+          // The grader's verdict on the outcome: what the run came to.
+          b.add({ ...base, kind: 'other', text: String(value.explanation ?? ''), label: labelWith('outcome evaluation', stringOrUndefined(value.result)) });
+          break;
+        case 'session.usage': {
+          const u = obj(value, 'usage');
+          sessionTotals = anthropicUsage(u, meta.model) ?? sessionTotals;
+          skipRecord(ctx, "session.usage (the session's totals)", base.location);
+          break;
+        }
         case 'system.message':
           b.add({ ...base, kind: 'system', text: blocksText(content) });
           break;
@@ -114,16 +144,19 @@ export const anthropicManagedAgentsAdapter: FormatAdapter = {
           }
           if (model) meta.model ??= model;
           lastAgentStep = undefined;
+          skipRecord(ctx, 'span.model_request_end (its usage, on the step it paid for)', base.location);
           break;
         }
         case 'session.error':
           b.add({ ...base, kind: 'other', text: String(obj(value, 'error').message ?? blocksText(content) ?? ''), isError: true });
           break;
         default:
-          break; // status changes, spans without usage, deltas: bookkeeping the model never saw
+          // Status changes, spans without usage, deltas: bookkeeping the model never saw.
+          if (/^(?:session|span)\./.test(type)) skipRecord(ctx, `${type} (status or timing)`, base.location);
+          break;
       }
     }
-    const recorded = sumUsage(usages);
+    const recorded = sessionTotals ?? sumUsage(usages);
     if (recorded) meta.recorded = recorded;
     const steps = b.finish();
     if (steps.length === 0) ctx.warnings.push({ message: `${ctx.fileName}: no agent or user events in this session stream.` });
