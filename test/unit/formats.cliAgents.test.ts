@@ -458,3 +458,21 @@ test('cline: a call Cline did not run ("Tool [read_file] was not executed becaus
   assert.deepEqual(facts.requests.map((r) => r.text), ['Finish the turn system.']);
   assert.deepEqual(facts.constraints, []);
 });
+
+test('cline: ui_messages.json alone keeps the agent\'s replies Cline saved still marked partial, but not a partial copy its finished one follows', async () => {
+  // Cline 3.51 (a real task folder, sweep 7; texts here are ours): 25 of the agent's 26 replies are
+  // saved `partial: true` (Cline rewrites a streamed message in place; the text before a native tool
+  // call is never marked finished). They were dropped as "of a kind the reader does not know".
+  const dir = tempDir();
+  const ui = [
+    { ts: 1, type: 'say', say: 'text', text: 'Finish the turn system.' },
+    { ts: 2, type: 'say', say: 'api_req_started', text: JSON.stringify({ tokensIn: 10, tokensOut: 5, cost: 0.001 }) },
+    { ts: 3, type: 'say', say: 'text', text: 'Let me verify all files are in place by listing the directory:', partial: true },
+    { ts: 4, type: 'say', say: 'tool', text: JSON.stringify({ tool: 'listFilesTopLevel', path: '.', content: 'Deck.cs\nHand.cs' }) },
+    { ts: 5, type: 'say', say: 'text', text: 'Both files are th', partial: true },
+    { ts: 5, type: 'say', say: 'text', text: 'Both files are there.' },
+  ];
+  fs.writeFileSync(path.join(dir, 'ui_messages.json'), JSON.stringify(ui));
+  const t = await loadRun(path.join(dir, 'ui_messages.json'));
+  assert.deepEqual(t.steps.filter((s) => s.kind === 'assistant').map((s) => s.text), ['Let me verify all files are in place by listing the directory:', 'Both files are there.']);
+});

@@ -167,7 +167,10 @@ function addUiMessages(b: StepBuilder, ui: unknown[], times: TimeCheck): Recorde
         break;
       case 'text':
         if (!sawRequest) b.add({ ...base, kind: 'user', text }); // the task, typed before the first request
-        else if (m.partial !== true) out({ ...base, kind: 'assistant', text });
+        // Cline rewrites a streamed message in place, so a saved one still marked partial is that
+        // message as it stands (3.5x leaves the text before a native tool call so); a partial copy
+        // with the finished one right after it (same ts) is not.
+        else if (text.trim() !== '' && (m.partial !== true || !(isRecord(ui[i + 1]) && (ui[i + 1] as Record<string, unknown>).ts === m.ts))) out({ ...base, kind: 'assistant', text });
         break;
       case 'reasoning':
         out({ ...base, kind: 'thought', text });
