@@ -28,6 +28,7 @@ import { codexExecAdapter } from './codexExec';
 import { kimiCodeAdapter } from './kimiCode';
 import { gooseAdapter } from './goose';
 import { cursorAgentAdapter } from './cursorAgent';
+import { specStoryAdapter } from './specStory';
 import { manyRunsAdapter } from './runs';
 
 export const FORMAT_ADAPTERS: readonly FormatAdapter[] = [
@@ -59,5 +60,6 @@ export const FORMAT_ADAPTERS: readonly FormatAdapter[] = [
   kimiCodeAdapter,
   gooseAdapter,
   cursorAgentAdapter,
+  specStoryAdapter,
   manyRunsAdapter(() => FORMAT_ADAPTERS),
 ];
