@@ -68,6 +68,8 @@ const GOOSE_FILE: WildFile = { name: 'goose/20250418_1.jsonl', source: 'goose/le
 const GOOSE_EXPORT: WildFile = { name: 'goose/session-export.json', source: 'goose/export-with-compaction.json' };
 // Cursor's CLI agent (stream-json), a real capture: once Claude Code with its calls and thinking lost.
 const CURSOR: WildFile = { name: 'cursor-direct-sleep.jsonl', source: 'cursor-agent/cursor-hack-direct-sleep.jsonl' };
+// SpecStory's markdown history of a Cursor chat (edobry/minsky, MIT): once "plain text", a dead end.
+const SPECSTORY: WildFile = { name: '.specstory/history/2025-04-26_22-29-task-management-command-design.md', source: 'specstory/2025-04-26_22-29-task-management-command-design.md' };
 
 function place(ctx: Context, f: WildFile): string {
   const from = f.corpus ? path.join(SHARED, 'corpus', f.source) : path.join(ctx.repo, 'test', 'fixtures', f.source);
@@ -360,6 +362,28 @@ export const WILD_SCENARIOS: Scenario[] = [
       await wb.parkMouse();
       await shot('cursor-agent-tree');
       assert.match(await rootTooltip(ctx, cursor.title, 'cursor-agent-tooltip'), /cursor-agent/);
+      await closeOpenTrajectories(ctx);
+      fs.rmSync(path.join(ctx.workspace, DIR), { recursive: true, force: true });
+    },
+  },
+  {
+    name: 'specstory-history',
+    async run(ctx) {
+      const { wb, shot } = ctx;
+      await wb.closeAllEditors();
+      await closeOpenTrajectories(ctx);
+      const describe = (rows: Row[]) => JSON.stringify(rows.map((r) => `${r.label} | ${r.description}`));
+      // A real SpecStory history: its requests are turns, its listings and commands calls answered by what they returned.
+      const story = await openExpanded(ctx, SPECSTORY);
+      assert.equal(story.want.format, 'specstory');
+      assert.equal(story.title, 'Task Management Command Design');
+      assert.equal(turnRows(story.rows).length, 24, describe(story.rows));
+      const calls = kindRows(story.rows, 'tool call');
+      assert.ok(calls.some((r) => /list_dir/.test(r.label)), describe(calls));
+      assert.ok(kindRows(story.rows, 'observation').length > 0, describe(story.rows));
+      await wb.parkMouse();
+      await shot('specstory-tree');
+      assert.match(await rootTooltip(ctx, story.title, 'specstory-tooltip'), /specstory/i);
       await closeOpenTrajectories(ctx);
       fs.rmSync(path.join(ctx.workspace, DIR), { recursive: true, force: true });
     },
