@@ -22,12 +22,13 @@ import { imagesOf } from './images';
 type Event = Record<string, unknown>;
 const EVENT_TYPE = /^(user|agent|session|span|system)\.[a-z_]+$/;
 
-function eventsOf(input: ParsedInput): JsonlRecord[] {
-  if (input.shape === 'jsonl') return input.records.map(unwrapped);
+/** The events, the first `limit` of them when given (sniffing looks at a few, and a log may hold millions). */
+function eventsOf(input: ParsedInput, limit?: number): JsonlRecord[] {
+  if (input.shape === 'jsonl') return (limit === undefined ? input.records : input.records.slice(0, limit)).map(unwrapped);
   if (input.shape !== 'json') return [];
   const v = input.value;
   const list = Array.isArray(v) ? v : isRecord(v) && Array.isArray(v.data) ? v.data : [];
-  return list.map((value) => unwrapped({ value, line: 0 }));
+  return list.slice(0, limit).map((value) => unwrapped({ value, line: 0 }));
 }
 
 /** An export that wraps each event as `{role, kind, time, raw}` (a harness's transcript): the event is `raw`. */
@@ -50,7 +51,7 @@ export const anthropicManagedAgentsAdapter: FormatAdapter = {
   label: 'Claude Managed Agents session events',
   fileNames: ['*.jsonl', '*.json'],
   sniff(input) {
-    const head = eventsOf(input).slice(0, 30).map((r) => r.value);
+    const head = eventsOf(input, 30).map((r) => r.value);
     if (lineShaped(input) && looksLikeSdkStream(head)) return 0.9;
     const events = head.filter(isEvent);
     if (events.length < 2 || events.length < head.length * 0.8) return 0;
@@ -59,7 +60,7 @@ export const anthropicManagedAgentsAdapter: FormatAdapter = {
     return agentOrUser ? (stamped ? 0.96 : 0.85) : 0;
   },
   parse(input, ctx) {
-    if (lineShaped(input) && looksLikeSdkStream(eventsOf(input).slice(0, 30).map((r) => r.value))) {
+    if (lineShaped(input) && looksLikeSdkStream(eventsOf(input, 30).map((r) => r.value))) {
       const list = recordListOf(input);
       return parseSdkStream(list.records, ctx, list.where);
     }

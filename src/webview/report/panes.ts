@@ -189,7 +189,7 @@ function recordedLine(rp: ReplayResult): HTMLElement | null {
   const parts: string[] = [`Checked against the ${plural(rec.calls, 'call')} whose usage the log records:`];
   if (rec.medianPromptDeviation !== null) parts.push(`the modelled prompt is within ${percent(rec.medianPromptDeviation)} of the recorded one (median over calls);`);
   if (rec.cost !== null) {
-    parts.push(`recorded cost ${usd(rec.cost)} (${rec.costSource === 'log' ? 'as the log says' : 'the recorded usage priced'}), modelled ${rec.modelledCost === null ? 'unknown' : usd(rec.modelledCost)}${rec.costDifference !== null ? ` (${rec.costDifference >= 0 ? '+' : '−'}${percent(Math.abs(rec.costDifference))})` : ''}.`);
+    parts.push(`recorded cost ${usd(rec.cost)} (${rec.costSource === 'log' ? 'as the log says' : 'the recorded usage priced'}), modelled ${rec.modelledCost === null ? 'unknown' : usd(rec.modelledCost)}${rec.costDifference !== null ? ` (${signedPercent(rec.costDifference)})` : ''}.`);
   } else {
     parts.push(rec.cacheReads ? 'the log records no cost to compare.' : 'the log records no cost and no cache usage to compare the cost with.');
   }
