@@ -106,9 +106,14 @@ const PROMPT_MIN_CHARS = 400;
  * request is not such an expansion (a short request under such a heading is the person's own).
  */
 export function typedIntoPrompt(text: string): string | undefined {
+  return savedPromptParts(text)?.typed;
+}
+
+/** A saved prompt's expansion as what was typed and the prompt's own text after it; undefined for any other request. */
+function savedPromptParts(text: string): { typed: string; rest: string } | undefined {
   const m = SAVED_PROMPT_HEAD.exec(text);
   if (!m || text.length - m[0].length < SAVED_PROMPT_MIN_CHARS) return undefined;
-  return m[2].trim();
+  return { typed: m[2].trim(), rest: text.slice(m[0].length).trimStart() };
 }
 
 /**
@@ -117,10 +122,9 @@ export function typedIntoPrompt(text: string): string | undefined {
  * "…"); any other text as it is.
  */
 export function typedFirst(text: string): string {
-  const typed = typedIntoPrompt(text);
-  if (typed === undefined) return text;
-  const rest = text.slice(SAVED_PROMPT_HEAD.exec(text)![0].length).trimStart();
-  return typed ? `${typed}\n\n${rest}` : rest;
+  const parts = savedPromptParts(text);
+  if (!parts) return text;
+  return parts.typed ? `${parts.typed}\n\n${parts.rest}` : parts.rest;
 }
 
 // Front matter, if any, a "User Input" heading and the fenced block that holds what was typed.
