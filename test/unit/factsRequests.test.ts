@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { findStrategy, runCompaction } from '../../src/core/compaction';
 import { commandEffect } from '../../src/core/compaction/facts/calls';
 import { extractFacts } from '../../src/core/compaction/extract';
-import { constraintsOf } from '../../src/core/compaction/facts/requests';
+import { constraintsOf, taskOf, userRefsOf } from '../../src/core/compaction/facts/requests';
 import { loadTrajectory } from '../../src/core/open';
 import type { Run } from '../../src/core/model';
 
@@ -238,4 +238,23 @@ test("katalyst-chat's Technical setup holds what changed the setup: a commit, no
   const setup = /\n6\. Technical setup:[^\n]*\n((?: {2}- .*\n?)*)/.exec(r.summary!)?.[1] ?? '';
   assert.match(setup, /git commit -am/, r.summary!);
   assert.doesNotMatch(setup, /git status|git diff/, r.summary!);
+});
+
+test('the OpenHands resolver\'s wrapper around an issue is the harness\'s: the task is the issue, and its rules are not the person\'s', async () => {
+  // Real output.jsonl of the 2024 resolver (test/fixtures/SOURCES.md): "Please fix the following
+  // issue… # Problem Statement <issue body> IMPORTANT: You should ONLY interact… NEVER ASK FOR HUMAN HELP."
+  const run = (await loadTrajectory(fixture('openhands-eval/resolver-output.jsonl'))).runs[0];
+  assert.equal(taskOf(run.steps)?.text, 'We can license this repo under the MIT license.');
+  const facts = extractFacts(run, run.steps.map((s) => s.index));
+  assert.deepEqual(facts.constraints.map((c) => c.text), [], 'the suffix every task gets binds no one');
+});
+
+test('a Python test class is no Go test: "ERROR at setup of TestIntegration.test_flow" names one test, not two', () => {
+  const pasted = [
+    '_____________ ERROR at setup of TestIntegration.test_basic_nl_flow _____________',
+    'ERROR tests/test_integration.py::TestIntegration::test_basic_nl_flow - Module...',
+    '--- FAIL: TestParse/empty (0.00s)',
+  ].join('\n');
+  const tests = userRefsOf(pasted).filter((r) => (r.kind as string) === 'test').map((r) => r.text);
+  assert.deepEqual(tests, ['tests/test_integration.py::TestIntegration::test_basic_nl_flow', 'TestParse/empty']);
 });

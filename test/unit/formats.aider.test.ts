@@ -5,6 +5,7 @@ import { checkAtif } from '../../src/core/formats/atifRules';
 import { findInTrajectory, parseQuery } from '../../src/core/find';
 import { loadTrajectory } from '../../src/core/open';
 import { runCost } from '../../src/core/pricing/runCost';
+import { extractEntities } from '../../src/core/report/entities';
 import { billFile, billRunAsHappened } from '../../src/core/simulate';
 
 import { turnsOf } from '../../src/core/steps';
@@ -184,4 +185,19 @@ test('aider: a traceback after a command, with no request made, is an exception,
   const run = await loadRun(writeTemp('.aider.chat.history.md', text));
   const failed = run.steps.filter((s) => s.isError);
   assert.deepEqual(failed.map((s) => s.label), ['exception: PermissionError']);
+});
+
+test('aider: a notice Aider sends back unasked (the reply broke the edit format) is a failure the summary and the loss report name', async () => {
+  // The real history: the model answered in prose under the `whole` edit format; Aider printed
+  // "The LLM did not conform to the edit format." and sent its reason back without asking anyone.
+  const t = await loadRun(fixture(SWARMS));
+  const reflection = t.steps.find((s) => s.kind === 'environment' && /did not conform to the edit format/.test(s.text))!;
+  assert.ok(reflection, 'the reflection is an environment step');
+  assert.equal(reflection.isError, true, 'a reply Aider could not apply failed');
+  // One Aider asked about first ("Add file to the chat? y") is not a failure.
+  const afi = (await loadTrajectory(fixture(AFI))).runs[1];
+  const asked = afi.steps.find((s) => s.kind === 'environment' && /Add file to the chat\?/.test(s.text))!;
+  assert.ok(asked && asked.isError !== true, 'an answered question is no failure');
+  const errors = extractEntities(t, t.steps.map((s) => s.index)).filter((e) => e.kind === 'error').map((e) => e.text);
+  assert.ok(errors.some((e) => /^The LLM did not conform to the edit format/.test(e)), errors.join(' | '));
 });

@@ -183,7 +183,8 @@ function parseSession(blocks: Block[], started: string | undefined): ParsedTraje
 
 /**
  * A notice Aider sent back to the model as a user message: an environment step, labelled by the
- * question the person answered to send it (`Attempt to fix lint errors? y`), else its first line.
+ * question the person answered to send it (`Attempt to fix lint errors? y`), else its first line
+ * and marked failed.
  */
 function markReflection(step: Step): void {
   const lines = step.text.split('\n');
@@ -194,6 +195,9 @@ function markReflection(step: Step): void {
   }
   step.kind = 'environment';
   step.label = labelWith('aider reflection', detail ?? firstLine(step.text));
+  // Aider asks before it sends back lint or test output or a file it added; what it sends unasked
+  // is its verdict on the reply itself (edits it could not parse or apply): a failure of that reply.
+  if (detail === undefined) step.isError = true;
 }
 
 /** An answered confirmation: `Add file to the chat? (Y)es/(N)o/(D)on't ask again [Yes]: y`, or `… errors? y`. */

@@ -285,6 +285,11 @@ export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts 
     else if (step.kind === 'environment') {
       const slash = slashRequest(steps, i);
       if (slash) readRequest(facts, step, slash.typed);
+      // What the harness sent back because the reply failed (Aider's edit-format verdict).
+      else if (step.isError) {
+        const err = errorOf(step, true);
+        if (err) facts.errors.push(err);
+      }
     }
     else if (step.kind === 'assistant' || step.kind === 'thought') readAgentText(facts, step, endsTurn(steps, i) ? answerBefore(steps, i) : undefined);
     else if (step.kind === 'tool_call' && step.tool && step.continues !== undefined && chosenSet.has(step.continues)) {

@@ -81,13 +81,17 @@ export function requestText(step: Step): string | undefined {
 
 /**
  * A benchmark harness appends the same instructions to every task (SWE-agent's "INSTRUCTIONS:",
- * mini-swe-agent's `<instructions>`, OpenHands' "Follow these steps…"): the task is what comes before.
+ * mini-swe-agent's `<instructions>`, OpenHands' "Follow these steps…" and "IMPORTANT: You should ONLY
+ * interact…"): the task is what comes before.
  */
 function withoutHarness(text: string): string {
   return text
     .replace(/<instructions>[\s\S]*?(?:<\/instructions>|$)/g, '')
     .replace(/\n\s*INSTRUCTIONS:\n[\s\S]*$/, '')
     .replace(/\n\s*Follow these steps to resolve the issue:[\s\S]*$/, '')
+    // OpenHands' evaluation and resolver suffix, and the resolver's opening around the issue.
+    .replace(/\n\s*IMPORTANT: You should ONLY interact with the environment provided to you[\s\S]*$/, '')
+    .replace(/^\s*Please fix the following issue for the repository in \S+\.\s*\nEnvironment has been set up for you to start working\.[^\n]*\s*(?:# Problem Statement\s*)?/, '')
     // The wrappers around the issue itself: where the repository is, "consider the following…".
     .replace(/<uploaded_files>[\s\S]*?<\/uploaded_files>\s*/g, '')
     .replace(/^\s*I've uploaded a [^\n]*? repository in the directory \S+\. Consider the following (?:issue|PR) description:\s*/i, '')
@@ -306,7 +310,8 @@ function testIdsIn(text: string): string[] {
   for (const m of text.matchAll(/(?<![\w/.-])[\w./-]+\.py::[\w.:-]*\w(?:\[[^\]\n]*\])?/g)) out.push(m[0]);
   for (const m of text.matchAll(/\b(?:[a-z]\w*\.)*[A-Z]\w*Tests?#\w+/g)) out.push(m[0]);
   for (const m of text.matchAll(/(?<![\w/.-])[\w./-]+\.(?:test|spec)\.[cm]?[jt]sx?\b/g)) out.push(m[0]);
-  for (const m of text.matchAll(/(?<![\w.])Test[A-Z]\w*(?:\/\w+)?\b/g)) out.push(m[0]);
+  // Go's `TestParse/empty`; not the class of a Python id (`TestIntegration.test_flow`, `a.py::TestX::test_y`).
+  for (const m of text.matchAll(/(?<![\w.:])Test[A-Z]\w*(?:\/\w+)?\b(?![.:]\w)/g)) out.push(m[0]);
   return [...new Set(out)];
 }
 
