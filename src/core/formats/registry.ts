@@ -29,6 +29,7 @@ import { kimiCodeAdapter } from './kimiCode';
 import { gooseAdapter } from './goose';
 import { cursorAgentAdapter } from './cursorAgent';
 import { specStoryAdapter } from './specStory';
+import { cursorIdeAdapter } from './cursorIde';
 import { manyRunsAdapter } from './runs';
 
 export const FORMAT_ADAPTERS: readonly FormatAdapter[] = [
@@ -61,5 +62,6 @@ export const FORMAT_ADAPTERS: readonly FormatAdapter[] = [
   gooseAdapter,
   cursorAgentAdapter,
   specStoryAdapter,
+  cursorIdeAdapter,
   manyRunsAdapter(() => FORMAT_ADAPTERS),
 ];

@@ -422,7 +422,8 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
   const info = classifyCall(call, recorded);
   const result = withoutEcho(recorded, info.command);
   const verdict = result ? verdictOf(result, call, info) : undefined;
-  if (!result && info.kind !== 'finish' && !answered(call)) facts.pendingCalls.push({ step: call.index, text: bounded(`${name} ${call.tool!.args}`, 160) });
+  // A call whose log never saves results (`expectsNoResult`) is not waiting for one.
+  if (!result && info.kind !== 'finish' && !call.tool!.expectsNoResult && !answered(call)) facts.pendingCalls.push({ step: call.index, text: bounded(`${name} ${call.tool!.args}`, 160) });
   const todos = todosOf(call);
   if (todos) {
     const finishedEarlier = droppedFinished(facts.plan, name, todos);
