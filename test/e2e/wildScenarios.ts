@@ -69,6 +69,7 @@ const GOOSE_EXPORT: WildFile = { name: 'goose/session-export.json', source: 'goo
 // Cursor's CLI agent (stream-json), a real capture: once Claude Code with its calls and thinking lost.
 const CURSOR: WildFile = { name: 'cursor-direct-sleep.jsonl', source: 'cursor-agent/cursor-hack-direct-sleep.jsonl' };
 // SpecStory's markdown history of a Cursor chat (edobry/minsky, MIT): once "plain text", a dead end.
+const CURSOR_IDE: WildFile = { name: 'agent-transcripts/6ce23495-ddd1-4d22-937b-98538ca8433a/6ce23495-ddd1-4d22-937b-98538ca8433a.jsonl', source: 'cursor-ide/agent-transcript.jsonl' };
 const SPECSTORY: WildFile = { name: '.specstory/history/2025-04-26_22-29-task-management-command-design.md', source: 'specstory/2025-04-26_22-29-task-management-command-design.md' };
 
 function place(ctx: Context, f: WildFile): string {
@@ -384,6 +385,28 @@ export const WILD_SCENARIOS: Scenario[] = [
       await wb.parkMouse();
       await shot('specstory-tree');
       assert.match(await rootTooltip(ctx, story.title, 'specstory-tooltip'), /specstory/i);
+      await closeOpenTrajectories(ctx);
+      fs.rmSync(path.join(ctx.workspace, DIR), { recursive: true, force: true });
+    },
+  },
+  {
+    name: 'cursor-ide-transcript',
+    async run(ctx) {
+      const { wb, shot } = ctx;
+      await wb.closeAllEditors();
+      await closeOpenTrajectories(ctx);
+      const describe = (rows: Row[]) => JSON.stringify(rows.map((r) => `${r.label} | ${r.description}`));
+      // A Cursor editor transcript (JSONL, no ids, no results saved): it was "not a trajectory in any
+      // format we know"; now the person's two queries are turns and the five calls are rows.
+      const transcript = await openExpanded(ctx, CURSOR_IDE);
+      assert.equal(transcript.want.format, 'cursor-ide');
+      assert.match(transcript.title, /^The cart total is wrong for discounted items/);
+      assert.equal(turnRows(transcript.rows).length, 2, describe(transcript.rows));
+      assert.equal(kindRows(transcript.rows, 'tool call').length, 5, describe(transcript.rows));
+      assert.equal(kindRows(transcript.rows, 'observation').length, 0, describe(transcript.rows));
+      await wb.parkMouse();
+      await shot('cursor-ide-tree');
+      assert.match(await rootTooltip(ctx, transcript.title, 'cursor-ide-tooltip'), /cursor-ide/);
       await closeOpenTrajectories(ctx);
       fs.rmSync(path.join(ctx.workspace, DIR), { recursive: true, force: true });
     },

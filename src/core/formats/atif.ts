@@ -132,7 +132,7 @@ function addAtifSteps(b: StepBuilder, doc: Doc, walk: Walk): void {
         // Steps this tool wrote from other kinds say so in `extra.atl_kind`, so they read back as they were.
         const written = writtenKind(raw);
         if (written === 'environment') {
-          b.add({ ...base, kind: 'environment', text: message, label: writtenLabel(raw) ?? 'environment' });
+          b.add({ ...base, kind: 'environment', text: message, label: writtenLabel(raw) ?? 'environment', ...(obj(raw, 'extra').atl_error === true ? { isError: true } : {}) });
           break;
         }
         if (sidechain) {

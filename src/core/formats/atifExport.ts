@@ -109,7 +109,7 @@ class StepWriter {
       case 'environment':
         // Sent with the user role, so a user step; the extra says it was not the person.
         this.close();
-        this.push({ source: 'user', message: s.text, ...timestampOf(s), extra: { atl_kind: 'environment', ...(s.label ? { label: s.label } : {}) } }, s);
+        this.push({ source: 'user', message: s.text, ...timestampOf(s), extra: { atl_kind: 'environment', ...(s.label ? { label: s.label } : {}), ...(s.isError ? { atl_error: true } : {}) } }, s);
         return;
       case 'compaction':
         this.close();
