@@ -6,7 +6,7 @@ import { loadTrajectory } from '../../src/core/open';
 import type { Step, Run } from '../../src/core/model';
 import { turnsOf } from '../../src/core/steps';
 import { corpus, fixture, writeTemp } from '../helpers/paths';
-import { loadRun } from '../helpers/runs';
+import { loadRun, parseRunText } from '../helpers/runs';
 
 const kinds = (t: { steps: Step[] }) => t.steps.map((s) => s.kind);
 const turnCount = (t: { steps: Step[] }) => turnsOf(t.steps).length;
@@ -313,4 +313,30 @@ test('inspect: a tool message\'s error object (ToolCallError) is the result\'s f
   const results = t.runs[0].steps.filter((s) => s.kind === 'tool_result');
   assert.equal(results.length, 11);
   assert.ok(results.every((r) => r.isError === true), 'every one failed, by its error object');
+});
+
+test('openai-responses: the Agents SDK\'s saved RunState reads as its input, its calls and their outputs, with the totals it kept', () => {
+  // `RunState.to_json()` (schema 1.9, as openai/openai-agents-python's fixtures write it): it was
+  // "not a trajectory in any format we know" because its items are wrapped as `raw_item`.
+  const state = {
+    $schemaVersion: '1.9',
+    current_agent: { name: 'refunds-agent' },
+    original_input: 'Refund order 4471-B for Mia Li.',
+    generated_items: [
+      { type: 'tool_call_item', agent: { name: 'refunds-agent' }, raw_item: { type: 'function_call', call_id: 'call-1', name: 'lookup_order', arguments: '{"order":"4471-B"}' } },
+      { type: 'tool_call_output_item', agent: { name: 'refunds-agent' }, output: 'paid, $42.00', raw_item: { type: 'function_call_output', call_id: 'call-1', output: 'paid, $42.00' } },
+      { type: 'tool_approval_item', agent: { name: 'refunds-agent' }, raw_item: { type: 'function_call', call_id: 'call-2', name: 'issue_refund', arguments: '{"order":"4471-B","amount":42}' } },
+    ],
+    model_responses: [],
+    context: { usage: { requests: 2, input_tokens: 1800, input_tokens_details: [{ cached_tokens: 1024 }], output_tokens: 120, total_tokens: 1920 } },
+  };
+  const run = parseRunText(JSON.stringify(state), { path: 'run_state.json', size: 0 });
+  assert.equal(run.format, 'openai-responses');
+  assert.deepEqual(run.steps.map((s) => [s.kind, s.tool?.name ?? '']), [['user', ''], ['tool_call', 'lookup_order'], ['tool_result', ''], ['tool_call', 'issue_refund']]);
+  assert.equal(run.steps[2].answers, 1, 'the output answers its call by call_id');
+  assert.equal(run.title, 'Refund order 4471-B for Mia Li.');
+  assert.equal(run.meta.agent, 'refunds-agent');
+  assert.equal(run.meta.recorded?.inputTokens, 1800);
+  assert.equal(run.meta.recorded?.outputTokens, 120);
+  assert.equal(run.meta.recorded?.cachedInputTokens, 1024, 'the details, written as a list of one');
 });

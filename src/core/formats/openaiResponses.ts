@@ -7,7 +7,7 @@ import { stringOrUndefined, titleFromSteps } from './chatMessages';
 import { addResponseItem, isDistinctlyResponses, isResponseItem } from './responseItems';
 
 // OpenAI Responses API item lists: a session's items from the Agents SDK, a request's `input`,
-// a response's `output`, or one item a line. Plain `{role, content}` lists stay `openai-chat`.
+// a response's `output`, one item a line, or the Agents SDK's saved RunState. Plain `{role, content}` lists stay `openai-chat`.
 
 interface Found {
   items: unknown[];
@@ -23,12 +23,28 @@ function itemsOf(input: ParsedInput): Found | undefined {
     const v = input.value;
     if (Array.isArray(v)) return { items: v, pointer: (i) => pointerOf(i) };
     if (!isRecord(v)) return undefined;
+    const state = runStateItems(v);
+    if (state) return state;
     const key = LIST_KEYS.find((k) => Array.isArray(v[k]));
     if (key) return { items: v[key] as unknown[], pointer: (i) => pointerOf(key, i), doc: v };
     return undefined;
   }
   if (input.shape === 'jsonl') return { items: input.records.map((r) => r.value), lines: input.records.map((r) => r.line) };
   return undefined;
+}
+
+/**
+ * The Agents SDK's saved `RunState` (`RunState.to_json()`, kept while a run waits for an approval):
+ * what the run was given (`original_input`, a string or items) and the items it made so far
+ * (`generated_items`, each wrapping its Responses item as `raw_item`), in that order.
+ */
+function runStateItems(v: Record<string, unknown>): Found | undefined {
+  if (typeof v.$schemaVersion !== 'string' || !Array.isArray(v.generated_items) || !('original_input' in v)) return undefined;
+  const input = typeof v.original_input === 'string' ? [{ type: 'message', role: 'user', content: v.original_input }] : Array.isArray(v.original_input) ? v.original_input : [];
+  const generated = v.generated_items as unknown[];
+  const items = [...input, ...generated.map((g) => (isRecord(g) ? g.raw_item : g))];
+  const at = (i: number) => (i < input.length ? (typeof v.original_input === 'string' ? pointerOf('original_input') : pointerOf('original_input', i)) : pointerOf('generated_items', i - input.length, 'raw_item'));
+  return { items, pointer: at, doc: v };
 }
 
 export const openAiResponsesAdapter: FormatAdapter = {
@@ -56,7 +72,10 @@ export const openAiResponsesAdapter: FormatAdapter = {
     const steps = b.finish();
     const doc = found.doc;
     const model = doc ? stringOrUndefined(doc.model) : undefined;
-    const meta: TrajectoryMeta = { model, recorded: responseUsage(doc?.usage, model) };
+    // A RunState keeps the run's totals in its context (`requests` of them); none when nothing was asked yet.
+    const stateUsage = doc && isRecord(doc.context) && isRecord(doc.context.usage) && Number(doc.context.usage.requests) > 0 ? doc.context.usage : undefined;
+    const meta: TrajectoryMeta = { model, recorded: responseUsage(doc?.usage ?? stateUsage, model) };
+    if (doc && isRecord(doc.current_agent)) meta.agent = stringOrUndefined(doc.current_agent.name);
     noteRetention(meta, retentionInRequest(doc), FROM_REQUEST);
     return { title: titleFromSteps(steps, ctx.fileName), steps, meta };
   },
@@ -65,7 +84,9 @@ export const openAiResponsesAdapter: FormatAdapter = {
 /** A saved Response object's `usage` (`input_tokens`, `output_tokens`, `input_tokens_details.cached_tokens`). */
 function responseUsage(u: unknown, model: string | undefined): RecordedUsage | undefined {
   if (!isRecord(u)) return undefined;
-  const details = isRecord(u.input_tokens_details) ? u.input_tokens_details : {};
+  // A RunState's totals write the details as a list of one (`[{cached_tokens}]`).
+  const raw = Array.isArray(u.input_tokens_details) ? u.input_tokens_details[0] : u.input_tokens_details;
+  const details = isRecord(raw) ? raw : {};
   const n = (v: unknown) => (typeof v === 'number' ? v : undefined);
   return { model, inputTokens: n(u.input_tokens), outputTokens: n(u.output_tokens), cachedInputTokens: n(details.cached_tokens) };
 }
