@@ -258,3 +258,18 @@ test('a Python test class is no Go test: "ERROR at setup of TestIntegration.test
   const tests = userRefsOf(pasted).filter((r) => (r.kind as string) === 'test').map((r) => r.text);
   assert.deepEqual(tests, ['tests/test_integration.py::TestIntegration::test_basic_nl_flow', 'TestParse/empty']);
 });
+
+test('Terminus 2\'s prompt around the task is the harness\'s: the task is its "Task Description", its rules bind no one', () => {
+  const prompt = [
+    'You are an AI assistant tasked with solving command-line tasks in a Linux environment. You will be given a task description and the output from previously executed commands.',
+    '', 'IMPORTANT: The text inside "keystrokes" will be used completely verbatim as keystrokes.',
+    '- You must end every command with a newline (\\n) or it will not execute.',
+    'Never wait longer than 60 seconds; prefer to poll to see intermediate result status.',
+    '', 'Task Description:', 'Create a file called hello.txt with "Hello, world!" as the content. Do not use sudo.',
+    '', 'Current terminal state:', 'Current Terminal Screen:', 'root@box:/app# ',
+  ].join('\n');
+  const run = builtRun((b) => { b.add({ kind: 'user', text: prompt }); b.add({ kind: 'assistant', text: 'On it.' }); }, 'atif');
+  assert.equal(taskOf(run.steps)?.text, 'Create a file called hello.txt with "Hello, world!" as the content. Do not use sudo.');
+  const facts = extractFacts(run, run.steps.map((s) => s.index));
+  assert.deepEqual(facts.constraints.map((c) => c.text), ['Do not use sudo.'], 'the task\'s own rule, not the harness\'s');
+});

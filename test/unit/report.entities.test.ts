@@ -9,6 +9,7 @@ import { buildReport } from '../../src/core/report/viewModel';
 import { StepBuilder } from '../../src/core/steps';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
 import { runCli } from '../helpers/cli';
+import { addCall, builtRun } from '../helpers/builtRuns';
 import * as path from 'node:path';
 import { corpus, REPO_ROOT } from '../helpers/paths';
 
@@ -246,4 +247,23 @@ test('one error about other temporary files is one row: the names a program pick
     'cat: /tmp/a.txt: No such file or directory',
     'cat: /tmp/b.txt: No such file or directory',
   ], 'before: one row per temp file');
+});
+
+test('entities of a log shared redacted, of calls cut short, and PowerShell\'s own complaint (new blind-labelled dev runs, session 51)', () => {
+  const run = builtRun((b) => {
+    // madshn/localpush's rollouts are redacted by their owner: `[REDACTED_TEXT len=3017 sha=f3ffd0ed]`.
+    b.add({ kind: 'user', text: '[REDACTED_TEXT len=3017 sha=f3ffd0ed]' });
+    const placeholder = '[REDACTED_ARGUMENTS len=46 sha=4cb9a2fc]';
+    b.add({ kind: 'tool_call', text: placeholder, tool: { name: 'exec_command', args: placeholder, callId: 'r1' } });
+    b.add({ kind: 'tool_result', text: '[REDACTED_OUTPUT len=120 sha=0a1b2c3d]', tool: { name: '', args: '', callId: 'r1' } });
+    // A Kimi session whose ReadFile arguments were cut off in the log.
+    const cut = '{"path": "/Users/dev/app/docs/e2e-ach.md';
+    b.add({ kind: 'tool_call', text: cut, tool: { name: 'ReadFile', args: cut, callId: 'r2' } });
+    // Copilot CLI on Windows: the pipe's exit 0 hides PowerShell's "not recognized" (softwaresalt/agent-engram).
+    addCall(b, 'powershell', { command: 'bd ready --json 2>&1 | head -50' }, "head: \nLine |\n   2 |  bd ready --json 2>&1 | head -50\n     |                         ~~~~\n     | The term 'head' is not recognized as a name of a cmdlet, function, script file, or executable program.\nCheck the spelling of the name, or if a path was included, verify that the path is correct and try again.\n<exited with exit code 0>");
+  }, 'copilot-cli');
+  const found = extractEntities(run, run.steps.map((s) => s.index));
+  assert.deepEqual(found.filter((e) => e.kind === 'identifier'), [], 'a placeholder\'s hash names no thing');
+  assert.deepEqual(found.filter((e) => e.kind === 'command').map((e) => e.text), ['bd ready --json 2>&1 | head -50'], 'placeholders and JSON cut short are no command lines');
+  assert.ok(found.some((e) => e.kind === 'error' && e.text.startsWith("The term 'head' is not recognized as a name of a cmdlet")), JSON.stringify(found));
 });

@@ -258,6 +258,10 @@ function oneShellWord(text: string): string | undefined {
 function classifyText(info: CallInfo, tool: string, rawArgs: string, tables: ToolTables, result?: Step): void {
   const text = rawArgs.trim();
   const firstArg = text.split(/\s+/)[0]?.replace(/^["']|["']$/g, '') ?? '';
+  // Arguments that open as JSON but do not parse (cut short in the log) or a redaction's
+  // placeholder (`[REDACTED_ARGUMENTS len=46 sha=…]`) are a structured call's, not a command line
+  // (the shell's `[ -f x ]` and `{ a; b; }` have a space after their bracket).
+  if (/^(?:\{["'}]|\[(?!\s))/.test(text)) { info.kind = 'other'; return; }
   if (tables.shell.has(tool.toLowerCase())) {
     info.kind = 'shell';
     info.command = text;

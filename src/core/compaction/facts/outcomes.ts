@@ -525,7 +525,9 @@ export function someOutputLine(text: string, test: (line: string) => boolean): b
 
 // The shell's own diagnostic, as bash, zsh, dash and sh print it: `zsh:1: command not found: x`,
 // `bash: line 3: x: command not found`, `/bin/sh: 1: x: not found`, `sh: 2: Syntax error: …`.
-const SHELL_COMPLAINT = /^(?:\/(?:usr\/)?bin\/)?(?:ba|z|da|k)?sh:(?:\s*line)?\s*\d+:\s*\S.*/;
+// PowerShell's, under its error gutter: `     | The term 'head' is not recognized as a name of a cmdlet, …`
+// (Windows PowerShell: `head : The term 'head' is not recognized as the name of a cmdlet, …`).
+const SHELL_COMPLAINT = /^(?:\/(?:usr\/)?bin\/)?(?:ba|z|da|k)?sh:(?:\s*line)?\s*\d+:\s*\S.*|^\s*(?:\|\s*)?(?:\S+ : )?The term '[^'\n]+' is not recognized as (?:a|the) name of a cmdlet\b.*/;
 
 /** The shell's first complaint in `text`, with how many more it made (`… (×5)`), if any. */
 export function shellComplaintOf(text: string): string | undefined {
@@ -533,7 +535,7 @@ export function shellComplaintOf(text: string): string | undefined {
   let more = 0;
   for (const line of eachOutputLine(text)) {
     if (!SHELL_COMPLAINT.test(line)) continue;
-    if (first === undefined) first = bounded(line, 120);
+    if (first === undefined) first = bounded(line.replace(/^\s*\|\s*/, ''), 120);
     else more++;
   }
   return first && more ? `${first} (and ${more} more)` : first;

@@ -82,13 +82,16 @@ export function requestText(step: Step): string | undefined {
 /**
  * A benchmark harness appends the same instructions to every task (SWE-agent's "INSTRUCTIONS:",
  * mini-swe-agent's `<instructions>`, OpenHands' "Follow these steps…" and "IMPORTANT: You should ONLY
- * interact…"): the task is what comes before.
+ * interact…"): the task is what comes before. Terminus 2 puts its rules first: the task is after them.
  */
 function withoutHarness(text: string): string {
   return text
     .replace(/<instructions>[\s\S]*?(?:<\/instructions>|$)/g, '')
     .replace(/\n\s*INSTRUCTIONS:\n[\s\S]*$/, '')
     .replace(/\n\s*Follow these steps to resolve the issue:[\s\S]*$/, '')
+    // Terminus 2's prompt (Harbor, Terminal-Bench) around its "Task Description:" and the screen after it.
+    .replace(/^\s*You are an AI assistant tasked with solving command-line tasks[\s\S]*?\nTask Description:\s*/, '')
+    .replace(/\n\s*Current terminal state:\n[\s\S]*$/, '')
     // OpenHands' evaluation and resolver suffix, and the resolver's opening around the issue.
     .replace(/\n\s*IMPORTANT: You should ONLY interact with the environment provided to you[\s\S]*$/, '')
     .replace(/^\s*Please fix the following issue for the repository in \S+\.\s*\nEnvironment has been set up for you to start working\.[^\n]*\s*(?:# Problem Statement\s*)?/, '')
@@ -317,7 +320,8 @@ function testIdsIn(text: string): string[] {
 
 const NOT_TICKETS = /^(?:UTF|GPT|ISO|SHA|MD|RFC|TLS|SSL|HTTP|HTTPS|ES|ECMA|PEP|IEEE|ASCII|CP|WIN|X|Z|AES|RSA|BASE|INT|FLOAT|UINT|UCS|LATIN|PY|V|VER)-/i;
 
-const ATTACHMENT_PLACEHOLDER = /\[(?:Image|Pasted text|Pasted image|Screenshot|File) #\d+[^\]\n]*\]/g;
+// Also a redaction's placeholder in a log shared redacted (`[REDACTED_PROMPT len=86 sha=f3ffd0ed]`, ours `[REDACTED:github-token]`): its hash names no thing.
+const ATTACHMENT_PLACEHOLDER = /\[(?:(?:Image|Pasted text|Pasted image|Screenshot|File) #\d+|REDACTED)[^\]\n]*\]/g;
 
 /** URLs and ids the user gave: issue and ticket numbers, commit hashes, UUIDs, line numbers. */
 export function userRefsOf(text: string): UserRef[] {
