@@ -717,7 +717,7 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
       assert.match(title, /^Work on bead spotter-4te/);
       assert.ok(summary.length > 8000, `a 657-step session's hand-over is held to ${summary.length} characters`);
       assert.equal(await report.frame().locator('#summary-size').innerText(), want.summarySize, 'the panel does not say how the summary was sized, as compact --json does');
-      assert.match(want.summarySize!, /summary_share 0\.05 of the [\d,]+ characters it replaces/);
+      assert.match(want.summarySize!, /summary_share 0\.1 of the [\d,]+ characters it replaces/);
       assert.match(summary, /\[spotter-4te 12e2d10\] feat: add OTEL dependencies/, 'the commit from the middle of the session is not in the summary');
       await scrollSummaryTo(report, '[spotter-4te 12e2d10]');
       await wb.parkMouse();

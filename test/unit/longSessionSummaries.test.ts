@@ -29,17 +29,17 @@ test('a long range gets a summary that grows with it; summary_share 0 holds it t
   assert.ok(grown.summary!.length > 2 * fixed.summary!.length, `grown ${grown.summary!.length}, fixed ${fixed.summary!.length}`);
   assert.ok(grown.summary!.length <= 80_000);
   // Still a compaction: the run's context shrinks by far more than the 60% the issue asks.
-  assert.ok(grown.reduction > 0.9, `reduction ${grown.reduction}`);
+  assert.ok(grown.reduction > 0.85, `reduction ${grown.reduction}`);
   // What the larger room holds: a commit's hash from the middle of the session, with what failed before it.
   assert.match(grown.summary!, /\[spotter-4te 12e2d10\] feat: add OTEL dependencies/);
   assert.doesNotMatch(fixed.summary!, /12e2d10/);
   // The report and the CLI say how the size was set, with the numbers behind it.
-  const said = /^Written without a model within ([\d,]+) characters: summary_share 0\.05 of the ([\d,]+) characters it replaces\. /.exec(grown.summarySize ?? '');
+  const said = /^Written without a model within ([\d,]+) characters: summary_share 0\.1 of the ([\d,]+) characters it replaces\. /.exec(grown.summarySize ?? '');
   assert.ok(said, grown.summarySize);
   const [within, replaced] = [said[1], said[2]].map((x) => Number(x.replace(/,/g, '')));
-  assert.equal(within, Math.floor(0.05 * replaced));
+  assert.equal(within, Math.floor(0.1 * replaced));
   assert.ok(grown.summary!.length <= within);
-  assert.match(capped.summarySize!, /^Written without a model within 3,000 characters: summary_max_chars caps it \(else [\d,]+: summary_share 0\.05 of/);
+  assert.match(capped.summarySize!, /^Written without a model within 3,000 characters: summary_max_chars caps it \(else [\d,]+: summary_share 0\.1 of/);
   assert.match(fixed.summarySize!, /^Written without a model within 8,000 characters: the default \(summary_share 0\)/);
   const session = await runCompaction(run, { strategy: findStrategy('summarizing-session')!, range: '0:-2' }, { counter: charEstimateCounter });
   assert.equal(session.summarySize, 'Written without a model within 400 tokens: the size its source sets for the summary.');

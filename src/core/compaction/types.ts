@@ -232,7 +232,7 @@ export interface CompactionResult {
   secretsRemoved?: { count: number; kinds: Record<string, number> };
   /** Set when a model was asked for and failed (or sent an unusable reply), so the result is the strategy's fall-back: why, in words. Not set when consent was refused. */
   fallbackReason?: string;
-  /** How a summary written without a model was sized, in words (`Written without a model within 19,853 characters: summary_share 0.05 of …`). */
+  /** How a summary written without a model was sized, in words (`Written without a model within 39,707 characters: summary_share 0.1 of …`). */
   summarySize?: string;
   warnings: string[];
 }
