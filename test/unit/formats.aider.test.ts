@@ -52,7 +52,7 @@ test('aider: the prose around SEARCH/REPLACE blocks is the assistant\'s reply, n
   assert.deepEqual(swarms.steps.filter((s) => s.kind === 'thought').map((s) => s.label), ['thinking', 'thinking']);
 });
 
-test('aider: what Aider sends the model on its own (edit-format errors, added files, lint output) is an environment step, not the person', async () => {
+test('aider: what Aider sends the model on its own (edit-format errors, lint output) is an environment step and the files it adds a read, not the person', async () => {
   // Aider 0.86.2: the reply broke the edit format, Aider said so to the model and it answered again.
   const swarms = await loadRun(fixture(SWARMS));
   assert.deepEqual(swarms.steps.map((s) => s.kind), ['other', 'user', 'thought', 'assistant', 'environment', 'thought', 'assistant']);
@@ -61,11 +61,13 @@ test('aider: what Aider sends the model on its own (edit-format errors, added fi
   assert.match(reflection.text, /No filename provided before ``` in file listing/);
   assert.equal(turnsOf(swarms.steps).length, 1, 'one request, one turn');
   assert.deepEqual(swarms.steps.filter((s) => s.usage).map((s) => [s.index, s.usage!.inputTokens, s.usage!.outputTokens]), [[3, 1000, 376], [6, 1400, 61]]);
-  // Aider 0.85.1: the model named a file, the person let Aider add it, and Aider asked the model again.
+  // Aider 0.85.1: the model named a file and the person let Aider add it: a read the client made
+  // (the file's text goes to the model with the next request), not the person's turn.
   const afi = (await loadTrajectory(fixture(AFI))).runs[1];
-  const added = afi.steps.filter((s) => s.kind === 'environment');
-  assert.deepEqual(added.map((s) => s.label), ['aider reflection: Add file to the chat? y']);
-  assert.equal(added[0].text, 'init_repo.sh\nAdd file to the chat? (Y)es/(N)o/(D)on\'t ask again [Yes]: y');
+  assert.deepEqual(afi.steps.filter((s) => s.kind === 'environment'), []);
+  const add = afi.steps.find((s) => s.tool?.name === 'add_to_chat')!;
+  assert.deepEqual([JSON.parse(add.tool!.args), add.byClient], [{ paths: ['init_repo.sh'] }, true]);
+  assert.equal(afi.steps.find((s) => s.answers === add.index)?.text, 'Add file to the chat? (Y)es/(N)o/(D)on\'t ask again [Yes]: y');
   assert.deepEqual(afi.steps.filter((s) => s.kind === 'user').map((s) => s.text), ['chmod +x ~/AFI_Modular_Repos/*.sh', 'sync-afi\naider-afi']);
   // Aider 0.51: lint output after an edit, sent back once the person said yes.
   const caching = (await loadTrajectory(fixture('aider/aider-caching.aider.chat.history.md'))).runs.flatMap((r) => r.steps);
@@ -171,7 +173,7 @@ test('aider: in the whole edit format the file in the reply is the edit "Applied
 test('aider: compact and simulate on a file of many sessions say which run they took and which is longest', async () => {
   const { code, err } = await runCli('compact', fixture(OPENCODER), '--strategy', 'observation-masking');
   assert.equal(code, 0, err);
-  assert.match(err, /holds 4 runs; this is run 0 \(\d+ steps\), the longest is run 2 \(\d+ steps\)\. --run N picks another/);
+  assert.match(err, /holds 4 runs; this is run 0 \(\d+ steps\), the longest is run 3 \(\d+ steps\)\. --run N picks another/);
   const chosen = await runCli('compact', fixture(OPENCODER), '--strategy', 'observation-masking', '--run', '2');
   assert.doesNotMatch(chosen.err, /holds 4 runs/);
 });
@@ -194,10 +196,26 @@ test('aider: a notice Aider sends back unasked (the reply broke the edit format)
   const reflection = t.steps.find((s) => s.kind === 'environment' && /did not conform to the edit format/.test(s.text))!;
   assert.ok(reflection, 'the reflection is an environment step');
   assert.equal(reflection.isError, true, 'a reply Aider could not apply failed');
-  // One Aider asked about first ("Add file to the chat? y") is not a failure.
-  const afi = (await loadTrajectory(fixture(AFI))).runs[1];
-  const asked = afi.steps.find((s) => s.kind === 'environment' && /Add file to the chat\?/.test(s.text))!;
+  // One the person was asked about first ("Attempt to fix lint errors? y") is not a failure.
+  const caching = (await loadTrajectory(fixture('aider/aider-caching.aider.chat.history.md'))).runs.flatMap((r) => r.steps);
+  const asked = caching.find((s) => s.kind === 'environment' && /Attempt to fix lint errors\?/.test(s.label ?? ''))!;
   assert.ok(asked && asked.isError !== true, 'an answered question is no failure');
   const errors = extractEntities(t, t.steps.map((s) => s.index)).filter((e) => e.kind === 'error').map((e) => e.text);
   assert.ok(errors.some((e) => /^The LLM did not conform to the edit format/.test(e)), errors.join(' | '));
+});
+
+test('aider: a file the person adds (`/add`, or yes to "Add file to the chat?") is a read the loss report lists', async () => {
+  const text = [
+    '', '# aider chat started at 2026-03-01 10:00:00', '', '> Aider v0.86.2  ', '> Model: gpt-4o with diff edit format  ', '',
+    '#### /add src/cart.py  ', '', '> Added src/cart.py to the chat  ', '',
+    '#### Fix total() for discounted items.  ', '',
+    'Please also add tests/test_cart.py so I can update its test.', '',
+    '> Tokens: 1.2k sent, 20 received. Cost: $0.0031 message, $0.0031 session.  ', '> tests/test_cart.py  ', "> Add file to the chat? (Y)es/(N)o/(D)on't ask again [Yes]: y  ", '',
+    'The discount is applied now.', '',
+  ].join('\n');
+  const run = (await loadTrajectory(writeTemp('added.aider.chat.history.md', text))).runs[0];
+  const adds = run.steps.filter((s) => s.tool?.name === 'add_to_chat').map((s) => JSON.parse(s.tool!.args).paths);
+  assert.deepEqual(adds, [['src/cart.py'], ['tests/test_cart.py']]);
+  const files = extractEntities(run, run.steps.map((s) => s.index)).filter((e) => e.kind === 'file').map((e) => [e.text, e.detail]);
+  assert.deepEqual(files, [['src/cart.py', 'read'], ['tests/test_cart.py', 'read']]);
 });

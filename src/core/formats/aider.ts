@@ -49,6 +49,7 @@ export const aiderAdapter: FormatAdapter = {
   label: 'Aider chat history',
   fileNames: ['*.aider.chat.history.md'],
   otherFileNames: ['*.md'],
+  tools: { read: ['add_to_chat'] },
   sniff(input, fileName) {
     if (input.shape !== 'text') return 0;
     const head = input.text.slice(0, 64 * 1024);
@@ -237,6 +238,26 @@ function addReply(b: StepBuilder, reply: string, location: { line: number }, edi
   return b.steps.slice(start);
 }
 
+/**
+ * The files a notice line adds to the chat: `Added a.py to the chat` (`/add`, Aider ≥ 0.50 also
+ * "Added a.py to the chat (read-only)"), or an answered "Add file to the chat? … y" (or "Add 2
+ * files…") after the file names it asks about, one a line.
+ */
+function addedToChat(lines: readonly string[], k: number): string[] | undefined {
+  const line = lines[k];
+  const added = /^Added (\S.*?) to the chat(?: \(read-only\))?\.?$/.exec(line);
+  if (added) return [added[1]];
+  const asked = /^Add (?:file|(\d+) files) to the chat\? .*:\s*(\S+)\s*$/.exec(line);
+  if (!asked || !/^y/i.test(asked[2])) return undefined;
+  const names: string[] = [];
+  for (let j = k - 1; j >= 0 && names.length < Number(asked[1] ?? 1); j--) {
+    const name = lines[j].trim();
+    if (!/^[\w./@+-]+\.\w+$|^[\w./@+-]*\/[\w.@+-]+$/.test(name)) break;
+    names.unshift(name);
+  }
+  return names.length ? names : undefined;
+}
+
 function noticeUsage(lines: string[], model: string | undefined): RecordedUsage | undefined {
   const report = tokenReport(lines.join('\n'));
   if (!report) return undefined;
@@ -275,6 +296,19 @@ function addNotices(b: StepBuilder, lines: string[], location: { line: number },
     return lastEdit.get(file);
   };
   lines.forEach((line, k) => {
+    const added = addedToChat(lines, k);
+    if (added) {
+      // Files the person let Aider put into the chat: their text goes to the model with the next
+      // request, a read the client made (`/add a.py` -> "Added a.py to the chat"; or the files the
+      // model named, each on a line, then "Add file to the chat? y").
+      if (shell) flushOutput();
+      other = other.filter((l) => !added.includes(l.trim()));
+      flushOther();
+      const callId = `add:${location.line}:${k}`;
+      b.add({ location, kind: 'tool_call', text: added.join('\n'), label: 'added to the chat', byClient: true, tool: { name: 'add_to_chat', args: JSON.stringify({ paths: added }), callId } });
+      b.add({ location, kind: 'tool_result', text: line, label: 'added to the chat', tool: { name: '', args: '', callId } });
+      return;
+    }
     const applied = /^Applied edit to (.+)$/.exec(line);
     const running = /^Running (.+)$/.exec(line);
     const commit = AUTO_COMMIT.exec(line);
