@@ -203,6 +203,12 @@ export interface TrajectoryMeta {
    * last shutdown): how many, and why, in words.
    */
   recordedPart?: { steps: number; why: string };
+  /**
+   * Tokens every request carries that the log records the size of but not the text (the system
+   * prompt and the tool definitions; Copilot CLI's `session.shutdown` counts them), and where it
+   * says so. The replay adds them to each request when no per-call usage calibrates it.
+   */
+  unshownPrompt?: { tokens: number; from: string };
   /** The agent's own session id. */
   sessionId?: string;
   /** The agent's version, and a CLI version where the log names both (Codex). */

@@ -5,6 +5,8 @@ import { extractFacts } from '../../src/core/compaction/extract';
 import { commandEffect } from '../../src/core/compaction/facts/calls';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
 import { parseRunText } from '../helpers/runs';
+import { runCli } from '../helpers/cli';
+import { fixture } from '../helpers/paths';
 
 // GitHub Copilot's agent in VS Code on Windows (a real session-state events.jsonl, sweep 7; its
 // licence keeps it out of the repository, so the shape is rebuilt here with texts of ours): the
@@ -44,4 +46,14 @@ test('copilot: a shell call that failed with `<exited with error: …>` is a fai
 test('PowerShell commands are classed by effect: Remove-Item, Set-Content, New-Item and Move-Item change files; Get-ChildItem only looks', () => {
   for (const c of ['Remove-Item -Path a.md -Force', 'Set-Content notes.md "x"', 'New-Item -ItemType File b.md', 'Move-Item a.md b.md', 'del a.md', 'Copy-Item a b']) assert.equal(commandEffect(c), 'change', c);
   assert.equal(commandEffect('Get-ChildItem -Filter "*draft*" | Select-Object Name'), 'read');
+});
+
+test('copilot: the system prompt and tool definitions the shutdown records are in every replayed request, so the replay bills what the log did', async () => {
+  // A real session (test/fixtures/SOURCES.md): two calls, $0.104 as recorded; 23,627 of each prompt's
+  // 24,166 tokens are the system prompt and tool definitions, which the log counts but does not hold.
+  const { code, out, err } = await runCli('simulate', fixture('copilot-cli/events.jsonl'), '--strategy', 'openhands-summary', '--json');
+  assert.equal(code, 0, err);
+  const r = JSON.parse(out) as { bill: { cost: number; modelled: number; difference: number }; notes: string[] };
+  assert.ok(Math.abs(r.bill.difference) < 0.1, `modelled $${r.bill.modelled} against $${r.bill.cost} recorded (was −95% without the hidden prompt)`);
+  assert.ok(r.notes.some((n) => n.includes('every request also carries the 23,627 tokens of the system prompt (10,530) and tool definitions (13,097) Copilot\'s session.shutdown records')), r.notes.join('\n'));
 });

@@ -168,6 +168,7 @@ function parseEvents(records: JsonlRecord[], ctx: ParseContext) {
         for (const part of shutdownTotals(data)) byModel.set(part.model!, sumUsage([byModel.get(part.model!), part])!);
         lastShutdown = { line, steps: b.steps.length };
         shutdowns++;
+        meta.unshownPrompt = unshownPromptOf(data) ?? meta.unshownPrompt;
         skipRecord(ctx, 'session.shutdown (totals)', base.location);
         break;
       case 'session.error':
@@ -193,6 +194,17 @@ function parseEvents(records: JsonlRecord[], ctx: ParseContext) {
   linkProcessCalls(steps, ASYNC_SHELLS);
   if (records.length > 0 && steps.length === 0) warnings.push({ message: 'No messages or tool calls were found in this Copilot session.' });
   return { title: titleFromSteps(steps, `Copilot CLI session ${String(meta.sessionId ?? fileName)}`), steps, meta };
+}
+
+/**
+ * What a shutdown counts of the prompt the log does not hold: `systemTokens` and
+ * `toolDefinitionsTokens` (beside `conversationTokens`, which the log does hold).
+ */
+function unshownPromptOf(data: Record<string, unknown>): TrajectoryMeta['unshownPrompt'] {
+  const system = num(data.systemTokens) ?? 0;
+  const tools = num(data.toolDefinitionsTokens) ?? 0;
+  if (system + tools <= 0) return undefined;
+  return { tokens: system + tools, from: `the system prompt (${system.toLocaleString('en-US')}) and tool definitions (${tools.toLocaleString('en-US')}) Copilot's session.shutdown records` };
 }
 
 /**

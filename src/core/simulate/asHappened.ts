@@ -117,7 +117,9 @@ export function billAsHappened(trajectory: Run, o: BillingOptions): AsHappened {
     return ledger;
   };
   let ttl = lifetimeOf(o, cache, raw.recordedCalls, trajectory);
-  let ledger = billRaw(calibration ?? IDENTITY_SCALE, ttl.seconds);
+  // Without per-call usage to fit, the hidden part of each prompt is what the log records of it, if anything.
+  const uncalibrated: Scale = trajectory.meta.unshownPrompt ? { offset: trajectory.meta.unshownPrompt.tokens, ratio: 1 } : IDENTITY_SCALE;
+  let ledger = billRaw(calibration ?? uncalibrated, ttl.seconds);
   if (calibration && ttl.source === 'default' && cache !== 'none' && timing.idleMs.some((ms) => ms !== undefined && ms > LIFETIME_CANDIDATES[0] * 1000)) {
     // Where the log records cached tokens per call, the lifetime whose hits match them best.
     const miss = (l: Ledger) => cacheMiss(raw.recordedCalls, raw.requestSteps, l.cachedTokens);
@@ -142,7 +144,7 @@ export function billAsHappened(trajectory: Run, o: BillingOptions): AsHappened {
   if (calibration && ledger.warmAfterReset > 0) {
     calibration.note += `; after ${ledger.warmAfterReset} idle gap${ledger.warmAfterReset === 1 ? '' : 's'} or model switch${ledger.warmAfterReset === 1 ? '' : 'es'} the log records the cache still serving part of the prompt (kept warm by requests it does not show, as a client's shared system prompt and tools are), and the replay reads that much there; a replay under a strategy reads it within the system prompt`;
   }
-  const scale = calibration ?? IDENTITY_SCALE;
+  const scale = calibration ?? uncalibrated;
   // Subagents: each branch on its own model, context and cache, the same in both runs.
   const branches = replayBranches(original, stepTokens, {
     model: o.model, price, fixedModel: o.fixedModel === true, cache: o.cache ?? (uncachedInLog ? 'none' : undefined),

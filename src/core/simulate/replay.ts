@@ -155,7 +155,7 @@ export function replay(trajectory: Run, o: ReplayOptions): ReplayResult {
     agentCompactions: happened.agentCompactions,
     notes: [],
   };
-  result.notes = notesOf(result, o, branches ? 0 : raw.sideBranchSteps, price);
+  result.notes = notesOf(result, o, branches ? 0 : raw.sideBranchSteps, price, trajectory.meta.unshownPrompt);
   if (branches) result.notes.splice(3, 0, `Subagents: ${branches.branches} branch${branches.branches === 1 ? '' : 'es'}, ${branches.requests} request${branches.requests === 1 ? '' : 's'}, replayed each on its own model from a context and a prompt cache of its own, and billed the same in both runs (the strategy compacts the main line): ${branches.notes.join('; ')}.`);
   return result;
 }
@@ -174,13 +174,13 @@ const CACHE_WORDS: Record<CacheBehaviour, string> = {
   none: 'no prompt cache: every input token at the full price',
 };
 
-function notesOf(r: ReplayResult, o: ReplayOptions, sideBranchSteps: number, price: ResolvedPrice | undefined): string[] {
+function notesOf(r: ReplayResult, o: ReplayOptions, sideBranchSteps: number, price: ResolvedPrice | undefined, unshown: Run['meta']['unshownPrompt']): string[] {
   const notes: string[] = [];
   notes.push(`Prompt cache: ${CACHE_WORDS[r.cache]}; ${r.cacheSource === 'user' ? 'as you chose' : r.cacheSource === 'log' ? 'the recorded calls show no cache reads or writes, so the provider cached nothing' : r.cacheSource === 'log-reads' ? 'no price names the model\'s provider, and the recorded calls read from a cache, so its rules are the ones their usage fields show' : 'chosen from the model'}. Lifetime ${r.cacheTtl.words}${r.cacheExpiries > 0 ? `: idle gaps in the log's timestamps expired it ${r.cacheExpiries} time${r.cacheExpiries === 1 ? '' : 's'}` : ''}.`);
   notes.push(`Cost of the run as it happened: ${r.bill.cost === null ? r.bill.reason ?? 'unknown' : `$${r.bill.cost.toFixed(r.bill.cost < 0.01 ? 4 : 2)}`}, ${r.bill.label} (${r.bill.note}).${r.bill.differenceReason ? ` The replay's modelled bill differs by ${(r.bill.difference! * 100).toFixed(0)}%: ${r.bill.differenceReason}.` : ''}`);
   notes.push(r.calibration
     ? `Prompt sizes: our count of the log (${o.counter.tokenizer}), ${r.calibration.note}.`
-    : `Prompt sizes: our count of the log (${o.counter.tokenizer}${o.counter.approximate ? ', a stand-in for the model\'s tokenizer' : ''}); the log records no usage per call to calibrate on, so what it does not hold (system prompt, tool definitions) is missing.`);
+    : `Prompt sizes: our count of the log (${o.counter.tokenizer}${o.counter.approximate ? ', a stand-in for the model\'s tokenizer' : ''}); the log records no usage per call to calibrate on, so ${unshown ? `every request also carries the ${unshown.tokens.toLocaleString('en-US')} tokens of ${unshown.from}, counted as they are` : 'what it does not hold (system prompt, tool definitions) is missing'}.`);
   if (r.agentCompactions.length > 0) notes.push(`The agent compacted its own context at step${r.agentCompactions.length === 1 ? '' : 's'} ${r.agentCompactions.join(', ')}: the no-compaction curve shows it as it happened; with the strategy, the strategy replaces it.`);
   notes.push(o.strategy.kind === 'llm'
     ? `Summaries: ${(r.summaryRatio * 100).toFixed(1)}% of what they replace (${r.ratioSource === 'run' ? 'measured on an offline run' : r.ratioSource === 'user' ? 'as set' : 'a default'}); each firing makes the requests a real run makes${o.modelFailures ? ', re-asks included' : ' (re-asks after failed checks are not counted)'}.`
