@@ -87,7 +87,7 @@ function addUser(b: StepBuilder, text: string, location: SourceLocation): void {
   else b.add({ kind: 'environment', text: clean, location, label: labelOfInjected(clean) });
 }
 
-/** An injected message's first tag (`agent_skills`, `system_notification`), else its first words. */
+/** An injected message's label: its first tag (`agent_skills`, `system_notification`) where it opens with one. */
 function labelOfInjected(text: string): string {
   const tag = /^<([a-z_]+)>/.exec(text)?.[1];
   return tag ? `injected ${tag}` : 'injected message';
