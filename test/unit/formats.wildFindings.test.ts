@@ -660,3 +660,30 @@ test('Codex unified exec: a write_stdin poll continues the exec_command whose se
   const ktFailing = await summary(failing, 'katalyst-tools');
   assert.match(ktFailing, /exit 1/, ktFailing);
 });
+
+test('sweep 8: a Codex rollout that kept only events has its answer in task_complete; Claude Code 2.1.27x\'s mode and bridge-session lines are bookkeeping', async () => {
+  // The shapes of two real 2026 files (liux4989/CodingTrajectory, mani99brar/ai-logs; no licence
+  // stated, so not copied), with texts of ours.
+  const rollout = [
+    { timestamp: '2026-06-30T08:51:06.978Z', type: 'session_meta', payload: { id: '019f17c0-0000-7000-8000-000000000001', cwd: '/work/app', model_provider: 'openai' } },
+    { timestamp: '2026-06-30T08:51:06.984Z', type: 'turn_context', payload: { turn_id: 't1', model: 'gpt-5.5' } },
+    { timestamp: '2026-06-30T08:51:06.987Z', type: 'event_msg', payload: { type: 'user_message', message: 'Rename the config loader to loadSettings.' } },
+    { timestamp: '2026-06-30T08:52:55.740Z', type: 'event_msg', payload: { type: 'token_count', info: { total_token_usage: { input_tokens: 1000, cached_input_tokens: 800, output_tokens: 100, total_tokens: 1100 }, last_token_usage: { input_tokens: 1000, cached_input_tokens: 800, output_tokens: 100, total_tokens: 1100 } } } },
+    { timestamp: '2026-06-30T08:52:55.745Z', type: 'event_msg', payload: { type: 'task_complete', turn_id: 't1', last_agent_message: 'Renamed it in 3 files; the tests pass.' } },
+  ].map((r) => JSON.stringify(r)).join('\n');
+  const codex = (await loadTrajectory(writeTemp('rollout-2026-06-30T08-51-06-019f17c0.jsonl', rollout))).runs[0];
+  assert.deepEqual(codex.steps.map((s) => [s.kind, s.text]), [['user', 'Rename the config loader to loadSettings.'], ['assistant', 'Renamed it in 3 files; the tests pass.']]);
+  // A rollout whose answer is a message of its own does not get it twice.
+  const answered = rollout.replace('{"timestamp":"2026-06-30T08:52:55.745Z"', `${JSON.stringify({ timestamp: '2026-06-30T08:52:55.742Z', type: 'event_msg', payload: { type: 'agent_message', message: 'Renamed it in 3 files; the tests pass.' } })}\n{"timestamp":"2026-06-30T08:52:55.745Z"`);
+  assert.equal((await loadTrajectory(writeTemp('rollout-answered.jsonl', answered))).runs[0].steps.filter((s) => s.kind === 'assistant').length, 1);
+  const claude = [
+    { type: 'mode', mode: 'normal', sessionId: 's1' },
+    { type: 'bridge-session', sessionId: 's1', bridgeSessionId: 'cse_1', lastSequenceNum: 0 },
+    { type: 'user', uuid: 'u1', parentUuid: null, sessionId: 's1', timestamp: '2026-06-30T08:51:06.978Z', message: { role: 'user', content: 'What does loadSettings return?' } },
+    { type: 'assistant', uuid: 'a1', parentUuid: 'u1', sessionId: 's1', timestamp: '2026-06-30T08:51:09.000Z', message: { id: 'msg_1', role: 'assistant', model: 'claude-sonnet-4-6', content: [{ type: 'text', text: 'A Settings object.' }], usage: { input_tokens: 10, output_tokens: 5 } } },
+  ].map((r) => JSON.stringify(r)).join('\n');
+  const session = await loadTrajectory(writeTemp('36fca710-0000-4000-8000-000000000001.jsonl', claude));
+  assert.equal(session.runs[0].format, 'claude-code');
+  assert.doesNotMatch(coverageWarning(session.coverage!) ?? '', /does not know/);
+  assert.equal(session.coverage?.named, 2, 'mode and bridge-session are named bookkeeping');
+});

@@ -59,7 +59,7 @@ function clientOrigin(line: Line, text: string): Injected | undefined {
 type Line = Record<string, unknown>;
 
 /** Records Claude Code writes beside the conversation: file snapshots, its queue, hooks' progress, titles, modes. */
-const CLAUDE_CODE_BOOKKEEPING: ReadonlySet<string> = new Set(['file-history-snapshot', 'queue-operation', 'progress', 'attachment', 'permission-mode', 'last-prompt', 'custom-title', 'ai-title', 'agent-name', 'summary', 'pr-link']);
+const CLAUDE_CODE_BOOKKEEPING: ReadonlySet<string> = new Set(['file-history-snapshot', 'queue-operation', 'progress', 'attachment', 'permission-mode', 'last-prompt', 'custom-title', 'ai-title', 'agent-name', 'summary', 'pr-link', 'mode', 'bridge-session']);
 
 function isMessageLine(v: unknown): v is Line {
   return isRecord(v) && (v.type === 'user' || v.type === 'assistant') && isRecord(v.message)

@@ -116,6 +116,9 @@ export const codexAdapter: FormatAdapter = {
             // A turn Codex could not finish (429 after its retries, a usage limit, a refused sandbox): an
             // error as the log records it, named by Codex's own error kind where it gives one.
             b.add({ kind: 'other', text: payload.message, label: labelWith('error', codexErrorKind(payload.codex_error_info) ?? payload.message.split('\n', 1)[0]), location, timestamp, isError: true });
+          } else if (event === 'task_complete' && !fork.copying && typeof payload.last_agent_message === 'string' && payload.last_agent_message.trim() !== '' && !answeredSinceRequest(b.steps)) {
+            // A rollout that kept only events may hold the turn's answer nowhere else.
+            b.add({ kind: 'assistant', text: payload.last_agent_message, label: 'task_complete (last agent message)', location, timestamp });
           } else {
             if (event === 'task_started') fork.turnStarts(payload.turn_id);
             skipRecord(ctx, `event_msg/${event}`, location); // task and turn boundaries, rate limits: the client's bookkeeping
@@ -132,6 +135,15 @@ export const codexAdapter: FormatAdapter = {
     return { title: titleFromSteps(steps, fallback), steps, meta };
   },
 };
+
+/** Whether the agent said anything since the person's last request (the answer `task_complete` repeats). */
+function answeredSinceRequest(steps: readonly Step[]): boolean {
+  for (let i = steps.length - 1; i >= 0; i--) {
+    if (steps[i].kind === 'assistant') return true;
+    if (steps[i].kind === 'user') return false;
+  }
+  return false;
+}
 
 /** `usage_limit_exceeded`, or the key of `{response_too_many_failed_attempts: {…}}`: the kind Codex gives an error. */
 function codexErrorKind(info: unknown): string | undefined {
