@@ -5,6 +5,7 @@ import { checkAtif } from '../../src/core/formats/atifRules';
 import { loadTrajectory } from '../../src/core/open';
 import { extractEntities } from '../../src/core/report/entities';
 import { charEstimateCounter } from '../../src/core/tokens/counter';
+import { stepPreview } from '../../src/core/view/stepPresentation';
 import { runCli } from '../helpers/cli';
 import { fixture } from '../helpers/paths';
 
@@ -20,6 +21,8 @@ test('cursor-ide JSONL: the person\'s queries, the client\'s injected message ap
   assert.match(run.title, /^The cart total is wrong for discounted items/, 'titled by what was typed, not the attached selection');
   assert.deepEqual(run.steps.filter((s) => s.kind === 'user').map((s) => /<user_query>\n(.*)/.exec(s.text)?.[1]?.slice(0, 20)), ['The cart total is wr', 'now add a test for a']);
   assert.ok(!run.steps.some((s) => s.kind === 'user' && /^<timestamp>/.test(s.text)), 'the time stamp is not the request');
+  // The tree's row shows what was typed, not the selection Cursor attached before it.
+  assert.equal(stepPreview(run.steps[0]), 'The cart total is wrong for discounted items (ticket SHOP-412). Fix total() in …');
   assert.equal(run.steps.find((s) => s.kind === 'environment')?.label, 'injected agent_skills');
   assert.deepEqual(run.steps.filter((s) => s.kind === 'tool_call').map((s) => s.tool!.name), ['ReadFile', 'Grep', 'ApplyPatch', 'Shell', 'StrReplace']);
   assert.equal(run.steps.filter((s) => s.kind === 'tool_result').length, 0);

@@ -42,8 +42,11 @@ export function injectedLabel(rules: readonly InjectedRule[], text: string): str
   return injectedAs(rules, text)?.label;
 }
 
-/** Context blocks a client puts inside a real user message (an opened file, a reminder, the environment). */
-const CONTEXT_BLOCKS = /<(system-reminder|environment_details|environment_context|ide_selection|ide_opened_file)>[\s\S]*?<\/\1>/g;
+/**
+ * Context blocks a client puts inside a real user message (an opened file, a reminder, the
+ * environment; Cursor's attached selections, images and web results before the `<user_query>`).
+ */
+const CONTEXT_BLOCKS = /<(system-reminder|environment_details|environment_context|ide_selection|ide_opened_file|attached_files|image_files|external_links)>[\s\S]*?<\/\1>/g;
 
 /** A user message without the context blocks its client wrapped around the person's words. */
 export function withoutContextBlocks(text: string): string {

@@ -2,7 +2,7 @@ import type { Step, StepKind } from '../model';
 import { plainLabel } from '../output/terminal';
 import { transformedHead } from '../textHead';
 import { requestOf } from '../formats/chatMessages';
-import { withoutWrapperTags } from '../formats/injected';
+import { withoutContextBlocks, withoutWrapperTags } from '../formats/injected';
 
 
 // How a step reads in a one-line list: shared by the tree, the CLI and the report so that a step
@@ -73,7 +73,8 @@ export function stepPreview(step: Step, max = 80): string {
   let text = step.text;
   if (step.kind === 'tool_call' && step.tool) text = argsPreview(step.tool.args);
   else if (step.text === '' && contentNotRecorded(step)) text = 'content not recorded';
-  else if (step.kind === 'user') text = requestOf(text);
+  // The person's words, not the files, reminders or links their client put around them.
+  else if (step.kind === 'user') text = withoutContextBlocks(requestOf(text)).trim() || requestOf(text);
   // What a client injects is structured with tags (`<cwd>`, `<status>`), never prose: show the values.
   else if (step.kind === 'environment') text = text.replace(INJECTED_TAG, ' ');
   else if (step.kind === 'compaction' && step.compaction?.summary) text = step.compaction.summary;
