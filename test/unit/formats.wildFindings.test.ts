@@ -687,3 +687,38 @@ test('sweep 8: a Codex rollout that kept only events has its answer in task_comp
   assert.doesNotMatch(coverageWarning(session.coverage!) ?? '', /does not know/);
   assert.equal(session.coverage?.named, 2, 'mode and bridge-session are named bookkeeping');
 });
+
+test('records a reader reads on purpose into no step are named: Copilot\'s model change and repeated execution_start, Gemini\'s later form of a message, Codex\'s ghost snapshot', async () => {
+  // Shapes of real dev files (softwaresalt/agent-engram, Mai0313/VibeCodingTracker, Prometheus-AGS's rollout), texts of ours.
+  const copilot = [
+    { type: 'session.start', data: { sessionId: 's', selectedModel: 'gpt-5' }, id: 'e1', timestamp: '2026-05-01T10:00:00.000Z' },
+    { type: 'session.model_change', data: { newModel: 'claude-sonnet-4.6' }, id: 'e2', timestamp: '2026-05-01T10:00:01.000Z' },
+    { type: 'user.message', data: { content: 'List the files.' }, id: 'e3', timestamp: '2026-05-01T10:00:02.000Z' },
+    { type: 'assistant.message', data: { content: '', toolRequests: [{ toolCallId: 't1', name: 'powershell', arguments: { command: 'ls' } }] }, id: 'e4', timestamp: '2026-05-01T10:00:03.000Z' },
+    { type: 'tool.execution_start', data: { toolCallId: 't1', toolName: 'powershell', arguments: { command: 'ls' } }, id: 'e5', timestamp: '2026-05-01T10:00:03.100Z' },
+    { type: 'tool.execution_complete', data: { toolCallId: 't1', success: true, result: { content: 'a.txt' } }, id: 'e6', timestamp: '2026-05-01T10:00:04.000Z' },
+  ].map((r) => JSON.stringify(r)).join('\n');
+  const c = await loadTrajectory(writeTemp('events.jsonl', copilot));
+  assert.equal(c.runs[0].format, 'copilot-cli');
+  const all = (cov: NonNullable<typeof c.coverage>) => cov.named === cov.records - cov.read;
+  assert.ok(all(c.coverage!), JSON.stringify(c.coverage));
+  const gemini = [
+    { sessionId: 'g', projectHash: 'h', startTime: '2026-04-23T12:53:00.000Z', lastUpdated: '2026-04-23T12:53:00.000Z', kind: 'main' },
+    { id: 'u1', timestamp: '2026-04-23T12:53:01.000Z', type: 'user', content: [{ text: 'Write GEMINI.md.' }] },
+    { id: 'm1', timestamp: '2026-04-23T12:53:05.000Z', type: 'gemini', content: '', thoughts: [{ subject: 'Planning', description: 'Read the README first.' }] },
+    { id: 'm1', timestamp: '2026-04-23T12:53:09.000Z', type: 'gemini', content: 'Done: GEMINI.md written.', thoughts: [{ subject: 'Planning', description: 'Read the README first.' }] },
+  ].map((r) => JSON.stringify(r)).join('\n');
+  const g = await loadTrajectory(writeTemp('session-2026-04-23T12-53-g.jsonl', gemini));
+  assert.equal(g.runs[0].format, 'gemini-cli');
+  assert.equal(g.runs[0].steps.filter((s) => s.kind === 'assistant').map((s) => s.text).join(), 'Done: GEMINI.md written.', 'the message in its final form, once');
+  assert.ok(all(g.coverage!), JSON.stringify(g.coverage));
+  const rollout = [
+    { timestamp: '2026-01-01T00:00:00.000Z', type: 'session_meta', payload: { id: '019b0000-0000-7000-8000-000000000001', cwd: '/w' } },
+    { timestamp: '2026-01-01T00:00:01.000Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Fix the build.' }] } },
+    { timestamp: '2026-01-01T00:00:02.000Z', type: 'response_item', payload: { type: 'ghost_snapshot', ghost_commit: { id: 'abc123', parent: 'def456', preexisting_untracked_files: [], preexisting_untracked_dirs: [] } } },
+    { timestamp: '2026-01-01T00:00:03.000Z', type: 'response_item', payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Fixed.' }] } },
+  ].map((r) => JSON.stringify(r)).join('\n');
+  const x = await loadTrajectory(writeTemp('rollout-2026-01-01T00-00-00-019b0000.jsonl', rollout));
+  assert.equal(x.runs[0].format, 'codex');
+  assert.ok(all(x.coverage!), JSON.stringify(x.coverage));
+});

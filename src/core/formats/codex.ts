@@ -78,6 +78,9 @@ export const codexAdapter: FormatAdapter = {
           const added = addResponseItem(b, payload, { location, timestamp, injectedOf: fork.copying ? parentInjected : injectedOf });
           if (added.length === 0 && payload.type === 'reasoning') {
             skipRecord(ctx, 'response_item/reasoning (encrypted, no summary)', location);
+          } else if (added.length === 0 && payload.type === 'ghost_snapshot') {
+            // The git commit Codex takes of the worktree so a turn can be undone: never sent to the model.
+            skipRecord(ctx, 'response_item/ghost_snapshot (the worktree snapshot /undo restores)', location);
           }
           for (const step of added) if (step.kind === 'tool_result') readOutputStatus(step);
           break;

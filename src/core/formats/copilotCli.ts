@@ -83,6 +83,7 @@ function parseEvents(records: JsonlRecord[], ctx: ParseContext) {
         break;
       case 'session.model_change':
         meta.model = stringOrUndefined(data.newModel) ?? meta.model;
+        skipRecord(ctx, 'session.model_change (the model from here on)', base.location);
         break;
       case 'system.message': {
         // The prompt a request is sent with, logged before each one: the same text again is the same
@@ -130,7 +131,7 @@ function parseEvents(records: JsonlRecord[], ctx: ParseContext) {
           const args = argsOf(data.arguments ?? {});
           lastOutput = b.add({ ...base, kind: 'tool_call', text: args, tool: { name: String(data.toolName ?? 'tool'), args, callId: id } });
           calls.set(id, lastOutput);
-        }
+        } else skipRecord(ctx, 'tool.execution_start (of a call the request already named)', base.location);
         break;
       }
       case 'tool.execution_complete': {

@@ -177,6 +177,8 @@ class SessionLines implements RecordParser {
     const at = this.placeOf.get(id);
     if (at !== undefined) {
       this.place(at, id, msg, locationOf(this.messages[at]));
+      // Read, into the step of the line the message was first on.
+      if (line !== locationOf(this.messages[at])?.line) skipRecord(this.ctx, `${String(msg.type)} (a later form of an earlier line's message, read into its step)`, { line });
       return;
     }
     this.placeOf.set(id, this.messages.length);
