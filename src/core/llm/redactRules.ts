@@ -87,8 +87,11 @@ function isWholeConfigLine(m: RegExpExecArray, start = m.index): boolean {
   while (lineStart > 0 && start - lineStart <= 80 && m.input[lineStart - 1] !== '\n') lineStart--;
   const before = start - lineStart > 80 ? 'x' : m.input.slice(lineStart, start);
   const from = m.index + m[0].length;
-  const nl = m.input.indexOf('\n', from);
-  const after = m.input.slice(from, Math.min(nl === -1 ? m.input.length : nl, from + 200));
+  // The rest of the line, looked for within 200 characters: on a long line, a search for its end
+  // from every match would read the line again per match.
+  const ahead = m.input.slice(from, from + 200);
+  const nl = ahead.indexOf('\n');
+  const after = nl === -1 ? ahead : ahead.slice(0, nl);
   return /^\s*(?:-\s+|export\s+)?$/.test(before) && /^\s*(?:#.*)?$/.test(after);
 }
 
