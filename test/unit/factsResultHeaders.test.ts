@@ -353,3 +353,20 @@ test('an output that opens a JSON document is told as one (`{…}`, `[…]`), no
   assert.match(summary, /todoread → \[…\]/);
   assert.doesNotMatch(summary, /→ [[{]$/m, 'no outcome is a bare bracket');
 });
+
+test('a build that failed is told by its errors, not by the warnings it printed first', () => {
+  // Durban-Designer/vsla (wild dev): gcc's -Wpedantic warning, then the error the build failed on.
+  const output = [
+    'In file included from /home/dev/vsla/include/vsla/vsla.h:13,',
+    '/home/dev/vsla/include/vsla/vsla_unified.h:17:29: warning: redefinition of typedef ‘vsla_context_t’ [-Wpedantic]',
+    '   17 | typedef struct vsla_context vsla_context_t;',
+    '/home/dev/vsla/src/backends/cpu.c:26:20: error: ‘VSLA_ERROR_OUT_OF_MEMORY’ undeclared (first use in this function)',
+    '/home/dev/vsla/src/backends/cpu.c:31:9: error: ‘vsla_tensor_t’ has no member named ‘ctx’',
+    'make[2]: *** [CMakeFiles/vsla.dir/build.make:174: cpu.c.o] Error 1',
+    'make: *** [Makefile:146: all] Error 2',
+  ].join('\n');
+  const run = builtRun((b) => addCall(b, 'Bash', { command: 'cd build && make -j4' }, `${output}\nExit code 2`));
+  const errors = extractEntities(run, run.steps.map((s) => s.index)).filter((e) => e.kind === 'error').map((e) => e.text);
+  assert.match(errors[0], /error: ‘VSLA_ERROR_OUT_OF_MEMORY’ undeclared/, errors.join(' | '));
+  assert.ok(!errors.some((e) => /warning: redefinition/.test(e)), `a warning is not among the errors the build failed on: ${errors.join(' | ')}`);
+});

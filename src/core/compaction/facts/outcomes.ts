@@ -3,7 +3,7 @@
 // from a listing of source code), and what a test run passed and failed.
 
 import type { Step } from '../../model';
-import { diagnosticsOf } from './diagnostics';
+import { diagnosticsOf, type Diagnostic } from './diagnostics';
 import { bounded, cleanText, firstLine, headAndTail } from './hygiene';
 
 const EXIT_PATTERNS = [
@@ -138,7 +138,13 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
     if (usable && telling >= 0) return { step: result.index, type: 'failure', text: headAndTail(firstLine(first, ERROR_CHARS * LONGEST_ERROR), ERROR_CHARS) };
     // A linter's or a compiler's finding, its message beside its location (credo, dialyzer, ruff),
     // says more than a first line that does not say it failed.
-    for (const d of diagnosticsOf(text)) return { step: result.index, type: d.type, text: d.text };
+    // A build fails on its errors: a warning printed before them (`warning: implicit declaration…`) is not why.
+    let warning: Diagnostic | undefined;
+    for (const d of diagnosticsOf(text)) {
+      if (d.type !== 'warning') return { step: result.index, type: d.type, text: d.text };
+      warning ??= d;
+    }
+    if (warning) return { step: result.index, type: warning.type, text: warning.text };
     if (usable) return { step: result.index, type: 'failure', text: firstLine(first, ERROR_CHARS) };
   }
   // A tool that refused the call, and records no status, says so first ("Browser Use rejected this
@@ -207,8 +213,10 @@ export function furtherErrorsOf(result: Step, first: ErrorFact, max = 2): ErrorF
   const seen = new Set([first.text]);
   // The first error told with its reason (`GH013: … for refs/heads/main: Cannot force-push…`) is the line it began with.
   const told = (e: ErrorFact) => first.text.startsWith(e.text.replace(/[.:]\s*$/, ''));
+  // A build driver's own lines come after the errors it failed on, and a compiler's warnings last.
+  const rank = (e: ErrorFact) => (e.type === 'warning' ? 2 : WRAPPER.test(e.text) ? 1 : 0);
   return found
-    .sort((a, b) => Number(WRAPPER.test(a.text)) - Number(WRAPPER.test(b.text)) || a.line - b.line)
+    .sort((a, b) => rank(a) - rank(b) || a.line - b.line)
     .filter((e) => !told(e) && !seen.has(e.text) && seen.add(e.text))
     .slice(0, max)
     .map(({ step, type, text: t }) => ({ step, type, text: t }));
