@@ -402,6 +402,8 @@ export const WILD_SCENARIOS: Scenario[] = [
       assert.equal(transcript.want.format, 'cursor-ide');
       assert.match(transcript.title, /^The cart total is wrong for discounted items/);
       assert.equal(turnRows(transcript.rows).length, 2, describe(transcript.rows));
+      // The turn row says what the person typed, not the selection Cursor attached before it.
+      assert.match(turnRows(transcript.rows)[0].description, /· The cart total is wrong for discounted items/, describe(transcript.rows));
       assert.equal(kindRows(transcript.rows, 'tool call').length, 5, describe(transcript.rows));
       assert.equal(kindRows(transcript.rows, 'observation').length, 0, describe(transcript.rows));
       await wb.parkMouse();

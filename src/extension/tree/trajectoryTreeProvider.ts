@@ -182,7 +182,7 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
         const item = new vscode.TreeItem(`Turn ${node.turn.index + 1}`, open ? vscode.TreeItemCollapsibleState.Expanded : Collapsed);
         const firstUser = node.steps.find((s) => s.kind === 'user');
         const matches = this.filter?.active() ? node.steps.filter((s) => this.filter!.keeps(doc, node.runIndex, s)).length : 0;
-        item.description = `${node.steps.length} steps · ${this.sizes.total(doc, node.runIndex, node.steps)}${matches ? ` · ${matches} ${matches === 1 ? 'match' : 'matches'}` : ''}${firstUser ? ' · ' + oneLine(firstUser.text, 60) : ''}`;
+        item.description = `${node.steps.length} steps · ${this.sizes.total(doc, node.runIndex, node.steps)}${matches ? ` · ${matches} ${matches === 1 ? 'match' : 'matches'}` : ''}${firstUser ? ' · ' + stepPreview(firstUser, 60) : ''}`;
         item.iconPath = new vscode.ThemeIcon('comment-discussion');
         item.contextValue = 'turn';
         return withId(item, node.id);
