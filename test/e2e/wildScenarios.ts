@@ -131,6 +131,15 @@ async function rootTooltip(ctx: Context, title: string, shotName: string): Promi
   return text;
 }
 
+/** Parks the mouse, shoots the tree, checks the root's tooltip names the format, and closes the run. */
+async function showTree(ctx: Context, title: string, name: string, tooltip: RegExp): Promise<void> {
+  await ctx.wb.parkMouse();
+  await ctx.shot(`${name}-tree`);
+  assert.match(await rootTooltip(ctx, title, `${name}-tooltip`), tooltip);
+  await closeOpenTrajectories(ctx);
+}
+
+const describe = (rows: Row[]) => JSON.stringify(rows.map((r) => `${r.label} | ${r.description}`));
 const turnRows = (rows: Row[]) => rows.filter((r) => /^Turn \d+$/.test(r.label));
 const kindRows = (rows: Row[], kind: string) => rows.filter((r) => r.label === kind || r.label.startsWith(`${kind} `) || r.label.startsWith(`${kind}·`));
 
@@ -237,10 +246,7 @@ export const WILD_SCENARIOS: Scenario[] = [
       const streamed = await openExpanded(ctx, STREAMED);
       assert.equal(streamed.want.format, 'atif');
       assert.ok(streamed.rows.some((r) => /Created commit: 1be85e6/.test(`${r.label} ${r.description}`)), JSON.stringify(streamed.rows.map((r) => `${r.label} | ${r.description}`)));
-      await wb.parkMouse();
-      await shot('atif-streamed-tree');
-      assert.match(await rootTooltip(ctx, streamed.title, 'atif-streamed-tooltip'), /atif/i);
-      await closeOpenTrajectories(ctx);
+      await showTree(ctx, streamed.title, 'atif-streamed', /atif/i);
       // Codex's <turn_aborted> note is the person stopping the agent, not a request of theirs.
       const esc = await openExpanded(ctx, ESC);
       const stops = esc.rows.filter((r) => /interrupted by the person/.test(`${r.label} ${r.description}`));
@@ -275,7 +281,6 @@ export const WILD_SCENARIOS: Scenario[] = [
       const { wb, shot } = ctx;
       await wb.closeAllEditors();
       await closeOpenTrajectories(ctx);
-      const describe = (rows: Row[]) => JSON.stringify(rows.map((r) => `${r.label} | ${r.description}`));
 
       // OpenCode's event stream: each part read at its latest state, every call followed by its result.
       const events = await openExpanded(ctx, OPENCODE_EVENTS);
@@ -283,10 +288,7 @@ export const WILD_SCENARIOS: Scenario[] = [
       const calls = kindRows(events.rows, 'tool call');
       assert.equal(calls.length, events.want.byKind.tool_call, describe(events.rows));
       assert.equal(kindRows(events.rows, 'observation').length, calls.length, 'every call has its result');
-      await wb.parkMouse();
-      await shot('opencode-events-tree');
-      assert.match(await rootTooltip(ctx, events.title, 'opencode-events-tooltip'), /message\.part\.updated/);
-      await closeOpenTrajectories(ctx);
+      await showTree(ctx, events.title, 'opencode-events', /message\.part\.updated/);
 
       // Kimi Code's wire log: the person's six turns, the model's thinking as thought rows.
       const kimi = await openExpanded(ctx, KIMI);
@@ -328,7 +330,6 @@ export const WILD_SCENARIOS: Scenario[] = [
       const { wb, shot } = ctx;
       await wb.closeAllEditors();
       await closeOpenTrajectories(ctx);
-      const describe = (rows: Row[]) => JSON.stringify(rows.map((r) => `${r.label} | ${r.description}`));
       // The session file: one turn of the person; each call followed by its result; the edit Goose refused carries the error icon.
       const legacy = await openExpanded(ctx, GOOSE_FILE);
       assert.equal(legacy.want.format, 'goose');
@@ -338,10 +339,7 @@ export const WILD_SCENARIOS: Scenario[] = [
       const results = kindRows(legacy.rows, 'observation');
       assert.equal(results.length, 2, describe(legacy.rows));
       assert.equal(await (await wb.traceRowAt(results[1].index)).locator('.codicon-error').count(), 1, `no error icon: ${describe(results)}`);
-      await wb.parkMouse();
-      await shot('goose-session-tree');
-      assert.match(await rootTooltip(ctx, legacy.title, 'goose-session-tooltip'), /goose/i);
-      await closeOpenTrajectories(ctx);
+      await showTree(ctx, legacy.title, 'goose-session', /goose/i);
       // The export: the compaction's summary is a compaction row; the failed command's result has the error icon.
       const exported = await openExpanded(ctx, GOOSE_EXPORT);
       assert.equal(exported.want.format, 'goose');
@@ -360,20 +358,16 @@ export const WILD_SCENARIOS: Scenario[] = [
       assert.equal(kindRows(cursor.rows, 'observation').length, 2, describe(cursor.rows));
       assert.equal(kindRows(cursor.rows, 'thought').length, cursor.want.byKind.thought, describe(cursor.rows));
       assert.equal(cursor.want.byKind.thought, 2);
-      await wb.parkMouse();
-      await shot('cursor-agent-tree');
-      assert.match(await rootTooltip(ctx, cursor.title, 'cursor-agent-tooltip'), /cursor-agent/);
-      await closeOpenTrajectories(ctx);
+      await showTree(ctx, cursor.title, 'cursor-agent', /cursor-agent/);
       fs.rmSync(path.join(ctx.workspace, DIR), { recursive: true, force: true });
     },
   },
   {
     name: 'specstory-history',
     async run(ctx) {
-      const { wb, shot } = ctx;
+      const { wb } = ctx;
       await wb.closeAllEditors();
       await closeOpenTrajectories(ctx);
-      const describe = (rows: Row[]) => JSON.stringify(rows.map((r) => `${r.label} | ${r.description}`));
       // A real SpecStory history: its requests are turns, its listings and commands calls answered by what they returned.
       const story = await openExpanded(ctx, SPECSTORY);
       assert.equal(story.want.format, 'specstory');
@@ -382,20 +376,16 @@ export const WILD_SCENARIOS: Scenario[] = [
       const calls = kindRows(story.rows, 'tool call');
       assert.ok(calls.some((r) => /list_dir/.test(r.label)), describe(calls));
       assert.ok(kindRows(story.rows, 'observation').length > 0, describe(story.rows));
-      await wb.parkMouse();
-      await shot('specstory-tree');
-      assert.match(await rootTooltip(ctx, story.title, 'specstory-tooltip'), /specstory/i);
-      await closeOpenTrajectories(ctx);
+      await showTree(ctx, story.title, 'specstory', /specstory/i);
       fs.rmSync(path.join(ctx.workspace, DIR), { recursive: true, force: true });
     },
   },
   {
     name: 'cursor-ide-transcript',
     async run(ctx) {
-      const { wb, shot } = ctx;
+      const { wb } = ctx;
       await wb.closeAllEditors();
       await closeOpenTrajectories(ctx);
-      const describe = (rows: Row[]) => JSON.stringify(rows.map((r) => `${r.label} | ${r.description}`));
       // A Cursor editor transcript (JSONL, no ids, no results saved): it was "not a trajectory in any
       // format we know"; now the person's two queries are turns and the five calls are rows.
       const transcript = await openExpanded(ctx, CURSOR_IDE);
@@ -406,10 +396,7 @@ export const WILD_SCENARIOS: Scenario[] = [
       assert.match(turnRows(transcript.rows)[0].description, /· The cart total is wrong for discounted items/, describe(transcript.rows));
       assert.equal(kindRows(transcript.rows, 'tool call').length, 5, describe(transcript.rows));
       assert.equal(kindRows(transcript.rows, 'observation').length, 0, describe(transcript.rows));
-      await wb.parkMouse();
-      await shot('cursor-ide-tree');
-      assert.match(await rootTooltip(ctx, transcript.title, 'cursor-ide-tooltip'), /cursor-ide/);
-      await closeOpenTrajectories(ctx);
+      await showTree(ctx, transcript.title, 'cursor-ide', /cursor-ide/);
       fs.rmSync(path.join(ctx.workspace, DIR), { recursive: true, force: true });
     },
   },

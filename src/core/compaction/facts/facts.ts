@@ -286,10 +286,7 @@ export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts 
       const slash = slashRequest(steps, i);
       if (slash) readRequest(facts, step, slash.typed);
       // What the harness sent back because the reply failed (Aider's edit-format verdict).
-      else if (step.isError) {
-        const err = errorOf(step, true);
-        if (err) facts.errors.push(err);
-      }
+      else if (step.isError) readFailedStep(facts, step);
     }
     else if (step.kind === 'assistant' || step.kind === 'thought') readAgentText(facts, step, endsTurn(steps, i) ? answerBefore(steps, i) : undefined);
     else if (step.kind === 'tool_call' && step.tool && step.continues !== undefined && chosenSet.has(step.continues)) {
@@ -298,10 +295,7 @@ export function extractFacts(trajectory: Run, indices: Iterable<number>): Facts 
     else if (step.kind === 'tool_call' && step.tool) readCall(facts, step, withoutBanners(polled.get(i) ?? resultOf.get(i), banners), answered, bearing);
     // An error the log records without the call it answers (a malformed call the tool refused), or
     // of the run itself (an API's 400, an aborted request): a debugger checks both.
-    else if ((step.kind === 'tool_result' && step.answers === undefined || step.kind === 'other') && step.isError) {
-      const err = errorOf(step, true);
-      if (err) facts.errors.push(err);
-    }
+    else if ((step.kind === 'tool_result' && step.answers === undefined || step.kind === 'other') && step.isError) readFailedStep(facts, step);
   }
   facts.keptChars = steps.reduce((n, s) => n + contextTextOf(s).length, 0) - facts.replacedChars;
   let excerpts: Excerpt[] | undefined;
@@ -415,6 +409,12 @@ function looksLikeJson(text: string): boolean {
 }
 
 type Bearing = (text: string, said: string[]) => string[];
+
+/** A step the log marks failed that answers no call of ours: its error is one a debugger checks. */
+function readFailedStep(facts: Facts, step: Step): void {
+  const err = errorOf(step, true);
+  if (err) facts.errors.push(err);
+}
 
 function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered: (call: Step) => boolean, bearing: Bearing): void {
   const name = call.tool!.name;

@@ -320,8 +320,9 @@ function testIdsIn(text: string): string[] {
 
 const NOT_TICKETS = /^(?:UTF|GPT|ISO|SHA|MD|RFC|TLS|SSL|HTTP|HTTPS|ES|ECMA|PEP|IEEE|ASCII|CP|WIN|X|Z|AES|RSA|BASE|INT|FLOAT|UINT|UCS|LATIN|PY|V|VER)-/i;
 
-// Also a redaction's placeholder in a log shared redacted (`[REDACTED_PROMPT len=86 sha=f3ffd0ed]`, ours `[REDACTED:github-token]`): its hash names no thing.
-const ATTACHMENT_PLACEHOLDER = /\[(?:(?:Image|Pasted text|Pasted image|Screenshot|File) #\d+|REDACTED)[^\]\n]*\]/g;
+// A client's placeholder for what the person attached (`[Image #1]`, `[Pasted text #2 +40 lines]`), or a
+// redaction's in a log shared redacted (`[REDACTED_PROMPT len=86 sha=f3ffd0ed]`, ours `[REDACTED:github-token]`): its hash names no thing.
+const PLACEHOLDERS = /\[(?:(?:Image|Pasted text|Pasted image|Screenshot|File) #\d+|REDACTED)[^\]\n]*\]/g;
 
 /** URLs and ids the user gave: issue and ticket numbers, commit hashes, UUIDs, line numbers. */
 export function userRefsOf(text: string): UserRef[] {
@@ -329,7 +330,7 @@ export function userRefsOf(text: string): UserRef[] {
   const add = (kind: UserRef['kind'], t: string) => { if (!out.some((r) => r.text === t)) out.push({ kind, text: t }); };
   for (const m of text.matchAll(/\bhttps?:\/\/[^\s"'<>)\]`]+/g)) add('url', m[0].replace(/[.,;:]+$/, ''));
   // A client's placeholder for what was pasted or attached (`[Image #1]`, `[Pasted text #2 +31 lines]`) numbers the attachment, not an issue.
-  const noUrls = text.replace(/\bhttps?:\/\/[^\s"'<>)\]`]+/g, ' ').replace(ATTACHMENT_PLACEHOLDER, ' ');
+  const noUrls = text.replace(/\bhttps?:\/\/[^\s"'<>)\]`]+/g, ' ').replace(PLACEHOLDERS, ' ');
   for (const m of noUrls.matchAll(/(?<![\w/#-])#(\d{1,7})\b/g)) add('identifier', `#${m[1]}`);
   for (const m of noUrls.matchAll(/\b[A-Z][A-Z0-9]{1,9}-\d{2,6}\b/g)) if (!NOT_TICKETS.test(m[0])) add('identifier', m[0]);
   for (const m of noUrls.matchAll(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi)) add('identifier', m[0]);
