@@ -136,3 +136,16 @@ test('Codex 0.5x–0.6x: an output written as {"output", "metadata": {"exit_code
   assert.equal(result.exitCode, 127);
   assert.deepEqual([...errorSteps(run.steps)], [result.index]);
 });
+
+test("Kimi CLI: a listing whose status line says `<system>ERROR: Command failed with exit code: 1.</system>` failed, and the loss report names that error", async () => {
+  // A real Kimi session (limeflash/kimi-plugin-cc, read as chat messages): `ls` of folders that are
+  // not there exits 1 under output that lists the ones that are.
+  const [run] = await runs(path.join(REPO_ROOT, 'wild', 'files', 'limeflash__kimi-plugin-cc', 'real-session.jsonl'));
+  const failedAt = run.steps.findIndex((s) => s.kind === 'tool_result' && s.text.startsWith('<system>ERROR: Command failed with exit code: 1.</system>'));
+  assert.ok(failedAt > 0);
+  assert.ok([...errorSteps(run.steps)].includes(failedAt), 'the tree and is:error mark it');
+  const facts = extractFacts(run, run.steps.map((s) => s.index));
+  assert.deepEqual(facts.errors.map((e) => [e.step, e.text]), [[failedAt, 'ERROR: Command failed with exit code: 1.']]);
+  // `<system>Command executed successfully.</system>` over the next listing is no error.
+  assert.ok(!facts.errors.some((e) => /executed successfully/.test(e.text)));
+});

@@ -92,8 +92,9 @@ const WRAPPED_FAILURE = /^\s*<(?:[a-z]+ ){0,3}(?:error|failed|failure)(?: [a-z]+
 /** An error a tool reported, from its output only. Reads (`cat`, editors' views) are skipped by the caller. */
 export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
   // Claude Code wraps a tool's refusal in `<tool_use_error>…</tool_use_error>`, mini-swe-agent a command
-  // that never finished in `<exception>…</exception>`: the message is inside.
-  const text = cleanText(result.text).replace(/<\/?(?:tool_use_error|exception)>/g, '');
+  // that never finished in `<exception>…</exception>`, Kimi CLI its status line over a tool's output
+  // in `<system>…</system>` (`<system>ERROR: Command failed with exit code: 1.</system>`): the message is inside.
+  const text = cleanText(result.text).replace(/<\/?(?:tool_use_error|exception)>/g, '').replace(/^<system>(.*)<\/system>$/gm, '$1');
   const api = apiErrorOf(text);
   if (api) return { step: result.index, type: api.type, text: firstLine(api.text, ERROR_CHARS) };
   // A harness that wraps a failure's message in angle brackets and says so (Copilot's
