@@ -194,13 +194,13 @@ async function entityRowsOfWildFile(ctx: Context, wild: string, dest: string, st
  * palette, checks the panel's summary against `compact --json` (compactWildFile) and with `check`,
  * and takes a screenshot named after it with `scrollTo` in the middle of the Summary side.
  */
-function summaryScenario(name: string, wild: string, dest: string, range: [number, number], check: (summary: string) => void, scrollTo: string, options: { clearNotifications?: boolean } = {}): Scenario {
+function summaryScenario(name: string, wild: string, dest: string, range: [number, number], check: (summary: string) => void, scrollTo: string, options: { clearNotifications?: boolean; strategy?: { id: string; label: string } } = {}): Scenario {
   return {
     name,
     async run(ctx) {
       const { wb, shot } = ctx;
       await wb.closeAllEditors();
-      const { report, summary } = await compactWildFile(ctx, wild, dest, OPENHANDS_SUMMARY, range);
+      const { report, summary } = await compactWildFile(ctx, wild, dest, options.strategy ?? OPENHANDS_SUMMARY, range);
       check(summary);
       await scrollSummaryTo(report, scrollTo);
       if (options.clearNotifications) await wb.clearNotifications();
@@ -813,4 +813,12 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
     assert.match(changes, /git worktree add -b feature\/phase10-chrome \/Users\/randlee\/Documents\/github\/claude-history-worktrees\/feature\/phase10-chrome develop \(→ HEAD is now at 38a1d24 .* · Preparing worktree \(new branch 'feature\/phase10-chrome'\)\)/, 'the worktree command or what git printed is cut');
     assert.doesNotMatch(changes, /git worktree list/, 'a listing of worktrees is not a change');
   }, 'develop (→ HEAD is now at', { clearNotifications: true }),
+  // JanDeDobbeleer/oh-my-posh triage (wild dev split): 720 steps, 112 files changed in agent
+  // worktrees, seven commits. The Agents SDK's 400-token hand-over names the latest commits, with
+  // their subjects and file counts, where it named six of the files they hold.
+  summaryScenario('small-summary-names-commits', 'JanDeDobbeleer__oh-my-posh/full.jsonl', 'long/oh-my-posh-triage.jsonl', [0, 717], (summary) => {
+    const milestones = /• Milestones:\n((?: {2}- .*\n)*)/.exec(summary)?.[1] ?? '';
+    assert.match(milestones, /committed \[next 5b5097af\] test\(segments\): stub IsWsl in the mapped-locations path test harness · 1 file changed/, 'the latest commit is not among the milestones');
+    assert.ok(milestones.split('\n').filter((l) => l.startsWith('  - committed [')).length >= 2, milestones);
+  }, '• Milestones:', { strategy: { id: 'summarizing-session', label: 'Agents SDK summarizing session' } }),
 ];

@@ -56,6 +56,25 @@ test('a commit and a push are told by what version control recorded, not by thei
   assert.ok(pushFacts.commands.some((c) => c.command === 'git push' && /→ a527e1b\.\.c5c5e98\s+main -> main/.test(c.outcome)), pushFacts.commands.filter((c) => /push/.test(c.command)).map((c) => c.outcome).join('\n'));
 });
 
+test('a 400-token hand-over of a session that made seven commits names its latest commits, not the files they hold', async () => {
+  // oh-my-posh triage (Claude Code, 720 steps, 112 files changed in agent worktrees, then committed):
+  // the commits' subjects and file counts say what changed in a line each; a file's path said what
+  // one edit touched in as much room.
+  const run = (await loadTrajectory(wild('JanDeDobbeleer__oh-my-posh/full.jsonl'))).runs[0];
+  const r = await runCompaction(run, { strategy: findStrategy('summarizing-session')!, range: '0:-2' }, { counter: charEstimateCounter });
+  const summary = r.summary!;
+  assert.ok(charEstimateCounter.count(summary) <= 400, `${charEstimateCounter.count(summary)} tokens`);
+  const milestones = /• Milestones:\n((?: {2}- .*\n)*)/.exec(summary)?.[1] ?? '';
+  const commits = milestones.split('\n').filter((l) => l.startsWith('  - committed ['));
+  assert.ok(commits.length >= 3, summary);
+  assert.match(milestones, /committed \[next 5b5097af\] test\(segments\): stub IsWsl in the mapped-locations path test harness · 1 file changed/);
+  // The command that made a commit is not said again with what it recorded.
+  assert.doesNotMatch(summary, /git commit -m .*\(→ \[next/);
+  // Still the task and the person's later requests.
+  assert.match(summary, /which of the issues are feasible to solve\?/);
+  assert.match(summary, /then: pipeline fails now/);
+});
+
 test('a failed build reports its other errors to the loss report, below the first', async () => {
   const run = (await loadTrajectory(GEMINI)).runs[0];
   const found = extractEntities(run, run.steps.map((s) => s.index)).filter((e) => e.kind === 'error').map((e) => e.text);

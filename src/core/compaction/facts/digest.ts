@@ -9,7 +9,7 @@ import { ANSWERED_PREFIX, callName, describeChange, describeCommand, describeFai
 
 export interface DigestItem {
   text: string;
-  /** 5 the task, requests and changes; 4 failures and tests; 3 plans and failing commands; 2 decisions; 1 the rest; FILL_PRIORITY what only fills room. */
+  /** 5 the task, requests and changes; 4 failures, tests and commits; 3 plans and failing commands; 2 decisions; 1 the rest; FILL_PRIORITY what only fills room. */
   priority: number;
   step: number;
 }
@@ -35,7 +35,8 @@ export function digestItems(facts: Facts): DigestItem[] {
     if (!returnsFinding(o.kind) || o.kind === 'todo' || !o.said || o.failed || replied.has(o.step)) continue;
     add(`${callName(o)} → ${o.said}`, o.said.startsWith(ANSWERED_PREFIX) ? 5 : 2, o.step);
   }
-  for (const c of facts.commands) add(`ran ${describeCommand(c)}`, c.ok === false ? 3 : / → /.test(c.outcome) ? 2 : 1, c.step);
+  // What version control recorded (a commit's hash) ranks with the tests: a milestone.
+  for (const c of facts.commands) add(`ran ${describeCommand(c)}`, c.recorded ? 4 : c.ok === false ? 3 : / → /.test(c.outcome) ? 2 : 1, c.step);
   for (const d of facts.decisions.slice(-3)) add(`agent: ${d.text}`, 2, d.step);
   // What the agent told the person at the end of a turn: its findings and answers, which the person acted on.
   for (const r of facts.replies.slice(-3)) add(`told the user: ${messageLine(r.text, 300)}`, 2, r.step);

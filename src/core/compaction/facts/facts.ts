@@ -685,6 +685,8 @@ export interface FileChange {
   /** Every kind of change it saw, in order of first occurrence. */
   actions: EditAction[];
   times: number;
+  /** The step of its latest change. */
+  step: number;
 }
 
 /** Files changed by edits that went through, each once (the longest spelling of its path), in order of the last change. */
@@ -697,7 +699,7 @@ export function filesChanged(facts: Facts): FileChange[] {
     const file = prev && prev.file.length > e.file.length ? prev.file : e.file;
     const action = prev?.action === 'created' && e.action === 'edited' ? 'created' : e.action;
     const actions = prev?.actions.includes(e.action) ? prev.actions : [...(prev?.actions ?? []), e.action];
-    out.push({ file, action, actions, times: (prev?.times ?? 0) + 1 });
+    out.push({ file, action, actions, times: (prev?.times ?? 0) + 1, step: e.step });
   }
   return out;
 }

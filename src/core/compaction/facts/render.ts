@@ -195,6 +195,21 @@ export function commandLines(facts: Facts, max = 20, effects?: readonly CommandF
   return [...order.map((r) => r.text), `(and ${ranked.length - order.length} more commands)`];
 }
 
+/**
+ * What version control and trackers recorded, one line each without the command that made it
+ * (`git commit -m "$(cat <<'EOF' …"` says nothing more): a commit's branch, hash, subject and file
+ * counts, a push's range, a closed issue. A long run's milestones, and what a debugger looks up.
+ */
+export function recordedLines(facts: Facts): string[] {
+  return unique(facts.commands.flatMap((c) => (c.recorded ? [recordedLine(c.recorded)] : [])));
+}
+
+function recordedLine(recorded: string): string {
+  if (recorded.startsWith('[')) return `committed ${recorded}`;
+  if (/^\S+\.\.\.?\S+ +\S+ -> \S+$|^\* \[new (?:branch|tag)\]/.test(recorded)) return `pushed ${recorded.replace(/ {2,}/g, ' ')}`;
+  return recorded;
+}
+
 /** Commands a reader needs: failures, tests, installs, version control, writes. */
 function isNotable(c: CommandFact): boolean {
   return c.ok === false || c.effect === 'change' || /\b(test|pytest|install|git|make|build|npm|pip)\b/.test(c.command) || /\bsed -i\b|>\s*\S|(?:^|&&\s*|;\s*)(?:rm|mv|cp|touch)\s/.test(c.command);
@@ -611,12 +626,13 @@ function withCutNote(s: Section & { cut?: number }): Section {
 
 /**
  * Commands ranked for a budget: failures, tests and what version control recorded (a commit's
- * hash) first, then what printed something telling, then the rest. `brief` leaves a failure's error out (a summary that lists errors says it once).
+ * hash) first, then what printed something telling, then the rest. `brief` leaves out a failure's
+ * error and what a command recorded (a summary that lists errors and recordedLines says each once).
  */
 export function rankedCommandLines(facts: Facts, max = 40, brief = false): Ranked[] {
   const seen = new Map<string, Ranked>();
   for (const c of facts.commands) {
-    const text = brief && c.ok === false ? `${c.command} (${c.exitCode !== undefined ? `exit ${c.exitCode}` : 'failed'})` : describeCommand(c);
+    const text = brief && c.ok === false ? `${c.command} (${c.exitCode !== undefined ? `exit ${c.exitCode}` : 'failed'})` : brief && c.recorded ? c.command : describeCommand(c);
     const rank = c.ok === false || c.recorded ? 3.5 : isTestCommand(c.command) ? 3.5 : c.shellSaid ? 3 : / → /.test(c.outcome) ? 2.5 : isNotable(c) ? 2 : 1;
     const prev = seen.get(text);
     seen.set(text, prev ? { text: prev.text.replace(/( ×\d+)?$/, (m) => ` ×${m ? Number(m.slice(2)) + 1 : 2}`), rank: prev.rank } : { text, rank });

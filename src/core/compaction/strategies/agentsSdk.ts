@@ -8,9 +8,9 @@ import { replaceRange, summaryStep, syntheticStep } from '../assemble';
 import {
   changeLines, constraintLines, describeTools, doneTodoLines, finishedEarlierLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts,
   failedEditLines, failingTestIds, installLines, lastAgentLine, laterRequests, openTodoLines, pendingCallLines, readLinesUnderRoot,
-  rankedCommandLines, rankedErrorLines, renderSections, taskOpening, taskWants, testLines, userRefLines, withinTokens, type Facts,
+  rankedCommandLines, rankedErrorLines, recordedLines, renderSections, taskOpening, taskWants, testLines, userRefLines, withinTokens, type Facts,
 } from '../extract';
-import { excerptLines, outcomeLines } from '../facts';
+import { excerptLines, filesChanged, outcomeLines } from '../facts';
 import { charEstimateCounter, type TokenCounter } from '../../tokens';
 import { promptTokensOf } from '../text';
 import type { PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOutput } from '../types';
@@ -155,14 +155,25 @@ function extractiveSessionSummary(facts: Facts, maxTokens: number, count: (text:
     { heading: '• Task & Environment:', inline: `tools used: ${describeTools(facts.toolCounts, 3)}`, lines: [...r(installLines(facts), 2), ...r(constraints.map((c) => `constraint: ${c}`), 2.2)], priority: 1 },
     // "The request as it stands now, in one sentence": the opening of the task.
     { heading: '• Goal:', inline: goal ?? '(no user request in the log)', lines: [...r(wants ? [`the task also says: ${wants}`] : [], 5.5), ...r(laterRequests(facts, 250).map((q) => `then: ${q}`), 5)], priority: 5 },
-    { heading: '• Steps Tried & Results:', lines: [...r(changeLines(facts, false), 5), ...r(failedEditLines(facts, true), 4), ...rankedCommandLines(facts, 40, true), ...outcomeLines(facts).map((o) => (o.rank >= 9 ? o : { ...o, rank: 1.2 })), ...excerptLines(facts)], empty: '(no command or edit in these steps)', priority: 2 },
+    { heading: '• Steps Tried & Results:', lines: [...committedLast(facts), ...r(failedEditLines(facts, true), 4), ...rankedCommandLines(facts, 40, true), ...outcomeLines(facts).map((o) => (o.rank >= 9 ? o : { ...o, rank: 1.2 })), ...excerptLines(facts)], empty: '(no command or edit in these steps)', priority: 2 },
     { heading: '• Identifiers:', lines: [...r(userRefLines(facts), 3), ...r(failingTestIds(facts), 4), ...r(readLinesUnderRoot(facts, undefined, false), 1.5)], empty: '(none in these steps)', priority: 3 },
-    { heading: '• Milestones:', lines: [...r(testLines(facts), 4), ...r(doneTodoLines(facts), 3), ...finishedEarlierLines(facts)], empty: '(no test run or finished task in these steps)', priority: 4 },
+    { heading: '• Milestones:', lines: [...r(recordedLines(facts), 4.2), ...r(testLines(facts), 4), ...r(doneTodoLines(facts), 3), ...finishedEarlierLines(facts)], empty: '(no test run, commit or finished task in these steps)', priority: 4 },
     { heading: '• Tool Insights:', lines: rankedErrorLines(facts, true), empty: '(no tool reported an error)', priority: 4 },
     { heading: '• Current Status & Blockers:', inline: lastAgentLine(facts, 150) ?? '(not stated)', lines: [...r(openTodoLines(facts), 4), ...r(pendingCallLines(facts), 2), ...r(earlierSummaryText(facts).map((p) => `earlier summary ${p}`), 5)], priority: 3 },
     { heading: '• Next Step:', inline: openTodoLines(facts)[0] ?? '(not stated in the log)', lines: [], priority: 1 },
   ], { header: [EXTRACTIVE_NOTE], budget });
   return withinTokens(render, maxTokens, count);
+}
+
+/**
+ * The files changed, for a summary of a few hundred tokens: a file whose change a later commit
+ * holds ranks below the commits (their subjects and file counts say what changed); what changed
+ * since the last commit is where the work stands, and ranks with the task.
+ */
+function committedLast(facts: Facts): { text: string; rank: number }[] {
+  const lastCommit = Math.max(-1, ...facts.commands.filter((c) => c.recorded?.startsWith('[')).map((c) => c.step));
+  const lines = changeLines(facts, false);
+  return filesChanged(facts).map((c, i) => ({ text: lines[i], rank: c.step < lastCommit ? 3.9 : 5 }));
 }
 
 async function runSummarizing(trajectory: Run, range: StepRange, ctx: StrategyContext): Promise<StrategyOutput> {
