@@ -73,7 +73,8 @@ export function extractEntities(trajectory: Run, indices: Iterable<number>): Ent
   for (const r of filesRead(f)) note('file', r, f.reads.find((x) => x.text === r || r.endsWith(`/${x.text}`))?.step ?? 0, 'read');
   for (const e of failedEdits(f)) note('error', e.error ?? `edit of ${e.file} failed`, e.step);
   // Codex's editor run through the shell (`applypatch <<'PATCH'`) is told by the files it changed.
-  for (const c of f.commands) if (!c.onlyPatch) note('command', withoutWorkdir(c.longCommand), c.step, c.exitCode !== undefined ? `exit ${c.exitCode}` : c.outcome, c.wholeCommand);
+  // A call the harness refused ran nothing: its refusal is an error, not a command run.
+  for (const c of f.commands) if (!c.onlyPatch && !c.refused) note('command', withoutWorkdir(c.longCommand), c.step, c.exitCode !== undefined ? `exit ${c.exitCode}` : c.outcome, c.wholeCommand);
   for (const t of f.tests) for (const id of t.failing) note('test', id, t.step, 'failing');
   for (const e of [...f.errors, ...f.moreErrors]) note('error', e.text, e.step);
   // The shell's own complaint in a command that went through (`zsh:1: command not found: av-44n`) is an error a tool reported.

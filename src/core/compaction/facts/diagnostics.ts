@@ -35,6 +35,9 @@ const LOCATED_MESSAGE = /^[\w./~@+-]*[\w-]\.\w{1,8}(?::\d+(?::\d+)?|\(\d+,\d+\))
 // A line that is code in a snippet, not a message (`17 | typedef …`, `   ^~~~`).
 const SNIPPET = /^\s*(?:\d+\s*\||\|)|^\s*[~^]+\s*$/;
 
+// ExUnit's heading of a failed test: `1) test sync/2 is idempotent (Spotter.SyncTest)`.
+export const EXUNIT_FAILURE = /^\d+\) ((?:test|doctest|property) .+) \(([\w.]+)\)$/;
+
 /** The diagnostics a failed result printed, in order, each once. */
 export function* diagnosticsOf(text: string): Generator<Diagnostic> {
   // The first few of them are wanted: a build log of hundreds of megabytes is read from its head.
@@ -75,7 +78,10 @@ export function* diagnosticsOf(text: string): Generator<Diagnostic> {
       // indent under the message puts it on the line before. (Node prints a crash's location alone,
       // unindented, above the code: not a message.)
       const under = loc && !loc[1] && (/^-->|^::: /.test(line) || /^\s|^[┃│|]/.test(lines[i]));
-      const message = loc ? (loc[1] ? near(i, 1) : under ? near(i, -1) : undefined) : undefined;
+      let message = loc ? (loc[1] ? near(i, 1) : under ? near(i, -1) : undefined) : undefined;
+      // ExUnit names the failed test above its location and says what failed below it
+      // (`1) test x (MyTest)`, `test/x_test.exs:142`, `Assertion with == failed`).
+      if (message && EXUNIT_FAILURE.test(message)) message = near(i, 1);
       if (message && !/^(?:In file included from|from)\b/.test(message)) found = emit(loc![1] ? 'lint' : 'diagnostic', message);
     }
     if (found) yield found;

@@ -6,7 +6,7 @@ import { addedLines, carriesPatch, classifyCall, onlyPatch, returnsFinding, comm
 import { shellBanners, withoutBanners, withoutEcho } from './banners';
 import { ciErrorsOf } from './diagnostics';
 import { bounded, paragraph, unique } from './hygiene';
-import { editOutcome, errorOf, reportOpening, shellComplaintOf, exitCodeOf, furtherErrorsOf, isTestCommand, firstOutputLine, listingOf, pathListOf, readGist, recordLineOf, someOutputLine, tellingOutputLine, testRun, twoLineOutput, type ErrorFact, type Outcome } from './outcomes';
+import { editOutcome, errorOf, refusedCall, reportOpening, shellComplaintOf, exitCodeOf, furtherErrorsOf, isTestCommand, firstOutputLine, listingOf, pathListOf, readGist, recordLineOf, someOutputLine, tellingOutputLine, testRun, twoLineOutput, type ErrorFact, type Outcome } from './outcomes';
 import { decisionsOf, droppedFinished, summaryOf, taskToolPlan, todosOf, type SummaryFact, type TodoItem } from './plans';
 import { answerText, ASK_TOOLS, constraintsOf, promptRepeat, promptText, type PromptText, requestText, slashRequest, taskOf, typedIntoPrompt, userRefsOf, type UserRef } from './requests';
 import { answersNo, verdictOf } from './verdict';
@@ -64,6 +64,8 @@ export interface CommandFact {
   ok?: boolean;
   /** Whether it only looked (`cat`, `rg`, `git show`), changed files, the repository or the environment, or ran something. */
   effect: CommandEffect;
+  /** The harness refused it before it ran (the person declined it, its permission request failed). */
+  refused?: true;
   /** The commit or push it recorded (`[main b05d732] Fix the parser`). */
   recorded?: string;
   /** What the shell itself complained of while the command went through (`zsh:1: command not found: av-44n`): not a failure, but the command did not run as written. */
@@ -621,7 +623,7 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   const shellSaid = result && !failed && !readsOnly ? shellComplaintOf(result.text) : undefined;
   if (shellSaid) outcome += ` (the shell said: ${shellSaid})`;
   const ok = !result ? undefined : failed || (exitCode === undefined && error) ? false : verdict?.failed === false || saysNo ? true : undefined;
-  facts.commands.push({ step: call.index, command: text, longCommand: commandText(command, 300), wholeCommand: paragraph(command).slice(0, 2000), ...(exitCode !== undefined ? { exitCode } : {}), outcome, ...(ok !== undefined ? { ok } : {}), effect, ...(record ? { recorded: record } : {}), ...(shellSaid ? { shellSaid } : {}), ...(onlyPatch(command) ? { onlyPatch: true as const } : {}) });
+  facts.commands.push({ step: call.index, command: text, longCommand: commandText(command, 300), wholeCommand: paragraph(command).slice(0, 2000), ...(exitCode !== undefined ? { exitCode } : {}), outcome, ...(ok !== undefined ? { ok } : {}), effect, ...(record ? { recorded: record } : {}), ...(shellSaid ? { shellSaid } : {}), ...(onlyPatch(command) ? { onlyPatch: true as const } : {}), ...(refusedCall(result) ? { refused: true as const } : {}) });
   if (tests) facts.tests.push({ step: call.index, command: text, outcome: tests.outcome, failing: tests.failing, passing: tests.passing, ...(tests.ok !== undefined ? { ok: tests.ok } : {}) });
 }
 

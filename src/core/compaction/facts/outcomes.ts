@@ -3,7 +3,7 @@
 // from a listing of source code), and what a test run passed and failed.
 
 import type { Step } from '../../model';
-import { diagnosticsOf, type Diagnostic } from './diagnostics';
+import { diagnosticsOf, EXUNIT_FAILURE, type Diagnostic } from './diagnostics';
 import { bounded, cleanText, firstLine, headAndTail } from './hygiene';
 
 const EXIT_PATTERNS = [
@@ -89,6 +89,8 @@ const CODE_LIKE = /^\s*(?:\d+[:\t|]|\d+\s{2,}|\d+→)|(?:^|\s)(?:raise|except|im
 // `<exited with error: …>`, `<command failed: …>`: a few words that say it failed, a colon, the message, closed.
 const WRAPPED_FAILURE = /^\s*<(?:[a-z]+ ){0,3}(?:error|failed|failure)(?: [a-z]+){0,2}:\s*([\s\S]+?)>\s*$/i;
 
+const TALLY = /^(?:Found\s+|✖\s+)?\d+\s+(?:errors?|problems?|issues?)\b(?!:)/i;
+
 /** An error a tool reported, from its output only. Reads (`cat`, editors' views) are skipped by the caller. */
 export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
   // Claude Code wraps a tool's refusal in `<tool_use_error>…</tool_use_error>`, mini-swe-agent a command
@@ -130,7 +132,8 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
       if (m) return make(result.index, m[1], m[2]);
     }
     // A line that says it failed beats the first line; "ERROR:" alone heads the message on the next line.
-    const telling = meaningful.findIndex((l) => /\b(?:error|failed|failure|fatal|cannot|denied|not found|no such file|invalid|not recognized|not permitted|rejected|unexpected)\b/i.test(l));
+    // A tally (`Found 6 errors.`, `✖ 3 problems`, `1 error generated.`) counts the messages; it is not one.
+    const telling = meaningful.findIndex((l) => /\b(?:error|failed|failure|fatal|cannot|denied|not found|no such file|invalid|not recognized|not permitted|rejected|unexpected)\b/i.test(l) && !TALLY.test(l));
     const at = telling >= 0 ? telling : 0;
     const first = /^\w+:$/.test(meaningful[at] ?? '') && meaningful[at + 1] ? `${meaningful[at]} ${meaningful[at + 1]}` : meaningful[at];
     // A line that opens by saying it failed, or names the system's error (`[Errno 2]`), is a message
@@ -177,8 +180,11 @@ function withListedReason(error: string, text: string, at: number): string {
 /** Each line of `text` that reads as an error (an exception, a shell's or a build tool's error line), in order, with its line number. */
 function* lineErrors(result: Step, text: string, failed: boolean): Generator<ErrorFact & { line: number }> {
   let n = -1;
+  let previous = '';
   for (const raw of eachLine(text)) {
     n++;
+    const before = previous;
+    previous = raw;
     const line = raw.trim();
     if (!line || /^\s{2,}/.test(raw) && !/^E\s/.test(line) || NO_ERROR.test(line)) continue;
     // pytest's short summary: `FAILED tests/a.py::test_x - ValueError: message`.
@@ -192,6 +198,14 @@ function* lineErrors(result: Step, text: string, failed: boolean): Generator<Err
       // `InputValidationError: [` and a JSON list of issues below it: the first issue's message says what.
       const body = m[2] === '[' || m[2] === '{' ? /"message"\s*:\s*"((?:[^"\\\n]|\\.){3,300})"/.exec(text.slice(text.indexOf(raw), text.indexOf(raw) + 4000)) : null;
       yield { ...make(result.index, m[1], body ? body[1] : m[2]), line: n };
+      continue;
+    }
+    // pytest marks what a failed test or fixture raised with `E` (`E   Failed: Server failed to start`,
+    // `E   fixture 'page' not found`): the first such line of a block is the error, the rest its detail.
+    const marked = /^E {2,}(\S.*)$/.exec(raw);
+    if (marked && !/^E\s/.test(before)) {
+      const named = /^((?:[A-Za-z_]\w*\.)*[A-Z]\w*): (\S.*)$/.exec(marked[1]);
+      yield { ...(named ? make(result.index, named[1], named[2]) : { step: result.index, type: 'pytest', text: firstLine(marked[1], ERROR_CHARS) }), line: n };
       continue;
     }
     const shell = shellError(line);
@@ -249,6 +263,16 @@ function apiErrorOf(text: string): { type: string; text: string } | undefined {
 
 // Prose may say "with" or "for": only a numbered line or one that opens like code is not a sentence.
 const NUMBERED_OR_CODE = /^\s*(?:\d+[:\t|→]|[#/*<{[(])/;
+
+/**
+ * Whether the harness refused the call before it ran (the person declined it, its permission
+ * request failed): the log's error flag on a first line that says so. Such a call ran nothing.
+ */
+export function refusedCall(result: Step | undefined): boolean {
+  if (!result?.isError) return false;
+  const opening = firstOutputLine(cleanText(result.text).replace(/<\/?tool_use_error>/g, ''), false);
+  return opening !== undefined && (REFUSAL.test(opening) || /^Tool permission request failed\b/.test(opening)) && !NUMBERED_OR_CODE.test(opening);
+}
 const REFUSAL = /\b(?:rejected|refused|denied|blocked|declined)\s+(?:this|the|your)\s+(?:action|request|tool|command|operation|call)\b|\b(?:action|request|tool use|tool call|command|operation|call)\s+(?:was|has been|is)\s+(?:rejected|refused|denied|blocked|declined|not allowed)\b/i;
 
 function make(step: number, type: string, message?: string): ErrorFact {
@@ -258,6 +282,8 @@ function make(step: number, type: string, message?: string): ErrorFact {
 
 /** Error lines shells and build tools print, by what they are. */
 function shellError(line: string): string | undefined {
+  // The synopsis an argument parser prints above its error (`ERROR: usage: pytest [options] …`) is none.
+  if (/^(?:error|fatal):\s+usage:\s/i.test(line)) return undefined;
   if (/: command not found$/.test(line) || /^\w+:(?:\d+:)? command not found: \S/.test(line)) return 'command not found';
   // git: a merge or rebase that stopped on a conflict, a push the remote refused.
   if (/^CONFLICT \([^)]+\): \S/.test(line)) return 'conflict';
@@ -303,6 +329,8 @@ export function testRun(result: Step, exitCode: number | undefined): TestRun {
   for (const m of text.matchAll(/^(?:FAIL|ERROR): (\w+) \(([\w.]+)\)/gm)) failing.add(`${m[2]}.${m[1]}`);
   for (const m of text.matchAll(/^--- FAIL: (\S+)/gm)) failing.add(m[1]);
   for (const m of text.matchAll(/^test (\S+) \.\.\. FAILED$/gm)) failing.add(m[1]);
+  // ExUnit: `  1) test sync/2 is idempotent (Spotter.SyncTest)`; the test's name is `test sync/2 …`.
+  for (const line of eachLine(text)) { const m = EXUNIT_FAILURE.exec(line.trim()); if (m) failing.add(m[1]); }
   const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
   const summary = [...lines].reverse().find((l) => /\b\d+ (?:passed|failed|errors?|skipped|deselected|tests?)\b/i.test(l) || /^no tests ran\b/.test(l) || /^(?:OK|FAILED)\b/.test(l) || /^test result: /.test(l) || /^Tests?:\s+\d/.test(l));
   let outcome = summary ? firstLine(summary.replace(/^=+\s*|\s*=+$/g, ''), 160) : goPackages(lines) ?? (exitCode === undefined ? 'outcome not shown' : `exit ${exitCode}`);
