@@ -80,7 +80,8 @@ export function matches(kind: EntityKind, label: string, found: string): boolean
       // `/home/u/repo/a/b.md|a/b.md`: equivalent spellings of one file, as the facts' labels write them.
       // A Windows path (`D:\oh-my-posh\src\a.go`) is the same file as its slashed spelling.
       const b = f.replace(/\\/g, '/').replace(/^\.\//, '');
-      return l.split('|').map((alt) => alt.trim().replace(/^\.\//, '')).some((a) => a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`));
+      // A path as the shell was given it (`Demo\ Prep.vtt`) is the same file as its plain spelling.
+      return l.split('|').map((alt) => alt.trim().replace(/^\.\//, '').replace(/\\ /g, ' ')).some((a) => a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`));
     }
     case 'command': {
       // `a ... b`: the command holds a, then b. A label may also be the command's beginning.

@@ -221,9 +221,13 @@ function shellJoin(argv: string[]): string {
   return argv.join(' ');
 }
 
-/** The same wrapper written as one string, `/bin/zsh -lc 'mkdir -p out'` (Codex exec), reads as `mkdir -p out`. */
+/**
+ * The same wrapper written as one string, `/bin/zsh -lc 'mkdir -p out'` (Codex exec), reads as
+ * `mkdir -p out`: a login shell or a shell named by its path is the harness's. A `bash -c '…'` the
+ * agent typed itself is the command it ran, and is read as typed.
+ */
 function unwrapShell(command: string): string {
-  const head = /^(?:\S*\/)?(?:ba|z)?sh\s+-l?c\s+/.exec(command);
+  const head = /^(?:\S*\/)?(?:ba|z)?sh\s+-lc\s+|^\/\S*\/(?:ba|z)?sh\s+-c\s+/.exec(command);
   if (!head) return command;
   const word = oneShellWord(command.slice(head[0].length).trimEnd());
   return word ?? command;

@@ -81,7 +81,8 @@ export interface ErrorFact {
 // command, other tools `stderr: ` or `errors: 0`. Not an error.
 const NO_ERROR = /^(?:[\w ]{0,20}\s)?(?:error|errors|stderr|exception)s?\s*[:=]\s*(?:\(none\)|none|null|nil|n\/a|\(empty\)|empty|0|false|-|\[\]|\{\})\.?\s*$/i;
 
-const EXCEPTION_LINE = /^(?:E\s+)?((?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Warning))(?::\s*(\S.*))?$/;
+// A module's own `Error` counts when it is named with its module (`playwright._impl._errors.Error: …`).
+const EXCEPTION_LINE = /^(?:E\s+)?((?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Warning)|(?:[A-Za-z_][\w]*\.)+(?:Error|Exception))(?::\s*(\S.*))?$/;
 // A sentence, not code, though it holds a word code uses ("No task found with ID: ac27727").
 const PROSE = /^[A-Z][a-z]+(?:\s+[a-z][\w'’-]*){2,}(?![^{}();=]*[{}();=])/;
 const CODE_LIKE = /^\s*(?:\d+[:\t|]|\d+\s{2,}|\d+→)|(?:^|\s)(?:raise|except|import|from|def|class|return|print|assert|if|elif|else|with|for|while|try)\b|[=(){}[\];]\s*$|^\s*["'#/*<]/;
@@ -89,7 +90,9 @@ const CODE_LIKE = /^\s*(?:\d+[:\t|]|\d+\s{2,}|\d+→)|(?:^|\s)(?:raise|except|im
 // `<exited with error: …>`, `<command failed: …>`: a few words that say it failed, a colon, the message, closed.
 const WRAPPED_FAILURE = /^\s*<(?:[a-z]+ ){0,3}(?:error|failed|failure)(?: [a-z]+){0,2}:\s*([\s\S]+?)>\s*$/i;
 
-const TALLY = /^(?:Found\s+|✖\s+)?\d+\s+(?:errors?|problems?|issues?)\b(?!:)/i;
+// A tally (`Found 6 errors.`, `✖ 3 problems`, `1 error generated.`) counts the messages, and
+// pre-commit's line for a hook (`ruff check……Failed`) says which failed: neither is a message.
+const TALLY = /^(?:Found\s+|✖\s+)?\d+\s+(?:errors?|problems?|issues?)\b(?!:)|^\S.*?\.{5,}(?:Failed|Passed|Skipped)$/i;
 
 /** An error a tool reported, from its output only. Reads (`cat`, editors' views) are skipped by the caller. */
 export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
@@ -125,14 +128,14 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
     previous = line;
   }
   if (failed || result.isError) {
-    const meaningful = outputLines(text, false).filter((l) => !NO_ERROR.test(l));
+    // (pre-commit's line for a hook that passed says nothing of what failed.)
+    const meaningful = outputLines(text, false).filter((l) => !NO_ERROR.test(l) && !/\.{5,}(?:Passed|Skipped)$/.test(l));
     // An exception named with its message (`litellm.InternalServerError: …` after a harness's "Run ended: …") is the error.
     for (const l of meaningful) {
       const m = /^((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)):\s+(\S.*)$/.exec(l);
       if (m) return make(result.index, m[1], m[2]);
     }
     // A line that says it failed beats the first line; "ERROR:" alone heads the message on the next line.
-    // A tally (`Found 6 errors.`, `✖ 3 problems`, `1 error generated.`) counts the messages; it is not one.
     const telling = meaningful.findIndex((l) => /\b(?:error|failed|failure|fatal|cannot|denied|not found|no such file|invalid|not recognized|not permitted|rejected|unexpected)\b/i.test(l) && !TALLY.test(l));
     const at = telling >= 0 ? telling : 0;
     const first = /^\w+:$/.test(meaningful[at] ?? '') && meaningful[at + 1] ? `${meaningful[at]} ${meaningful[at + 1]}` : meaningful[at];
@@ -186,7 +189,7 @@ function* lineErrors(result: Step, text: string, failed: boolean): Generator<Err
     const before = previous;
     previous = raw;
     const line = raw.trim();
-    if (!line || /^\s{2,}/.test(raw) && !/^E\s/.test(line) || NO_ERROR.test(line)) continue;
+    if (!line || /^\s{2,}/.test(raw) && !/^(?:E\s|\*\* \()/.test(line) || NO_ERROR.test(line)) continue;
     // pytest's short summary: `FAILED tests/a.py::test_x - ValueError: message`.
     const pytest = /^(?:FAILED|ERROR) \S+ - ((?:\w+\.)*\w*(?:Error|Exception|Failure|Exit))(?:: (.+))?$/.exec(line);
     if (pytest) { yield { ...make(result.index, pytest[1], pytest[2]), line: n }; continue; }
@@ -200,6 +203,11 @@ function* lineErrors(result: Step, text: string, failed: boolean): Generator<Err
       yield { ...make(result.index, m[1], body ? body[1] : m[2]), line: n };
       continue;
     }
+    // Elixir's exceptions, nested ones indented under what they caused: `** (Mix) Could not start
+    // application x: …`, `    ** (BadMapError) expected a map, got:`.
+    const elixir = /^\*\* \(([A-Z][\w.]*)\) (\S.*)$/.exec(line);
+    // (`** (EXIT) an exception was raised:` only says the next one is why.)
+    if (elixir) { if (elixir[1] !== 'EXIT') yield { step: result.index, type: elixir[1], text: firstLine(line, ERROR_CHARS), line: n }; continue; }
     // pytest marks what a failed test or fixture raised with `E` (`E   Failed: Server failed to start`,
     // `E   fixture 'page' not found`): the first such line of a block is the error, the rest its detail.
     const marked = /^E {2,}(\S.*)$/.exec(raw);
@@ -329,6 +337,12 @@ export function testRun(result: Step, exitCode: number | undefined): TestRun {
   for (const m of text.matchAll(/^(?:FAIL|ERROR): (\w+) \(([\w.]+)\)/gm)) failing.add(`${m[2]}.${m[1]}`);
   for (const m of text.matchAll(/^--- FAIL: (\S+)/gm)) failing.add(m[1]);
   for (const m of text.matchAll(/^test (\S+) \.\.\. FAILED$/gm)) failing.add(m[1]);
+  // A failure's section heading (`____ TestX.test_y[chromium] ____`) names a test the summary (cut
+  // by `| head`) may not: told as pytest heads it, unless the summary names it with its file.
+  for (const m of text.matchAll(/^_{3,} ((?:Test\w*\.)?test\w*(?:\[[^\]\n]*\])?) _{3,}$/gm)) {
+    const tail = `::${m[1].replace('.', '::')}`;
+    if (![...failing].some((f) => f.endsWith(tail) || f === m[1])) failing.add(m[1]);
+  }
   // ExUnit: `  1) test sync/2 is idempotent (Spotter.SyncTest)`; the test's name is `test sync/2 …`.
   for (const line of eachLine(text)) { const m = EXUNIT_FAILURE.exec(line.trim()); if (m) failing.add(m[1]); }
   const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);

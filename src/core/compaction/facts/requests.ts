@@ -345,6 +345,11 @@ export function userRefsOf(text: string): UserRef[] {
   for (const m of noUrls.matchAll(/[`'"](\d+(?:\.\d+)?)[`'"]/g)) add('identifier', m[1]);
   // Account and ticket ids without a dash: `ABC123`, `ORD_20931`.
   for (const m of noUrls.matchAll(/(?<![\w.-])([A-Z]{2,8})_?(\d{2,12})(?![\w-]|\.\w)/g)) if (!NOT_IDS.test(m[1])) add('identifier', m[0]);
+  // A tracker's short id in lower case (beads' `spotter-4te`, `av-44n.2`): a project's name, a dash,
+  // a few letters and digits mixed. Not a model or a unit (`gpt-4o`, `mid-90s`, `x86-64`).
+  for (const m of noUrls.matchAll(/(?<![\w./-])[a-z][a-z0-9]{1,15}-(?=[a-z]*\d)(?=\d*[a-z])([a-z0-9]{2,5})(?:\.\d{1,3})?(?![\w/-])/g)) {
+    if (!NOT_TICKETS.test(m[0]) && !/^\d+(?:s|th|st|nd|rd|px|k|m|gb|mb|kb|ms|d|x)$/.test(m[1])) add('identifier', m[0]);
+  }
   // An id the person names in words: "my user ID is mia_li_3668", "order number: 4471-B".
   for (const m of noUrls.matchAll(/\b(?:id|ID|Id|number|no\.|code|key|account|order|ticket|reservation|booking|customer|user ?name|username)\s*(?:is|:|=|#)\s*[`'"]?([A-Za-z0-9][\w.-]{2,40}\w)\b/g)) if (/\d/.test(m[1]) && !/^\d{1,3}$/.test(m[1])) add('identifier', m[1]);
   // Version pins: `django==3.2.1`, `numpy>=1.24`, `react@18.2.0`.
