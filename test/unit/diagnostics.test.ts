@@ -38,6 +38,21 @@ test('a message before an arrow or an indented location (ruff, rustc, credo), af
   ]);
 });
 
+test("dialyzer's message over several lines, blank ones among them, is read to the end of its sentence", () => {
+  // marot/spotter (wild dev split): `mix dialyzer` as printed.
+  assert.deepEqual(texts([
+    'lib/spotter_web/controllers/otel_trace_helpers.ex:94:7:pattern_match_cov',
+    'The pattern',
+    ':variable_',
+    '',
+    'can never match, because previous clauses completely cover the type',
+    'binary().',
+    '',
+    '________________________________________________________________________________',
+    'done (warnings were emitted)',
+  ].join('\n')), ['lint: The pattern :variable_ can never match, because previous clauses completely cover the type binary().']);
+});
+
 test("a location alone, unindented (Node's crash header), and code around it are not findings", () => {
   assert.deepEqual(texts(['$ node x.js', '/home/u/x.js:3', '  foo();', '  ^', '', 'ReferenceError: foo is not defined'].join('\n')), []);
   assert.deepEqual(texts(['src/a.py:12:    return x', 'src/a.py:13:def f():'].join('\n')), []);

@@ -131,10 +131,12 @@ test("a linter's and a CI run's findings reach the summary: credo, dialyzer, ruf
   // credo puts the message before its location, dialyzer after its `:check_name` location.
   assert.equal(facts.errors.find((e) => e.step === 320)?.text, '[F] → Function is too complex (cyclomatic complexity is 13, max is 9).');
   assert.ok(facts.moreErrors.some((e) => e.step === 366 && e.text === 'The pattern can never match the type.'), facts.moreErrors.filter((e) => e.step === 366).map((e) => e.text).join('\n'));
-  // ruff's code and message sit on the line above its `-->` arrow.
+  // ruff's code and message sit on the line above its `-->` arrow; pre-commit's `ruff check……Failed`
+  // above them only says which hook failed.
   const grimoire = (await loadTrajectory(GRIMOIRE)).runs[0];
-  const more = extractFacts(grimoire, grimoire.steps.map((s) => s.index)).moreErrors.filter((e) => e.step === 227).map((e) => e.text);
-  assert.ok(more.includes('PLW0603 Using the global statement to update `_current_selection` is discouraged'), more.join('\n'));
+  const grimoireFacts = extractFacts(grimoire, grimoire.steps.map((s) => s.index));
+  assert.equal(grimoireFacts.errors.find((e) => e.step === 227)?.text, 'PLW0603 Using the global statement to update `_current_selection` is discouraged');
+  assert.ok(grimoireFacts.moreErrors.some((e) => e.step === 227 && e.text === 'E501 Line too long (91 > 88)'));
   // `gh run view --log-failed`: the CI run it printed failed, and says why before "Process completed with exit code 1."
   // (Step 114's fetch went through; its CI errors are the run's all the same.)
   const randlee = (await loadTrajectory(wild('randlee__claude-history/session.jsonl'))).runs[0];

@@ -57,6 +57,21 @@ export function* diagnosticsOf(text: string): Generator<Diagnostic> {
     }
     return undefined;
   };
+  // Dialyzer writes a message over several lines, blank ones among them (`The pattern`, `:variable_`,
+  // `can never match, because …`, `binary().`): read on until a line ends a sentence, four at most.
+  const sentenceAfter = (from: number): string | undefined => {
+    const first = near(from, 1);
+    if (first === undefined || /[.!?:]$/.test(first)) return first;
+    const parts: string[] = [];
+    for (let j = from + 1; j < lines.length && parts.length < 4; j++) {
+      const l = lines[j].trim();
+      if (l === '') continue;
+      if (/^_{5,}$/.test(l) || LOCATION.test(l)) break;
+      parts.push(l);
+      if (/[.!?]$/.test(l)) break;
+    }
+    return parts.join(' ');
+  };
   for (; i < lines.length; i++) {
     const line = lines[i].replace(GUTTER, '').trim();
     if (!line) continue;
@@ -78,7 +93,7 @@ export function* diagnosticsOf(text: string): Generator<Diagnostic> {
       // indent under the message puts it on the line before. (Node prints a crash's location alone,
       // unindented, above the code: not a message.)
       const under = loc && !loc[1] && (/^-->|^::: /.test(line) || /^\s|^[┃│|]/.test(lines[i]));
-      let message = loc ? (loc[1] ? near(i, 1) : under ? near(i, -1) : undefined) : undefined;
+      let message = loc ? (loc[1] ? sentenceAfter(i) : under ? near(i, -1) : undefined) : undefined;
       // ExUnit names the failed test above its location and says what failed below it
       // (`1) test x (MyTest)`, `test/x_test.exs:142`, `Assertion with == failed`).
       if (message && EXUNIT_FAILURE.test(message)) message = near(i, 1);
