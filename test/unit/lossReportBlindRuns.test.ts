@@ -129,3 +129,36 @@ test('a tracker id the person gives in lower case is an identifier; a model, a d
   const r = await run(SPOTTER_2);
   assert.ok(extractEntities(r, r.steps.map((s) => s.index)).some((e) => e.kind === 'identifier' && e.text === 'spotter-4te'));
 });
+
+test("pi-mono (sixth batch): a rule in parentheses or said of the work binds it; an API error the person pasted does not; Biome's × line is an error", async () => {
+  const { constraintsOf } = await import('../../src/core/compaction/facts/requests');
+  assert.deepEqual(constraintsOf('you can look up the detailed history in /tmp/s.jsonl if you need to (don\'t read the full file!)'), ["don't read the full file!"]);
+  assert.deepEqual(constraintsOf('it needs to cover all the things we want to do on a high level'), ['it needs to cover all the things we want to do on a high level']);
+  const pasted = [
+    'this results in',
+    '',
+    ' Error: 400 {"type":"error","error":{"type":"invalid_request_error","message":"messages.236: `tool_use`',
+    ' ids were found without `tool_result` blocks immediately after: toolu_019tYDrbzifrra2KYzmYqWvk. Each',
+    ' `tool_use` block must have a corresponding `tool_result` block in the next',
+    ' message."},"request_id":"req_011CVvAQm5gLufA1cDeHobKh"}',
+    '',
+    'You must not inject the bash message between the call and its result.',
+  ].join('\n');
+  assert.deepEqual(constraintsOf(pasted), ['You must not inject the bash message between the call and its result.']);
+  const r = await run(wild('badlogic__pi-mono/before-compaction.jsonl'));
+  const biome = r.steps.find((s) => s.kind === 'tool_result' && s.text.includes('× expected a semicolon to end the class property, but found none'))!;
+  const first = errorOf(biome, true)!;
+  assert.ok([first, ...furtherErrorsOf(biome, first, 5)].some((e) => e.text === 'expected a semicolon to end the class property, but found none'));
+});
+
+test("a 400-token hand-over keeps the run's last error, whatever else it must leave out", async () => {
+  const { findStrategy, runCompaction } = await import('../../src/core/compaction');
+  const { charEstimateCounter } = await import('../../src/core/tokens/counter');
+  const { extractFacts } = await import('../../src/core/compaction/facts/facts');
+  const r = await run(wild('JanDeDobbeleer__oh-my-posh/full.jsonl'));
+  const facts = extractFacts(r, r.steps.slice(0, 718).map((s) => s.index));
+  const last = facts.errors[facts.errors.length - 1];
+  const summary = (await runCompaction(r, { strategy: findStrategy('summarizing-session')!, range: '0:-2' }, { counter: charEstimateCounter })).summary!;
+  const insights = /• Tool Insights:\n((?: {2}- .*\n)*)/.exec(summary)?.[1] ?? '';
+  assert.ok(insights.includes(last.text.slice(0, 60)), `${last.text}\n---\n${insights}`);
+});

@@ -189,7 +189,7 @@ function* lineErrors(result: Step, text: string, failed: boolean): Generator<Err
     const before = previous;
     previous = raw;
     const line = raw.trim();
-    if (!line || /^\s{2,}/.test(raw) && !/^(?:E\s|\*\* \()/.test(line) || NO_ERROR.test(line)) continue;
+    if (!line || /^\s{2,}/.test(raw) && !/^(?:E\s|\*\* \(|[×✘]\s)/.test(line) || NO_ERROR.test(line)) continue;
     // pytest's short summary: `FAILED tests/a.py::test_x - ValueError: message`.
     const pytest = /^(?:FAILED|ERROR) \S+ - ((?:\w+\.)*\w*(?:Error|Exception|Failure|Exit))(?:: (.+))?$/.exec(line);
     if (pytest) { yield { ...make(result.index, pytest[1], pytest[2]), line: n }; continue; }
@@ -203,6 +203,10 @@ function* lineErrors(result: Step, text: string, failed: boolean): Generator<Err
       yield { ...make(result.index, m[1], body ? body[1] : m[2]), line: n };
       continue;
     }
+    // A diagnostic in miette's form (Biome, oxc, Turborepo: `  × expected a semicolon …`) or
+    // esbuild's (`✘ [ERROR] Could not resolve "x"`), indented or not.
+    const crossed = /^[×✘]\s+(?:\[ERROR\]\s+)?(\S.*)$/.exec(line);
+    if (crossed) { yield { step: result.index, type: 'error', text: firstLine(crossed[1], ERROR_CHARS), line: n }; continue; }
     // Elixir's exceptions, nested ones indented under what they caused: `** (Mix) Could not start
     // application x: …`, `    ** (BadMapError) expected a map, got:`.
     const elixir = /^\*\* \(([A-Z][\w.]*)\) (\S.*)$/.exec(line);

@@ -259,13 +259,17 @@ export function errorLines(facts: Facts, withSteps = true): string[] {
 }
 
 /**
- * Errors ranked for a budget: one seen again and again ranks above one seen once. `brief` lines
- * are shorter and carry no step number.
+ * Errors ranked for a budget: the last one always kept (where the run stands), then one seen again
+ * and again above one seen once. `brief` lines are shorter and carry no step number.
  */
 export function rankedErrorLines(facts: Facts, brief = false): Ranked[] {
-  return [...foldedErrors(facts, brief).map(({ text, step, times }, i) => {
+  const folded = foldedErrors(facts, brief);
+  // The latest error as its folded line says it (errors are read in step order).
+  const latest = facts.errors.length ? foldedErrors({ ...facts, errors: [facts.errors[facts.errors.length - 1]] }, brief)[0].text : undefined;
+  const last = folded.findIndex((e) => e.text === latest);
+  return [...folded.map(({ text, step, times }, i) => {
     const where = brief ? (times > 1 ? `×${times}` : '') : `step ${step}${times > 1 ? `, ×${times}` : ''}`;
-    return { text: where ? `${text} (${where})` : text, rank: 4 + Math.min(0.9, (times - 1) / 10) - i * 1e-6 };
+    return { text: where ? `${text} (${where})` : text, rank: i === last ? MUST_KEEP : 4 + Math.min(0.9, (times - 1) / 10) - i * 1e-6 };
   }), ...furtherErrorLines(facts, !brief)];
 }
 

@@ -221,7 +221,7 @@ export function slashRequest(steps: readonly Step[], i: number): { typed: string
 // not in descriptions ("it works when you don't use…"); "only change…", never a bare "only".
 const CONSTRAINT = new RegExp([
   String.raw`\b(?:must(?:n't| not)?|shall|should(?:n't| not)?|make sure|no need to|minimal|without (?:changing|modifying|touching))\b`,
-  String.raw`(?:^|\bplease\s+)(?:do not|don't|never|always|avoid)\b`,
+  String.raw`(?:^|\bplease\s+|\()(?:do not|don't|never|always|avoid)\b`,
   String.raw`\b(?:do not|don't) (?:have|need) to\b`,
   String.raw`\b(?:can|should|must|please) (?:avoid|never|always)\b`,
   String.raw`\bonly (?:change|modify|edit|touch|use|fix|add|remove|run|return|accept|allow)\b|^only\b`,
@@ -237,6 +237,8 @@ const CONSTRAINT = new RegExp([
   // The person's decisions and preferences: "X and Y are mandatory", "I would much prefer MIT
   // licences", "lets go with the latest C release".
   String.raw`\b(?:is|are) (?:mandatory|required)\b|^we want\b|\bi(?:'d| would)? (?:much |really |strongly )?prefer\b|\blet'?s (?:go with|use|stick with|keep)\b`,
+  // What the work needs, said of it: "it needs to cover all the things…", "everything needs to be…".
+  String.raw`\b(?:it|this|that|everything|all|they) needs? to\b`,
 ].join('|'), 'i');
 // "how they should work", "which should be": a question or a fragment, not a rule.
 // Questions, asked or reported: "how should…", "whether … we should…", "should agentv evaluate …?",
@@ -279,12 +281,19 @@ const CJK_PAUSE = new RegExp(String.raw`(?<=${CJK_CHAR})\s+(?=${CJK_CHAR})`, 'u'
 export function constraintsOf(text: string): string[] {
   const out: string[] = [];
   let fenced = false;
+  // A paragraph that holds a JSON object is output the person pasted (an API's error: "Each
+  // `tool_use` block must have a corresponding `tool_result` block"), not their rule.
+  let pasted = false;
   for (const line of text.split('\n')) {
     // A fenced block is code or output (a docstring's "should be treated as immutable"), not a rule for the agent.
     if (/^\s*(?:```|~~~)/.test(line)) { fenced = !fenced; continue; }
-    if (fenced || /^\s*(?:[>|]|\d+[:|]|\s{4})/.test(line)) continue; // quoted output, tables, code
+    if (line.trim() === '') { pasted = false; continue; }
+    if (/\{"[\w$.-]+"\s*:/.test(line)) pasted = true;
+    if (fenced || pasted || /^\s*(?:[>|]|\d+[:|]|\s{4})/.test(line)) continue; // quoted output, tables, code
     // A list item's marker is not part of its rule (`- Never rewrite the spec file.`).
-    for (const sentence of line.replace(/^\s*(?:[-*•+]|\d+[.)])\s+/, '').split(/(?<=[.!?])\s+/)) {
+    // A rule put in parentheses after a sentence ("… if you need to (don't read the full file!)") is a sentence of its own.
+    const item = line.replace(/^\s*(?:[-*•+]|\d+[.)])\s+/, '').replace(/\s*\(((?:please\s+)?(?:do not|don't|never|always|avoid)\b[^()]{3,200})\)/gi, '. $1');
+    for (const sentence of item.split(/(?<=[.!?])\s+/)) {
       // A skill or agent the request opens by naming (Codex's `$coordinator`, `@reviewer`) is not part of its rule.
       const s = sentence.trim().replace(/^[$@][\w-]+\s+(?=\S)/, '');
       const cjk = CJK.test(s) ? cjkConstraints(s) : [];
