@@ -149,3 +149,13 @@ test("Kimi CLI: a listing whose status line says `<system>ERROR: Command failed 
   // `<system>Command executed successfully.</system>` over the next listing is no error.
   assert.ok(!facts.errors.some((e) => /executed successfully/.test(e.text)));
 });
+
+test('Copilot CLI: a view that answered "File too large to read at once" read nothing, and that answer is the error', async () => {
+  // softwaresalt/agent-engram (wild dev split): the log says the call succeeded; the file never reached the model.
+  const [run] = await runs(path.join(REPO_ROOT, 'wild', 'files', 'softwaresalt__agent-engram', 'events.jsonl'));
+  const refusal = run.steps.find((s) => s.kind === 'tool_result' && s.text.startsWith('File too large to read at once (46.3 KB).'))!;
+  assert.ok([...errorSteps(run.steps)].includes(refusal.index), 'the tree and is:error mark it');
+  const facts = extractFacts(run, run.steps.map((s) => s.index));
+  assert.match(facts.errors.find((e) => e.step === refusal.index)?.text ?? '', /^File too large to read at once \(46\.3 KB\)\. Consider using tools like grep/);
+  assert.ok(facts.reads.some((r) => r.step === refusal.answers && r.failed), 'the view is not a read that went through');
+});

@@ -481,7 +481,9 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
   else if (result) {
     // A read shows source code: an error is read out of it only when the read itself failed.
     const failed = verdict?.failed === true || failedEdit === 'failed';
-    const err = (info.kind === 'read' || verdict?.failed === false) && !failed ? undefined : errorOf(result, failed);
+    // A read or an edit told failed by its first line ("File too large to read at once (46.3 KB). …") says so there.
+    const opening = failed && verdict?.by === 'edit' ? firstOutputLine(result.text) : undefined;
+    const err = (info.kind === 'read' || verdict?.failed === false) && !failed ? undefined : errorOf(result, failed) ?? (opening ? { step: result.index, type: 'failure', text: bounded(opening, 240) } : undefined);
     if (err) facts.errors.push(err);
     if (err && failed) facts.moreErrors.push(...furtherErrorsOf(result, err));
   }
