@@ -162,3 +162,12 @@ test("a 400-token hand-over keeps the run's last error, whatever else it must le
   const insights = /• Tool Insights:\n((?: {2}- .*\n)*)/.exec(summary)?.[1] ?? '';
   assert.ok(insights.includes(last.text.slice(0, 60)), `${last.text}\n---\n${insights}`);
 });
+
+test("versions a bug report gives as values, and ids an API minted, are identifiers the person gave", () => {
+  const ids = (text: string) => userRefsOf(text).filter((r) => r.kind === 'identifier').map((r) => r.text);
+  // pvlib's issue template (wild dev split) and a pasted API error (pi-mono).
+  assert.deepEqual(ids('**Versions:**\n - ``pvlib.__version__``: 0.8.0\n - python: 3.7.4 (default, Aug 13 2019, 20:35:49)'), ['0.8.0', '3.7.4']);
+  assert.deepEqual(ids('ids were found without `tool_result` blocks immediately after: toolu_019tYDrbzifrra2KYzmYqWvk. Each'), ['toolu_019tYDrbzifrra2KYzmYqWvk']);
+  // A snake_case name is not an id; nor is a version in prose that names no value.
+  assert.deepEqual(ids('rename user_interface_component and ship it in 2.0'), []);
+});

@@ -361,6 +361,10 @@ export function userRefsOf(text: string): UserRef[] {
   }
   // An id the person names in words: "my user ID is mia_li_3668", "order number: 4471-B".
   for (const m of noUrls.matchAll(/\b(?:id|ID|Id|number|no\.|code|key|account|order|ticket|reservation|booking|customer|user ?name|username)\s*(?:is|:|=|#)\s*[`'"]?([A-Za-z0-9][\w.-]{2,40}\w)\b/g)) if (/\d/.test(m[1]) && !/^\d{1,3}$/.test(m[1])) add('identifier', m[1]);
+  // A version a bug report gives as a value (`- python: 3.7.4 (default, …)`, `- ``pvlib.__version__``: 0.8.0`).
+  for (const m of noUrls.matchAll(/^\s*[-*]?\s*`{0,2}[\w.]+`{0,2}\s*:\s*(v?\d+\.\d+(?:\.\d+)+)\b/gm)) add('identifier', m[1]);
+  // An id an API or a client minted (`toolu_019tYDrbzifrra2KYzmYqWvk`, `req_011CVvAQm5gLufA1cDeHobKh`): a short prefix, letters and digits of both cases.
+  for (const m of noUrls.matchAll(/(?<![\w-])[a-z]{2,10}_(?=[A-Za-z0-9]*\d)(?=[A-Za-z0-9]*[A-Z])[A-Za-z0-9]{14,}(?![\w-])/g)) add('identifier', m[0]);
   // Version pins: `django==3.2.1`, `numpy>=1.24`, `react@18.2.0`.
   for (const m of noUrls.matchAll(/(?<![\w.-])[A-Za-z][\w.-]*(?:==|>=|<=|~=|!=)\d[\w.]*|(?<![\w.-])@?[a-z][\w./-]*@\d+\.\d+(?:\.\d+)?(?![\w.])/g)) add('identifier', m[0]);
   // What a debugger checks first: the failing test, the error type, its code.
