@@ -9,4 +9,4 @@ export { SaveRefused, defaultExportKind, saveCondensed, type ExportKind, type Sa
 export { redactTrajectory } from './redactTrajectory';
 export { defaultRequestsPerFiring, type CompactionMode, type CompactionResult, type ForcedTrigger, type IncrementalPolicy, type OptionSpec, type OptionValue, type OutgoingRequest, type PolicyChoice, type StepFate, type StepRange, type Strategy, type StrategyOptions } from './types';
 export { argsObject, contextTextOf, promptTokensOf } from './text';
-export { cleanText, extractFacts, failedEdits, filesChanged, filesRead, withoutWorkdir } from './extract';
+export { cleanText, extractFacts, failedEdits, filesChanged, filesRead, sameTest, withoutWorkdir } from './extract';

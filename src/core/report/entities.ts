@@ -1,5 +1,5 @@
 import type { CompactionResult } from '../compaction';
-import { extractFacts, failedEdits, filesChanged, filesRead, withoutWorkdir } from '../compaction';
+import { extractFacts, failedEdits, filesChanged, filesRead, sameTest, withoutWorkdir } from '../compaction';
 import type { Step, Run } from '../model';
 import { argsObject } from '../compaction';
 
@@ -77,7 +77,7 @@ export function extractEntities(trajectory: Run, indices: Iterable<number>): Ent
   for (const c of f.commands) if (!c.onlyPatch && !c.refused) note('command', withoutWorkdir(c.longCommand), c.step, c.exitCode !== undefined ? `exit ${c.exitCode}` : c.outcome, c.wholeCommand);
   // A test pytest heads `TestX.test_y` in one run and names `tests/a.py::TestX::test_y` in another is one test.
   const named = f.tests.flatMap((t) => t.failing).filter((id) => id.includes('::'));
-  const namedElsewhere = (id: string) => !id.includes('::') && named.some((n) => n.endsWith(`::${id.replace('.', '::')}`));
+  const namedElsewhere = (id: string) => !id.includes('::') && named.some((n) => sameTest(id, n));
   for (const t of f.tests) for (const id of t.failing) if (!namedElsewhere(id)) note('test', id, t.step, 'failing');
   for (const e of [...f.errors, ...f.moreErrors]) note('error', e.text, e.step);
   // The shell's own complaint in a command that went through (`zsh:1: command not found: av-44n`) is an error a tool reported.

@@ -6,7 +6,7 @@ import { addedLines, carriesPatch, classifyCall, onlyPatch, returnsFinding, comm
 import { shellBanners, withoutBanners, withoutEcho } from './banners';
 import { ciErrorsOf } from './diagnostics';
 import { bounded, paragraph, unique } from './hygiene';
-import { editOutcome, errorOf, refusedCall, reportOpening, shellComplaintOf, exitCodeOf, furtherErrorsOf, isTestCommand, firstOutputLine, listingOf, pathListOf, readGist, recordLineOf, someOutputLine, tellingOutputLine, testRun, twoLineOutput, type ErrorFact, type Outcome } from './outcomes';
+import { editOutcome, errorOf, openingError, refusedCall, reportOpening, shellComplaintOf, exitCodeOf, furtherErrorsOf, isTestCommand, firstOutputLine, listingOf, pathListOf, readGist, recordLineOf, someOutputLine, tellingOutputLine, testRun, twoLineOutput, type ErrorFact, type Outcome } from './outcomes';
 import { decisionsOf, droppedFinished, summaryOf, taskToolPlan, todosOf, type SummaryFact, type TodoItem } from './plans';
 import { answerText, ASK_TOOLS, constraintsOf, promptRepeat, promptText, type PromptText, requestText, slashRequest, taskOf, typedIntoPrompt, userRefsOf, type UserRef } from './requests';
 import { answersNo, verdictOf } from './verdict';
@@ -482,8 +482,7 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
     // A read shows source code: an error is read out of it only when the read itself failed.
     const failed = verdict?.failed === true || failedEdit === 'failed';
     // A read or an edit told failed by its first line ("File too large to read at once (46.3 KB). …") says so there.
-    const opening = failed && verdict?.by === 'edit' ? firstOutputLine(result.text) : undefined;
-    const err = (info.kind === 'read' || verdict?.failed === false) && !failed ? undefined : errorOf(result, failed) ?? (opening ? { step: result.index, type: 'failure', text: bounded(opening, 240) } : undefined);
+    const err = (info.kind === 'read' || verdict?.failed === false) && !failed ? undefined : errorOf(result, failed) ?? (failed && verdict?.by === 'edit' ? openingError(result) : undefined);
     if (err) facts.errors.push(err);
     if (err && failed) facts.moreErrors.push(...furtherErrorsOf(result, err));
   }

@@ -94,14 +94,20 @@ const WRAPPED_FAILURE = /^\s*<(?:[a-z]+ ){0,3}(?:error|failed|failure)(?: [a-z]+
 
 // A tally (`Found 6 errors.`, `✖ 3 problems`, `1 error generated.`) counts the messages, and
 // pre-commit's line for a hook (`ruff check……Failed`) says which failed: neither is a message.
-const TALLY = /^(?:Found\s+|✖\s+)?\d+\s+(?:errors?|problems?|issues?)\b(?!:)|^\S.*?\.{5,}(?:Failed|Passed|Skipped)$/i;
+const TALLY = /^(?:Found\s+|✖\s+)?\d+\s+(?:errors?|problems?|issues?)\b(?!:)/i;
+const HOOK_STATUS = /^\S.*?\.{5,}(Failed|Passed|Skipped)$/i;
+
+/** A result's text with the wrappers a harness puts around a tool's message (errorOf) taken off. */
+function messageText(result: Step): string {
+  return cleanText(result.text).replace(/<\/?(?:tool_use_error|exception)>/g, '').replace(/^<system>(.*)<\/system>$/gm, '$1');
+}
 
 /** An error a tool reported, from its output only. Reads (`cat`, editors' views) are skipped by the caller. */
 export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
   // Claude Code wraps a tool's refusal in `<tool_use_error>…</tool_use_error>`, mini-swe-agent a command
   // that never finished in `<exception>…</exception>`, Kimi CLI its status line over a tool's output
   // in `<system>…</system>` (`<system>ERROR: Command failed with exit code: 1.</system>`): the message is inside.
-  const text = cleanText(result.text).replace(/<\/?(?:tool_use_error|exception)>/g, '').replace(/^<system>(.*)<\/system>$/gm, '$1');
+  const text = messageText(result);
   const api = apiErrorOf(text);
   if (api) return { step: result.index, type: api.type, text: firstLine(api.text, ERROR_CHARS) };
   // A harness that wraps a failure's message in angle brackets and says so (Copilot's
@@ -131,14 +137,14 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
   }
   if (failed || result.isError) {
     // (pre-commit's line for a hook that passed says nothing of what failed.)
-    const meaningful = outputLines(text, false).filter((l) => !NO_ERROR.test(l) && !/\.{5,}(?:Passed|Skipped)$/.test(l));
+    const meaningful = outputLines(text, false).filter((l) => !NO_ERROR.test(l) && !/^(?:Passed|Skipped)$/.test(HOOK_STATUS.exec(l)?.[1] ?? ''));
     // An exception named with its message (`litellm.InternalServerError: …` after a harness's "Run ended: …") is the error.
     for (const l of meaningful) {
       const m = /^((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)):\s+(\S.*)$/.exec(l);
       if (m) return make(result.index, m[1], m[2]);
     }
     // A line that says it failed beats the first line; "ERROR:" alone heads the message on the next line.
-    const telling = meaningful.findIndex((l) => /\b(?:error|failed|failure|fatal|cannot|denied|not found|no such file|invalid|not recognized|not permitted|rejected|unexpected)\b/i.test(l) && !TALLY.test(l));
+    const telling = meaningful.findIndex((l) => /\b(?:error|failed|failure|fatal|cannot|denied|not found|no such file|invalid|not recognized|not permitted|rejected|unexpected)\b/i.test(l) && !TALLY.test(l) && !HOOK_STATUS.test(l));
     const at = telling >= 0 ? telling : 0;
     const first = /^\w+:$/.test(meaningful[at] ?? '') && meaningful[at + 1] ? `${meaningful[at]} ${meaningful[at + 1]}` : meaningful[at];
     // A line that opens by saying it failed, or names the system's error (`[Errno 2]`), is a message
@@ -159,7 +165,7 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
   // A tool that refused the call, and records no status, says so first ("Browser Use rejected this
   // action due to browser security policy", "The tool use was rejected").
   const opening = firstOutputLine(text, false);
-  if (opening && REFUSAL.test(opening) && !NUMBERED_OR_CODE.test(opening)) return { step: result.index, type: 'refusal', text: firstLine(opening, ERROR_CHARS) };
+  if (opening && refuses(opening)) return { step: result.index, type: 'refusal', text: firstLine(opening, ERROR_CHARS) };
   return undefined;
 }
 
@@ -284,10 +290,21 @@ const NUMBERED_OR_CODE = /^\s*(?:\d+[:\t|→]|[#/*<{[(])/;
  */
 export function refusedCall(result: Step | undefined): boolean {
   if (!result?.isError) return false;
-  const opening = firstOutputLine(cleanText(result.text).replace(/<\/?tool_use_error>/g, ''), false);
-  return opening !== undefined && (REFUSAL.test(opening) || /^Tool permission request failed\b/.test(opening)) && !NUMBERED_OR_CODE.test(opening);
+  const opening = firstOutputLine(messageText(result), false);
+  return opening !== undefined && (refuses(opening) || /^Tool permission request failed\b/.test(opening));
+}
+
+/** A line that says the call was refused, in prose (not a numbered line or code). */
+function refuses(line: string): boolean {
+  return REFUSAL.test(line) && !NUMBERED_OR_CODE.test(line);
 }
 const REFUSAL = /\b(?:rejected|refused|denied|blocked|declined)\s+(?:this|the|your)\s+(?:action|request|tool|command|operation|call)\b|\b(?:action|request|tool use|tool call|command|operation|call)\s+(?:was|has been|is)\s+(?:rejected|refused|denied|blocked|declined|not allowed)\b/i;
+
+/** A result's first line as its error: a read or an edit told failed by that line ("File too large to read at once (46.3 KB). …"). */
+export function openingError(result: Step): ErrorFact | undefined {
+  const opening = firstOutputLine(result.text);
+  return opening ? { step: result.index, type: 'failure', text: bounded(opening, ERROR_CHARS) } : undefined;
+}
 
 function make(step: number, type: string, message?: string): ErrorFact {
   const short = type.split('.').pop()!;
@@ -318,6 +335,11 @@ function shellError(line: string): string | undefined {
   return undefined;
 }
 
+/** Whether the test pytest heads `TestX.test_y[p]` is `id` (`tests/a.py::TestX::test_y[p]`, or the heading's own spelling). */
+export function sameTest(headed: string, id: string): boolean {
+  return id === headed || id.endsWith(`::${headed.replace('.', '::')}`);
+}
+
 export interface TestRun {
   /** One line: `3 failed, 12 passed`, `OK`, `exit 1`. */
   outcome: string;
@@ -346,8 +368,7 @@ export function testRun(result: Step, exitCode: number | undefined): TestRun {
   // A failure's section heading (`____ TestX.test_y[chromium] ____`) names a test the summary (cut
   // by `| head`) may not: told as pytest heads it, unless the summary names it with its file.
   for (const m of text.matchAll(/^_{3,} ((?:Test\w*\.)?test\w*(?:\[[^\]\n]*\])?) _{3,}$/gm)) {
-    const tail = `::${m[1].replace('.', '::')}`;
-    if (![...failing].some((f) => f.endsWith(tail) || f === m[1])) failing.add(m[1]);
+    if (![...failing].some((f) => sameTest(m[1], f))) failing.add(m[1]);
   }
   // ExUnit: `  1) test sync/2 is idempotent (Spotter.SyncTest)`; the test's name is `test sync/2 …`.
   for (const line of eachLine(text)) { const m = EXUNIT_FAILURE.exec(line.trim()); if (m) failing.add(m[1]); }

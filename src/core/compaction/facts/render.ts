@@ -4,7 +4,7 @@
 import { bounded, counted, leastPassing, saidIn, tidy, unique } from './hygiene';
 import {
   ANSWERED_PREFIX, callName, describeChange, describeCommand, describeFailedEdit, describeTest, describeTodo, failedEdits, filesChanged, filesRead, readGistOf, samePath,
-  type CommandFact, type Facts,
+  type CommandFact, type Facts, type FileChange,
 } from './facts';
 import { installsDependency, returnsFinding } from './calls';
 import { isTestCommand } from './outcomes';
@@ -116,10 +116,13 @@ export function userRefLines(facts: Facts): string[] {
  * src/app.py (adds def farewell(name: str) -> str:)" says what changed, not only where.
  */
 export function changeLines(facts: Facts, withAdded = true): string[] {
-  return filesChanged(facts).map((c) => {
-    const added = withAdded ? [...facts.edits].reverse().find((e) => e.outcome === 'ok' && samePath(e.file, c.file))?.added?.[0] : undefined;
-    return added && added.length <= ADDED_IN_LINE_CHARS ? `${describeChange(c)} (adds ${added})` : describeChange(c);
-  });
+  return filesChanged(facts).map((c) => changeLine(facts, c, withAdded));
+}
+
+/** One file changed (`filesChanged`), with the first line its latest edit put in when `withAdded` and short. */
+export function changeLine(facts: Facts, c: FileChange, withAdded: boolean): string {
+  const added = withAdded ? [...facts.edits].reverse().find((e) => e.outcome === 'ok' && samePath(e.file, c.file))?.added?.[0] : undefined;
+  return added && added.length <= ADDED_IN_LINE_CHARS ? `${describeChange(c)} (adds ${added})` : describeChange(c);
 }
 
 const ADDED_IN_LINE_CHARS = 80;
@@ -204,8 +207,13 @@ export function recordedLines(facts: Facts): string[] {
   return unique(facts.commands.flatMap((c) => (c.recorded ? [recordedLine(c.recorded)] : [])));
 }
 
+/** Whether what a command recorded is a commit (`[main b05d732] Fix the parser`), not a push or a tracker's note. */
+export function isCommitRecord(recorded: string | undefined): boolean {
+  return recorded?.startsWith('[') === true;
+}
+
 function recordedLine(recorded: string): string {
-  if (recorded.startsWith('[')) return `committed ${recorded}`;
+  if (isCommitRecord(recorded)) return `committed ${recorded}`;
   if (/^\S+\.\.\.?\S+ +\S+ -> \S+$|^\* \[new (?:branch|tag)\]/.test(recorded)) return `pushed ${recorded.replace(/ {2,}/g, ' ')}`;
   return recorded;
 }
@@ -239,12 +247,16 @@ export function failingTestIds(facts: Facts): string[] {
   return unique(facts.tests.flatMap((t) => t.failing));
 }
 
+/** An error as its line says it: a brief line leaves out long quoted code (an edit's old text), keeping what the error says. */
+function errorLineText(e: { text: string }, brief: boolean): string {
+  return brief ? bounded(e.text.replace(/`[^`\n]*`/g, (code) => (code.length > 26 ? '`…`' : code)), 140) : e.text;
+}
+
 /** Each error once, with the step it was first seen at and how often it came back. */
 function foldedErrors(facts: Facts, brief: boolean): { text: string; step: number; times: number }[] {
   const seen = new Map<string, { step: number; times: number }>();
   for (const e of facts.errors) {
-    // A brief line leaves out long quoted code (an edit's old text), keeping what the error says.
-    const text = brief ? bounded(e.text.replace(/`[^`\n]*`/g, (code) => (code.length > 26 ? '`…`' : code)), 140) : e.text;
+    const text = errorLineText(e, brief);
     const prev = seen.get(text);
     seen.set(text, { step: prev?.step ?? e.step, times: (prev?.times ?? 0) + 1 });
   }
@@ -265,7 +277,7 @@ export function errorLines(facts: Facts, withSteps = true): string[] {
 export function rankedErrorLines(facts: Facts, brief = false): Ranked[] {
   const folded = foldedErrors(facts, brief);
   // The latest error as its folded line says it (errors are read in step order).
-  const latest = facts.errors.length ? foldedErrors({ ...facts, errors: [facts.errors[facts.errors.length - 1]] }, brief)[0].text : undefined;
+  const latest = facts.errors.length ? errorLineText(facts.errors[facts.errors.length - 1], brief) : undefined;
   const last = folded.findIndex((e) => e.text === latest);
   return [...folded.map(({ text, step, times }, i) => {
     const where = brief ? (times > 1 ? `×${times}` : '') : `step ${step}${times > 1 ? `, ×${times}` : ''}`;

@@ -6,11 +6,11 @@
 import type { Step, Run } from '../../model';
 import { replaceRange, summaryStep, syntheticStep } from '../assemble';
 import {
-  changeLines, constraintLines, describeTools, doneTodoLines, finishedEarlierLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts,
+  changeLine, constraintLines, describeTools, doneTodoLines, finishedEarlierLines, earlierSummaryText, EXTRACTIVE_NOTE, extractFacts,
   failedEditLines, failingTestIds, installLines, lastAgentLine, laterRequests, openTodoLines, pendingCallLines, readLinesUnderRoot,
   rankedCommandLines, rankedErrorLines, recordedLines, renderSections, taskOpening, taskWants, testLines, userRefLines, withinTokens, type Facts,
 } from '../extract';
-import { excerptLines, filesChanged, outcomeLines } from '../facts';
+import { excerptLines, filesChanged, isCommitRecord, outcomeLines } from '../facts';
 import { charEstimateCounter, type TokenCounter } from '../../tokens';
 import { promptTokensOf } from '../text';
 import type { PolicyChoice, StepRange, Strategy, StrategyContext, StrategyOutput } from '../types';
@@ -171,9 +171,8 @@ function extractiveSessionSummary(facts: Facts, maxTokens: number, count: (text:
  * since the last commit is where the work stands, and ranks with the task.
  */
 function committedLast(facts: Facts): { text: string; rank: number }[] {
-  const lastCommit = Math.max(-1, ...facts.commands.filter((c) => c.recorded?.startsWith('[')).map((c) => c.step));
-  const lines = changeLines(facts, false);
-  return filesChanged(facts).map((c, i) => ({ text: lines[i], rank: c.step < lastCommit ? 3.9 : 5 }));
+  const lastCommit = Math.max(-1, ...facts.commands.filter((c) => isCommitRecord(c.recorded)).map((c) => c.step));
+  return filesChanged(facts).map((c) => ({ text: changeLine(facts, c, false), rank: c.step < lastCommit ? 3.9 : 5 }));
 }
 
 async function runSummarizing(trajectory: Run, range: StepRange, ctx: StrategyContext): Promise<StrategyOutput> {
