@@ -12,6 +12,7 @@ export function renderStats(s: TrajectoryStats): string {
   text += table([
     ['format', s.format],
     ['title', s.title],
+    ...(s.forkedFrom ? [['forked from', `session ${s.forkedFrom}`] as [string, string]] : []),
     ['records', String(s.records)],
     ['steps', String(s.steps)],
     ['turns', String(s.turns)],

@@ -204,6 +204,13 @@ export interface TrajectoryMeta {
    */
   recordedPart?: { steps: number; why: string };
   /**
+   * Where `recorded` holds more model calls than the log shows one by one (a rollout that kept only
+   * its last usage record): the fewest calls the totals can hold, and how the log says so.
+   */
+  recordedCallsAtLeast?: { calls: number; why: string };
+  /** The session this one was forked from, by the id its log gives (Codex `forked_from_id`). */
+  forkedFrom?: string;
+  /**
    * Tokens every request carries that the log records the size of but not the text (the system
    * prompt and the tool definitions; Copilot CLI's `session.shutdown` counts them), and where it
    * says so. The replay adds them to each request when no per-call usage calibrates it.

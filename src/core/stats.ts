@@ -20,6 +20,8 @@ export interface TrajectoryStats {
   jsonPath?: string;
   /** What the reader made of the records (set when the file was read by the loader). */
   coverage?: Coverage;
+  /** The session this one was forked from, by its id (`TrajectoryMeta.forkedFrom`). */
+  forkedFrom?: string;
 }
 
 /** A run as a file of its own (a run of an evaluation output shown, counted or saved alone). */
@@ -59,6 +61,7 @@ export function computeStats(t: TrajectoryFile): TrajectoryStats {
     warnings: [...t.warnings.map((w) => w.message), ...coverageWarnings(t)],
     ...(t.coverage ? { coverage: t.coverage } : {}),
     ...(typeof t.meta.jsonPath === 'string' ? { jsonPath: t.meta.jsonPath } : {}),
+    ...(t.meta.forkedFrom ? { forkedFrom: t.meta.forkedFrom } : {}),
   };
 }
 

@@ -97,3 +97,14 @@ test('OpenHands SDK completion log in non-function-calling mode: calls and resul
   const call = t.steps.find((s) => s.usage);
   assert.deepEqual([call?.tool?.name, call?.usage?.inputTokens, call?.usage?.cachedInputTokens], ['finish', 9204, 9024]);
 });
+
+test('stats --tokens: Codex totals that hold more calls than the rollout records one by one say so, not "2 calls"', async () => {
+  // A real Codex 0.94 rollout kept from its middle (EdouardZemb/test-framework): its running total
+  // (2,135,514 input) holds the session's earlier calls; the two calls it records add up to 214,740.
+  const { code, out } = await runCli('stats', fixture('codex/turn-aborted-note.jsonl'), '--tokens');
+  assert.equal(code, 0);
+  assert.match(out, /Recorded usage \(log totals\), 2 calls in the log, at least 3 in its totals: its running total \(token_count\) is larger than the 2 calls it records one by one\n {2}input {3}recorded 2,135,514,/);
+  // Where the calls add up to the totals, the count stands alone.
+  const whole = await runCli('stats', fixture('codex/codemie-unified-exec.jsonl'), '--tokens');
+  assert.match(whole.out, /Recorded usage \(log totals, the same per call\), 3 calls\n/);
+});

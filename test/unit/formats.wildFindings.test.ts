@@ -6,7 +6,7 @@ import { charEstimateCounter } from '../../src/core/tokens/counter';
 import { loadTrajectory } from '../../src/core/open';
 import { stepFailed } from '../../src/core/compaction/facts/verdict';
 import { REPO_ROOT } from '../helpers/paths';
-import { fileOfRun } from '../../src/core/stats';
+import { computeStats, fileOfRun } from '../../src/core/stats';
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { CODEX_INJECTED } from '../../src/core/formats/codexInjected';
@@ -98,6 +98,8 @@ test('codex: a forked thread (a subagent) starts with the parent\'s history copi
   assert.match(run.steps.find((s) => s.text === 'Set up the agent crew for this repository.')!.label!, /^from the parent thread/);
   assert.deepEqual(run.steps.filter((s) => s.usage).map((s) => s.usage!.inputTokens), [30_000], 'only its own call');
   assert.deepEqual([run.meta.recorded?.inputTokens, run.meta.recorded?.cachedInputTokens, run.meta.recorded?.outputTokens], [30_000, 20_000, 500]);
+  assert.equal(computeStats(fileOfRun(run)).forkedFrom, parent, 'stats names the thread it was forked from');
+  assert.equal(run.meta.recordedCallsAtLeast, undefined, 'its own call is all its usage since the fork');
 });
 
 test('codex ≥ 0.9x: the <turn_aborted> note Codex sends after Esc is one interruption, not a request; the event after it adds none', async () => {

@@ -45,6 +45,7 @@ export const codexAdapter: FormatAdapter = {
     const meta: TrajectoryMeta = { agent: 'codex' };
     const echoes = echoedTexts(records);
     let lastTotal: unknown;
+    const calls = { seen: 0, tokens: 0, each: true }; // this thread's usage records, one per call, what they add up to, whether each had its own
     const fork = new ForkedHistory();
     records.forEach(({ value, line }, i) => {
       if (!isRecord(value)) return;
@@ -102,6 +103,9 @@ export const codexAdapter: FormatAdapter = {
             // The parent's calls, copied with its history: their total is where this thread's begins.
             if (fork.copying) { fork.base = count.total; break; }
             meta.recorded = count.total;
+            calls.seen++;
+            calls.tokens += usageTokens(count.call);
+            if (!count.call) calls.each = false;
             const last = b.steps[b.steps.length - 1];
             if (last && !last.usage && count.call) last.usage = count.call;
           } else if (event === 'user_message' || event === 'agent_message' || event === 'agent_reasoning') {
@@ -132,6 +136,11 @@ export const codexAdapter: FormatAdapter = {
     });
     const steps = b.finish();
     if (fork.base && meta.recorded) meta.recorded = usageSince(meta.recorded, fork.base);
+    if (fork.parent) meta.forkedFrom = fork.parent;
+    // A running total larger than the calls recorded one by one holds calls the log did not keep.
+    if (meta.recorded && calls.seen > 0 && calls.each && usageTokens(meta.recorded) > calls.tokens) {
+      meta.recordedCallsAtLeast = { calls: calls.seen + 1, why: `its running total (token_count) is larger than the ${calls.seen === 1 ? 'call' : `${calls.seen} calls`} it records one by one` };
+    }
     linkProcessCalls(steps, UNIFIED_EXEC);
     if (records.length > 0 && steps.length === 0) ctx.warnings.push({ message: 'No messages or tool calls were found in this rollout.' });
     const fallback = meta.sessionId ? `Codex session ${String(meta.sessionId)}` : ctx.fileName;
@@ -171,7 +180,8 @@ function parentInjected(text: string): Injected {
  */
 class ForkedHistory {
   private own: string | undefined;
-  private parent: string | undefined;
+  /** The `forked_from_id` of this thread's own session_meta. */
+  parent: string | undefined;
   private seen = false;
   /** Whether the records now read are the parent's, copied. */
   copying = false;
@@ -198,6 +208,11 @@ class ForkedHistory {
 }
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+/** Input plus output of a usage record (0 when there is none). */
+function usageTokens(u: RecordedUsage | undefined): number {
+  return (u?.inputTokens ?? 0) + (u?.outputTokens ?? 0);
+}
 
 /** A running total less what it held at `base`. */
 function usageSince(total: RecordedUsage, base: RecordedUsage): RecordedUsage {

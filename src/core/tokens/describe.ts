@@ -31,7 +31,9 @@ export function describeTokenReport(r: TokenReport): string {
       return rec === undefined ? `ours ${c.ours[field].toLocaleString('en-US')}, not recorded`
         : `recorded ${rec.toLocaleString('en-US')}, ours ${c.ours[field].toLocaleString('en-US')}, difference ${signed(c.difference[field]!)}`;
     };
-    text += `\n${label}, ${c.calls} call${c.calls === 1 ? '' : 's'}\n${table([['input', line('inputTokens')], ['output', line('outputTokens')]])}`;
+    // Our calls are what the log shows; where its totals hold more, say so rather than under-count.
+    const calls = c.callsAtLeast ? `${c.calls} call${c.calls === 1 ? '' : 's'} in the log, at least ${c.callsAtLeast.calls} in its totals: ${c.callsAtLeast.why}` : `${c.calls} call${c.calls === 1 ? '' : 's'}`;
+    text += `\n${label}, ${calls}\n${table([['input', line('inputTokens')], ['output', line('outputTokens')]])}`;
     if (c.recorded.cost !== undefined) text += `  recorded cost $${c.recorded.cost.toFixed(4)}\n`;
   }
   if (r.recorded) text += '  (Recorded input also holds what the log leaves out: tool schemas, hidden instructions.)\n';

@@ -16,6 +16,8 @@ export interface UsageComparison {
   difference: { inputTokens?: number; outputTokens?: number };
   /** The totals cover only the calls before the run's last record of them (`TrajectoryMeta.recordedPart`). */
   part?: boolean;
+  /** The fewest calls the recorded totals hold, where the log shows they hold more than `calls`, and how it shows it. */
+  callsAtLeast?: { calls: number; why: string };
 }
 
 export interface RecordedReport {
@@ -36,6 +38,8 @@ export function compareRecorded(t: TrajectoryFile, tokens: readonly StepTokens[]
   const callsWithUsage: ModelCall[] = [];
   let offset = 0;
   let part = false;
+  let floor = 0; // the calls the totals hold at least, run by run
+  let floorWhy: string | undefined;
   for (const run of runs) {
     const runTokens = tokens.slice(offset, offset + run.steps.length);
     offset += run.steps.length;
@@ -43,7 +47,11 @@ export function compareRecorded(t: TrajectoryFile, tokens: readonly StepTokens[]
     // Totals that stop before the run does are compared with the calls they cover.
     const covered = run.meta.recordedPart?.steps;
     if (covered !== undefined) part = true;
-    allCalls.push(...(covered === undefined ? calls : calls.filter((c) => c.start < covered)));
+    const coveredCalls = covered === undefined ? calls : calls.filter((c) => c.start < covered);
+    allCalls.push(...coveredCalls);
+    const atLeast = run.meta.recordedCallsAtLeast ?? (runs.length === 1 ? t.meta.recordedCallsAtLeast : undefined);
+    floor += Math.max(coveredCalls.length, atLeast?.calls ?? 0);
+    floorWhy ??= atLeast?.why;
     for (const [call, usage] of usageByCall(run.steps, calls)) {
       callsWithUsage.push(call);
       perCall.push(usage);
@@ -54,7 +62,10 @@ export function compareRecorded(t: TrajectoryFile, tokens: readonly StepTokens[]
   const runTotals = runs.map((r) => r.meta.recorded).filter((u): u is RecordedUsage => u !== undefined && recordsSomething(u));
   const totals = runTotals.length > 0 ? runTotals : t.meta.recorded && recordsSomething(t.meta.recorded) ? [t.meta.recorded] : [];
   const report: RecordedReport = {};
-  if (totals.length > 0) report.totals = { ...comparison(sumUsage(totals), allCalls), ...(part ? { part: true } : {}) };
+  if (totals.length > 0) {
+    report.totals = { ...comparison(sumUsage(totals), allCalls), ...(part ? { part: true } : {}) };
+    if (floor > allCalls.length && floorWhy) report.totals.callsAtLeast = { calls: floor, why: floorWhy };
+  }
   if (perCall.length > 0) report.perCall = comparison(sumUsage(perCall), callsWithUsage);
   return report.totals || report.perCall ? report : undefined;
 }
