@@ -81,7 +81,8 @@ export function matches(kind: EntityKind, label: string, found: string): boolean
       // A Windows path (`D:\oh-my-posh\src\a.go`) is the same file as its slashed spelling.
       const b = f.replace(/\\/g, '/').replace(/^\.\//, '');
       // A path as the shell was given it (`Demo\ Prep.vtt`) is the same file as its plain spelling.
-      return l.split('|').map((alt) => alt.trim().replace(/^\.\//, '').replace(/\\ /g, ' ')).some((a) => a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`));
+      // A label copied from a Windows run (`src\App.tsx`) is the same file too.
+      return l.split('|').map((alt) => alt.trim().replace(/\\ /g, ' ').replace(/\\/g, '/').replace(/^\.\//, '')).some((a) => a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`));
     }
     case 'command': {
       // `a ... b`: the command holds a, then b. A label may also be the command's beginning.

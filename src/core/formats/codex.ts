@@ -336,7 +336,9 @@ function readOutputStatus(step: Step): void {
     const header = /^Exit code: (-?\d+)\r?\nWall time: /.exec(step.text) ?? /^Chunk ID: \S+\r?\nWall time: [^\n]*\r?\nProcess exited with code (-?\d+)\r?\n/.exec(step.text);
     if (header) step.exitCode = Number(header[1]);
   }
-  if (step.isError === undefined && step.exitCode === undefined && /^execution error: \S/.test(step.text)) step.isError = true;
+  // Codex's own answers for a call that did not run: a sandbox or executor error, or the person
+  // declining the command when asked to approve it (the rollout records no status for either).
+  if (step.isError === undefined && step.exitCode === undefined && (/^execution error: \S/.test(step.text) || /^exec command rejected by user\s*$/.test(step.text))) step.isError = true;
 }
 
 /**

@@ -215,9 +215,16 @@ function commandArg(args: Record<string, unknown>, sub: string | undefined, shel
   return undefined;
 }
 
-/** `["bash", "-lc", "ls -la"]` (Codex's local_shell) reads as `ls -la`. */
+/**
+ * `["bash", "-lc", "ls -la"]` (Codex's local_shell) reads as `ls -la`; so do the Windows shells it
+ * runs through, `["powershell.exe", "-NoLogo", "-NoProfile", "-Command", "Get-ChildItem"]` and
+ * `["cmd.exe", "/c", "dir"]`: the shell and its options are the harness's, the last word the agent's.
+ */
 function shellJoin(argv: string[]): string {
   if (argv.length === 3 && /^(ba|z)?sh$/.test(argv[0]) && /^-l?c$/.test(argv[1])) return argv[2];
+  const last = argv.length - 1;
+  if (last >= 2 && /^(?:.*[\\/])?(?:powershell|pwsh)(?:\.exe)?$/i.test(argv[0]) && /^-(?:command|c)$/i.test(argv[last - 1])) return argv[last];
+  if (last === 2 && /^(?:.*[\\/])?cmd(?:\.exe)?$/i.test(argv[0]) && /^\/c$/i.test(argv[1])) return argv[2];
   return argv.join(' ');
 }
 
@@ -390,8 +397,12 @@ function addShellTouches(info: CallInfo, command: string): void {
       const files = (cmd === 'sed' ? named.slice(1) : named).filter(looksLikeReadFile);
       info.reads.push(...files);
     } else if (cmd === 'grep' || cmd === 'rg') {
-      const files = operands.slice(1).filter(looksLikeFile);
-      info.reads.push(...files);
+      info.reads.push(...searchedPaths(w.slice(1)).filter(looksLikeFile));
+    } else if (POWERSHELL_WRITES.test(cmd)) {
+      const action = /^(?:remove-item|ri|del|erase)$/i.test(cmd) ? 'deleted' as const : /^(?:new-item|ni)$/i.test(cmd) ? 'created' as const : 'edited' as const;
+      // New-Item makes folders too: only `-ItemType File` (or no type, with a file's name) is a file.
+      const folder = action === 'created' && w.some((x, i) => /^-itemtype$/i.test(w[i - 1] ?? '') && !/^file$/i.test(x));
+      if (!folder) info.edits.push(...powershellPaths(w.slice(1)).filter(looksLikeFile).map((f) => ({ file: f, action })));
     } else if (cmd === 'tee') {
       info.edits.push(...operands.filter(looksLikeFile).map((f) => ({ file: f, action: 'edited' as const })));
     } else if (cmd === 'touch') {
@@ -403,6 +414,41 @@ function addShellTouches(info: CallInfo, command: string): void {
       if (looksLikeFile(operands[1])) info.edits.push({ file: operands[1], action: 'created' });
     }
   }
+}
+
+// grep's and rg's options that take a value (`-g '*.md'`, `-A 3`); with `-e`/`-f` every operand is a path.
+const SEARCH_VALUE_OPTIONS = /^(?:-[ABCefgmMtTd]|--(?:glob|iglob|type|type-not|max-count|max-depth|context|after-context|before-context|regexp|file|include|exclude|exclude-dir))$/;
+
+/** The paths a grep or rg searches: its operands past the pattern, the values of its options left out. */
+function searchedPaths(args: readonly string[]): string[] {
+  if (args.includes('--files')) return []; // rg --files lists the files it would search: it reads none
+  const operands: string[] = [];
+  let patternGiven = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === '-e' || a === '-f' || a === '--regexp' || a === '--file') patternGiven = true;
+    if (SEARCH_VALUE_OPTIONS.test(a)) { i++; continue; }
+    if (!a.startsWith('-')) operands.push(a);
+  }
+  return patternGiven ? operands : operands.slice(1);
+}
+
+// PowerShell's commands that write, make or remove a file (`… | Set-Content -Encoding UTF8 out.md`).
+const POWERSHELL_WRITES = /^(?:set-content|add-content|out-file|new-item|ni|remove-item|ri|del|erase)$/i;
+// Their parameters that take a value which is not the path.
+const POWERSHELL_VALUE_PARAMS = /^-(?:encoding|value|itemtype|type|width|stream|filter|include|exclude|delimiter|name)$/i;
+
+/** The paths a PowerShell command names (`-Path`/`-LiteralPath`/`-FilePath`, else its first operand), as slashed paths. */
+function powershellPaths(args: readonly string[]): string[] {
+  const named: string[] = [];
+  const operands: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (/^-(?:path|literalpath|filepath)$/i.test(a)) { if (args[i + 1]) named.push(args[++i]); continue; }
+    if (POWERSHELL_VALUE_PARAMS.test(a)) { i++; continue; }
+    if (!a.startsWith('-')) operands.push(a);
+  }
+  return (named.length > 0 ? named : operands.slice(0, 1)).map((p) => p.replace(/\\/g, '/'));
 }
 
 const PATCH_ENVELOPE = /^\*\*\* (?:Add|Update|Delete) File: \S/m;

@@ -624,7 +624,7 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   const shellSaid = result && !failed && !readsOnly ? shellComplaintOf(result.text) : undefined;
   if (shellSaid) outcome += ` (the shell said: ${shellSaid})`;
   const ok = !result ? undefined : failed || (exitCode === undefined && error) ? false : verdict?.failed === false || saysNo ? true : undefined;
-  facts.commands.push({ step: call.index, command: text, longCommand: commandText(command, 300), wholeCommand: paragraph(command).slice(0, 2000), ...(exitCode !== undefined ? { exitCode } : {}), outcome, ...(ok !== undefined ? { ok } : {}), effect, ...(record ? { recorded: record } : {}), ...(shellSaid ? { shellSaid } : {}), ...(onlyPatch(command) ? { onlyPatch: true as const } : {}), ...(refusedCall(result) ? { refused: true as const } : {}) });
+  facts.commands.push({ step: call.index, command: text, longCommand: commandText(command, 300), wholeCommand: headAndTail(paragraph(command), 2000), ...(exitCode !== undefined ? { exitCode } : {}), outcome, ...(ok !== undefined ? { ok } : {}), effect, ...(record ? { recorded: record } : {}), ...(shellSaid ? { shellSaid } : {}), ...(onlyPatch(command) ? { onlyPatch: true as const } : {}), ...(refusedCall(result) ? { refused: true as const } : {}) });
   if (tests) facts.tests.push({ step: call.index, command: text, outcome: tests.outcome, failing: tests.failing, passing: tests.passing, ...(tests.ok !== undefined ? { ok: tests.ok } : {}) });
 }
 
@@ -770,3 +770,10 @@ export function describeTools(counts: Record<string, number>, max = Infinity): s
 }
 
 export { paragraph };
+
+/** `text` within `max` characters: its beginning and, past an ellipsis, its end (a heredoc's target is at its end). */
+function headAndTail(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const tail = Math.floor(max / 4);
+  return `${text.slice(0, max - tail - 3)} … ${text.slice(text.length - tail)}`;
+}

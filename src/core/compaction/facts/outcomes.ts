@@ -144,12 +144,13 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
       if (m) return make(result.index, m[1], m[2]);
     }
     // A line that says it failed beats the first line; "ERROR:" alone heads the message on the next line.
-    const telling = meaningful.findIndex((l) => /\b(?:error|failed|failure|fatal|cannot|denied|not found|no such file|invalid|not recognized|not permitted|rejected|unexpected)\b/i.test(l) && !TALLY.test(l) && !HOOK_STATUS.test(l));
+    const telling = meaningful.findIndex((l) => /\b(?:error|failed|failure|fatal|cannot|denied|not found|no such file|no module named|invalid|not recognized|not permitted|rejected|unexpected)\b/i.test(l) && !TALLY.test(l) && !HOOK_STATUS.test(l));
     const at = telling >= 0 ? telling : 0;
     const first = /^\w+:$/.test(meaningful[at] ?? '') && meaningful[at + 1] ? `${meaningful[at]} ${meaningful[at + 1]}` : meaningful[at];
-    // A line that opens by saying it failed, or names the system's error (`[Errno 2]`), is a message
+    // A line that opens by saying it failed, or names the system's error (`[Errno 2]`, Python's
+    // `python: No module named pytest`), is a message
     // even where a word of it reads like code ("… while trying to write to …", "An error occurred while executing …").
-    const usable = first && (/^(?:ERROR|Error|error|FAILED|Failed|fatal|Invalid|Cannot|Could not|Unable to|An (?:error|exception) occurred|Timed out)\b|\[Errno \d+\]/.test(first) || !CODE_LIKE.test(first) || PROSE.test(first));
+    const usable = first && (/^(?:ERROR|Error|error|FAILED|Failed|fatal|Invalid|Cannot|Could not|Unable to|An (?:error|exception) occurred|Timed out)\b|\[Errno \d+\]|: No module named \S/.test(first) || !CODE_LIKE.test(first) || PROSE.test(first));
     if (usable && telling >= 0) return { step: result.index, type: 'failure', text: headAndTail(firstLine(first, ERROR_CHARS * LONGEST_ERROR), ERROR_CHARS) };
     // A linter's or a compiler's finding, its message beside its location (credo, dialyzer, ruff),
     // says more than a first line that does not say it failed.
@@ -298,7 +299,7 @@ export function refusedCall(result: Step | undefined): boolean {
 function refuses(line: string): boolean {
   return REFUSAL.test(line) && !NUMBERED_OR_CODE.test(line);
 }
-const REFUSAL = /\b(?:rejected|refused|denied|blocked|declined)\s+(?:this|the|your)\s+(?:action|request|tool|command|operation|call)\b|\b(?:action|request|tool use|tool call|command|operation|call)\s+(?:was|has been|is)\s+(?:rejected|refused|denied|blocked|declined|not allowed)\b/i;
+const REFUSAL = /\b(?:rejected|refused|denied|blocked|declined)\s+(?:this|the|your)\s+(?:action|request|tool|command|operation|call)\b|\b(?:action|request|tool use|tool call|command|operation|call)\s+(?:(?:was|has been|is)\s+(?:rejected|refused|denied|blocked|declined|not allowed)\b|(?:rejected|refused|denied|declined)\s+by\s+(?:the\s+)?user\b)/i;
 
 /** A result's first line as its error: a read or an edit told failed by that line ("File too large to read at once (46.3 KB). …"). */
 export function openingError(result: Step): ErrorFact | undefined {
@@ -367,7 +368,8 @@ export function testRun(result: Step, exitCode: number | undefined): TestRun {
   for (const m of text.matchAll(/^test (\S+) \.\.\. FAILED$/gm)) failing.add(m[1]);
   // A failure's section heading (`____ TestX.test_y[chromium] ____`) names a test the summary (cut
   // by `| head`) may not: told as pytest heads it, unless the summary names it with its file.
-  for (const m of text.matchAll(/^_{3,} ((?:Test\w*\.)?test\w*(?:\[[^\]\n]*\])?) _{3,}$/gm)) {
+  // SymPy's runner heads a failure with the file and the test: `____ sympy/core/tests/test_x.py:test_y ____`.
+  for (const m of text.matchAll(/^_{3,} ((?:Test\w*\.)?test\w*(?:\[[^\]\n]*\])?|[\w./-]+\.py:test\w*) _{3,}$/gm)) {
     if (![...failing].some((f) => sameTest(m[1], f))) failing.add(m[1]);
   }
   // ExUnit: `  1) test sync/2 is idempotent (Spotter.SyncTest)`; the test's name is `test sync/2 …`.

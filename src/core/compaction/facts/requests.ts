@@ -289,7 +289,8 @@ export function constraintsOf(text: string): string[] {
     if (/^\s*(?:```|~~~)/.test(line)) { fenced = !fenced; continue; }
     if (line.trim() === '') { pasted = false; continue; }
     if (/\{"[\w$.-]+"\s*:/.test(line)) pasted = true;
-    if (fenced || pasted || /^\s*(?:[>|]|\d+[:|]|\s{4})/.test(line)) continue; // quoted output, tables, code
+    // Quoted output, tables, numbered output lines, and indented code; an indented list item is a nested item of the request's list.
+    if (fenced || pasted || /^\s*(?:[>|]|\d+[:|])/.test(line) || (/^\s{4}/.test(line) && !/^\s*(?:[-*•+]|\d+[.)])\s/.test(line))) continue;
     // A list item's marker is not part of its rule (`- Never rewrite the spec file.`).
     // A rule put in parentheses after a sentence ("… if you need to (don't read the full file!)") is a sentence of its own.
     const item = line.replace(/^\s*(?:[-*•+]|\d+[.)])\s+/, '').replace(/\s*\(((?:please\s+)?(?:do not|don't|never|always|avoid)\b[^()]{3,200})\)/gi, '. $1');

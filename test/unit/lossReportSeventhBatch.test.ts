@@ -1,0 +1,87 @@
+import { strict as assert } from 'node:assert';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { classifyCall, commandOf } from '../../src/core/compaction/facts/calls';
+import { errorOf, testRun } from '../../src/core/compaction/facts/outcomes';
+import { constraintsOf } from '../../src/core/compaction/facts/requests';
+import { stepFailed } from '../../src/core/compaction/facts/verdict';
+import { loadTrajectory } from '../../src/core/open';
+import { extractEntities } from '../../src/core/report/entities';
+import type { Run, Step } from '../../src/core/model';
+import { REPO_ROOT } from '../helpers/paths';
+
+// What the loss report read wrong on four runs of the wild-log set's dev part labelled blind in
+// session 53 (issue 22), the kind the locked third holds most of: two Codex rollouts written on
+// Windows (PowerShell through the VS Code extension) and two mini-swe-agent SWE-bench runs.
+
+const wild = (rel: string) => path.join(REPO_ROOT, 'wild', 'files', rel);
+const NEURODATA = wild('Python-AI-Solutions__agentic-neurodata-conversion/rollout-2025-09-29T13-09-19-01999469-65fd-7fa2-ab93-d24bb4c714cb.jsonl');
+const ZOQORE = wild('MythologIQ__Zo-Qore/rollout-2025-12-27T22-17-53-019b62f6-6575-7be2-a218-d9ee31356f68.jsonl');
+const SYMPY = wild('gruckion__mini-swe-agent/sympy__sympy-19637.traj.json');
+
+async function run(file: string): Promise<Run> {
+  return (await loadTrajectory(file)).runs[0];
+}
+
+const callsWith = (r: Run, marker: string): Step[] => r.steps.filter((s) => s.kind === 'tool_call' && (s.tool?.args ?? s.text).includes(marker));
+const entities = (r: Run) => extractEntities(r, r.steps.map((s) => s.index));
+
+test('Codex on Windows: the command is what PowerShell was given, not powershell.exe and its options', async () => {
+  const r = await run(NEURODATA);
+  const [call] = callsWith(r, '"-Command","Get-ChildItem"');
+  assert.ok(call, 'the rollout holds the call');
+  assert.equal(commandOf(call), 'Get-ChildItem');
+  const commands = entities(r).filter((e) => e.kind === 'command').map((e) => e.text);
+  assert.ok(!commands.some((c) => /^powershell\.exe\b/.test(c)), commands.join('\n'));
+});
+
+test("Codex: a command the person declined ('exec command rejected by user') failed, ran nothing, and its refusal is the error", async () => {
+  const r = await run(NEURODATA);
+  const refused = r.steps.filter((s) => s.kind === 'tool_result' && s.text.trim() === 'exec command rejected by user');
+  assert.equal(refused.length, 3, 'three commands declined');
+  for (const s of refused) {
+    assert.ok(stepFailed(s, r.steps), `#${s.index} is an error in the tree and the summaries`);
+    assert.equal(errorOf(s, true)?.text, 'exec command rejected by user');
+  }
+  const found = entities(r);
+  assert.ok(found.some((e) => e.kind === 'error' && e.text === 'exec command rejected by user'));
+  // `git clone https://github.com/openai/codex` was only ever declined: it is not a command the run ran.
+  assert.ok(!found.some((e) => e.kind === 'command' && e.text.includes('openai/codex')), found.filter((e) => e.kind === 'command').map((e) => e.text).join('\n'));
+});
+
+test('PowerShell: `… | Set-Content path` writes the file; `rg --files … .agent` lists files and reads none', async () => {
+  const r = await run(ZOQORE);
+  const [report] = callsWith(r, 'Set-Content -Encoding UTF8');
+  assert.deepEqual(classifyCall(report).edits.map((e) => e.file), ['.agent/staging/responses/AGENT_1_ARCHITECT.md']);
+  const [listing] = callsWith(r, "rg --files -g 'SYSTEM_STATE.md' .agent");
+  assert.deepEqual(classifyCall(listing).reads, []);
+  const found = entities(r);
+  const files = found.filter((e) => e.kind === 'file').map((e) => e.text);
+  assert.ok(files.includes('.agent/staging/responses/AGENT_1_ARCHITECT.md'), files.join('\n'));
+  assert.ok(!files.includes('.agent'), files.join('\n'));
+  // The report's 2,900-character here-string: the command keeps its end, where it says which file it wrote.
+  const written = found.find((e) => e.kind === 'command' && e.text.startsWith("@'"));
+  assert.match(written?.whole ?? '', /… .*Set-Content -Encoding UTF8 \.agent\\staging\\responses\\AGENT_1_ARCHITECT\.md$/);
+});
+
+test("a rule in a nested item of the request's list binds the work; indented code still does not", () => {
+  const request = [
+    '1.  Create `src/frontend/components/GameCanvas.tsx`.',
+    '    - Must implement the "Composition Root" pattern.',
+    '    - Ensure strict isolation: No React state triggering Canvas renders.',
+    '',
+    '    if (x) { return; } // the caller must check it first',
+  ].join('\n');
+  assert.deepEqual(constraintsOf(request), ['Must implement the "Composition Root" pattern.', 'Ensure strict isolation: No React state triggering Canvas renders.']);
+});
+
+test("SymPy's runner: a failure headed `____ path.py:test_name ____` is a failing test; `python: No module named pytest` is the error", async () => {
+  const r = await run(SYMPY);
+  const noPytest = r.steps.find((s) => s.kind === 'tool_result' && s.text.includes('bin/python: No module named pytest'))!;
+  assert.equal(errorOf(noPytest, true)?.text, '/opt/miniconda3/envs/testbed/bin/python: No module named pytest');
+  const runs = r.steps.filter((s) => s.kind === 'tool_result' && s.text.includes('_ sympy/core/tests/test_sympify.py:test_evaluate_false _'));
+  assert.ok(runs.length >= 2);
+  assert.ok(testRun(runs[0], 1).failing.includes('sympy/core/tests/test_sympify.py:test_evaluate_false'), testRun(runs[0], 1).failing.join('\n'));
+  const tests = entities(r).filter((e) => e.kind === 'test').map((e) => e.text);
+  assert.ok(tests.includes('sympy/core/tests/test_sympify.py:test_issue_17811'), tests.join('\n'));
+});
