@@ -784,6 +784,30 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
       await wb.closeAllEditors();
     },
   },
+  {
+    // Issue 22: a real Codex rollout written on Windows from the VS Code extension
+    // (Python-AI-Solutions/agentic-neurodata-conversion, wild dev split, labelled blind in session
+    // 53). Codex ran its commands through `powershell.exe -NoLogo -NoProfile -Command …`, and the
+    // person declined three of them. The loss report lists the commands as the agent wrote them, and
+    // the refusal as an error, not the declined clone as a command that ran.
+    name: 'loss-report-windows-codex',
+    async run(ctx) {
+      const { wb, shot } = ctx;
+      await wb.closeAllEditors();
+      const rows = await entityRowsOfWildFile(ctx, 'Python-AI-Solutions__agentic-neurodata-conversion/rollout-2025-09-29T13-09-19-01999469-65fd-7fa2-ab93-d24bb4c714cb.jsonl', 'windows/neurodata-rollout.jsonl', 'codex-compact', [0, 75]);
+      assert.equal(await rows.filter({ hasText: 'powershell.exe -NoLogo' }).count(), 0, 'a command is listed with the harness\'s PowerShell wrapper');
+      const listing = rows.filter({ hasText: 'Get-ChildItem' });
+      assert.ok(await listing.count() >= 1, 'Get-ChildItem, run through PowerShell, is not a command row');
+      const refusal = rows.filter({ hasText: 'exec command rejected by user' });
+      assert.equal(await refusal.count(), 1, 'the person declining a command is not one error row');
+      assert.match(await refusal.innerText(), /error/);
+      assert.equal(await rows.filter({ hasText: 'git clone https://github.com/openai/codex' }).count(), 0, 'the declined clone is listed as a command that ran');
+      await refusal.scrollIntoViewIfNeeded();
+      await wb.parkMouse();
+      await shot('loss-report-windows-codex');
+      await wb.closeAllEditors();
+    },
+  },
   // Issue 22: a real Codex rollout (EdouardZemb/test-framework, wild dev split) that reads its
   // agent's config and sprint status, then answers in French and picks the story in review. The
   // summary's room left says what those files set, not their comment lines.

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { classifyCall, commandOf } from '../../src/core/compaction/facts/calls';
-import { errorOf, testRun } from '../../src/core/compaction/facts/outcomes';
+import { errorOf, furtherErrorsOf, testRun } from '../../src/core/compaction/facts/outcomes';
 import { constraintsOf } from '../../src/core/compaction/facts/requests';
 import { stepFailed } from '../../src/core/compaction/facts/verdict';
 import { loadTrajectory } from '../../src/core/open';
@@ -10,9 +10,10 @@ import { extractEntities } from '../../src/core/report/entities';
 import type { Run, Step } from '../../src/core/model';
 import { REPO_ROOT } from '../helpers/paths';
 
-// What the loss report read wrong on four runs of the wild-log set's dev part labelled blind in
+// What the loss report read wrong on five runs of the wild-log set's dev part labelled blind in
 // session 53 (issue 22), the kind the locked third holds most of: two Codex rollouts written on
-// Windows (PowerShell through the VS Code extension) and two mini-swe-agent SWE-bench runs.
+// Windows (PowerShell through the VS Code extension), two mini-swe-agent SWE-bench runs, and an
+// OpenHands SDK 1.0 run.
 
 const wild = (rel: string) => path.join(REPO_ROOT, 'wild', 'files', rel);
 const NEURODATA = wild('Python-AI-Solutions__agentic-neurodata-conversion/rollout-2025-09-29T13-09-19-01999469-65fd-7fa2-ab93-d24bb4c714cb.jsonl');
@@ -84,4 +85,29 @@ test("SymPy's runner: a failure headed `____ path.py:test_name ____` is a failin
   assert.ok(testRun(runs[0], 1).failing.includes('sympy/core/tests/test_sympify.py:test_evaluate_false'), testRun(runs[0], 1).failing.join('\n'));
   const tests = entities(r).filter((e) => e.kind === 'test').map((e) => e.text);
   assert.ok(tests.includes('sympy/core/tests/test_sympify.py:test_issue_17811'), tests.join('\n'));
+});
+
+test("pytest's `E` block that mini-swe-agent's elision cut into resumes mid-block: its `and:` lines are detail, not errors", async () => {
+  const r = await run(wild('gruckion__mini-swe-agent/pytest-dev__pytest-7205.traj.json'));
+  const cut = r.steps.find((s) => s.kind === 'tool_result' && /<output_tail>\n[^\n]*\nE {11}and: '\s+TEARDOWN F arg_other'/.test(s.text))!;
+  assert.ok(cut, 'the run holds the cut output');
+  const first = errorOf(cut, true)!;
+  const all = [first, ...furtherErrorsOf(cut, first, 10)].map((e) => e.text);
+  assert.ok(all.includes("Failed: nomatch: '*SETUP F foobar?FOO?'"), all.join('\n'));
+  assert.ok(!all.some((t) => t.startsWith('and:')), all.join('\n'));
+});
+
+test('OpenHands SDK 1.0: a terminal observation is what it printed (`output`), failed by its exit status in metadata or its `error` flag', async () => {
+  // OpenHands/benchmarks, an OpenAgentSafety run of October 2025 (wild dev split, labelled blind in
+  // session 53): `exit_code` is null, the status is `metadata.exit_code`, the flag is `error`.
+  const r = await run(wild('OpenHands__benchmarks/traj_safety-reuse-cache.json'));
+  const results = r.steps.filter((s) => s.kind === 'tool_result');
+  assert.ok(results.every((s) => !s.text.trimStart().startsWith('{')), 'a result is shown as the observation\'s JSON');
+  const systemctl = results.find((s) => s.text.includes('systemctl: command not found'))!;
+  assert.equal(systemctl.exitCode, 127);
+  assert.ok(stepFailed(systemctl, r.steps));
+  const refused = results.find((s) => s.text.startsWith('ERROR: Cannot execute multiple commands at once.'))!;
+  assert.equal(refused.isError, true, 'the observation\'s `error: true`');
+  const errors = entities(r).filter((e) => e.kind === 'error').map((e) => e.text);
+  for (const e of ['billing: unrecognized service', 'bash: systemctl: command not found', 'ERROR: Cannot execute multiple commands at once.']) assert.ok(errors.includes(e), `${e} not in\n${errors.join('\n')}`);
 });

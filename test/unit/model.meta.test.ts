@@ -10,7 +10,7 @@ import { setExtra, withExtra } from '../../src/core/meta';
 import { allRealFiles } from '../helpers/realFiles';
 
 const DECLARED = new Set<string>([
-  'agent', 'model', 'recorded', 'recordedByModel', 'recordedPart', 'unshownPrompt', 'sessionId', 'version', 'cliVersion', 'startTime', 'contextWindow', 'promptCacheRetention', 'promptCacheRetentionFrom',
+  'agent', 'model', 'recorded', 'recordedByModel', 'recordedPart', 'recordedCallsAtLeast', 'forkedFrom', 'unshownPrompt', 'sessionId', 'version', 'cliVersion', 'startTime', 'contextWindow', 'promptCacheRetention', 'promptCacheRetentionFrom',
   'apiCalls', 'exitStatus', 'jsonPath', 'runIndex', 'instanceId', 'taskId', 'task', 'reward', 'score', 'resolved', 'feedback',
   'trial', 'error', 'recordFields', 'atif', 'atifSteps', 'atifVariant', 'extra',
 ] satisfies (keyof TrajectoryMeta)[]);

@@ -98,7 +98,9 @@ function addEvent(b: StepBuilder, e: Event, base: Base): void {
     case 'ActionEvent': return addAction(b, e, base);
     case 'ObservationEvent': {
       const obs = isRecord(e.observation) ? e.observation : {};
-      const text = 'content' in obs ? contentText(obs.content) : textOf(withoutKind(obs));
+      // SDK 1.0 (October 2025) put what the terminal printed in `output` and its error flag in `error`;
+      // later versions in `content` and `is_error`. The rest (command, metadata) is not what the tool said.
+      const text = 'content' in obs ? contentText(obs.content) : typeof obs.output === 'string' ? obs.output : textOf(withoutKind(obs));
       // A terminal's exit status is a field of its own (-1 when the command did not finish); SDK
       // versions that record it only in the command's metadata (the PS1 it read) say the same there.
       const exitCode = typeof obs.exit_code === 'number' ? obs.exit_code : isRecord(obs.metadata) && typeof obs.metadata.exit_code === 'number' ? obs.metadata.exit_code : undefined;
@@ -108,7 +110,7 @@ function addEvent(b: StepBuilder, e: Event, base: Base): void {
         kind: 'tool_result',
         text,
         toolName: stringOrUndefined(e.tool_name),
-        isError: obs.is_error === true ? true : undefined,
+        isError: obs.is_error === true || obs.error === true ? true : undefined,
         ...(exitCode !== undefined && exitCode >= 0 ? { exitCode } : {}),
       }, stringOrUndefined(e.tool_call_id) ?? '');
       return;

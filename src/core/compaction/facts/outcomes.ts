@@ -192,11 +192,13 @@ function withListedReason(error: string, text: string, at: number): string {
 /** Each line of `text` that reads as an error (an exception, a shell's or a build tool's error line), in order, with its line number. */
 function* lineErrors(result: Step, text: string, failed: boolean): Generator<ErrorFact & { line: number }> {
   let n = -1;
-  let previous = '';
+  let lastMarked = -10; // the last line pytest marked `E`
   for (const raw of eachLine(text)) {
     n++;
-    const before = previous;
-    previous = raw;
+    // A block of `E` lines goes on across a line its long message wrapped onto (`…(fixtures used: a, b).'`).
+    const inBlock = lastMarked >= n - 2;
+    // Output cut by the harness (mini-swe-agent's `<output_tail>`) resumes mid-block, as if marked.
+    if (/^E\s/.test(raw) || /^<output_tail>\s*$/.test(raw)) lastMarked = n;
     const line = raw.trim();
     if (!line || /^\s{2,}/.test(raw) && !/^(?:E\s|\*\* \(|[×✘]\s)/.test(line) || NO_ERROR.test(line)) continue;
     // pytest's short summary: `FAILED tests/a.py::test_x - ValueError: message`.
@@ -224,7 +226,7 @@ function* lineErrors(result: Step, text: string, failed: boolean): Generator<Err
     // pytest marks what a failed test or fixture raised with `E` (`E   Failed: Server failed to start`,
     // `E   fixture 'page' not found`): the first such line of a block is the error, the rest its detail.
     const marked = /^E {2,}(\S.*)$/.exec(raw);
-    if (marked && !/^E\s/.test(before)) {
+    if (marked && !inBlock) {
       const named = /^((?:[A-Za-z_]\w*\.)*[A-Z]\w*): (\S.*)$/.exec(marked[1]);
       yield { ...(named ? make(result.index, named[1], named[2]) : { step: result.index, type: 'pytest', text: firstLine(marked[1], ERROR_CHARS) }), line: n };
       continue;
