@@ -111,3 +111,11 @@ test('OpenHands SDK 1.0: a terminal observation is what it printed (`output`), f
   const errors = entities(r).filter((e) => e.kind === 'error').map((e) => e.text);
   for (const e of ['billing: unrecognized service', 'bash: systemctl: command not found', 'ERROR: Cannot execute multiple commands at once.']) assert.ok(errors.includes(e), `${e} not in\n${errors.join('\n')}`);
 });
+
+test('Codex 0.3x–0.5x: the error inside the JSON its shell answered with (`{"output":"…","metadata":{"exit_code":127}}`) is read', async () => {
+  const r = await run(NEURODATA);
+  const rg = r.steps.find((s) => s.kind === 'tool_result' && s.text.startsWith('{"output":"/bin/bash: line 1: rg: command not found'))!;
+  assert.equal(rg.exitCode, 127);
+  assert.equal(errorOf(rg, true)?.text, '/bin/bash: line 1: rg: command not found');
+  assert.ok(entities(r).some((e) => e.kind === 'error' && e.text === '/bin/bash: line 1: rg: command not found'));
+});

@@ -97,9 +97,15 @@ const WRAPPED_FAILURE = /^\s*<(?:[a-z]+ ){0,3}(?:error|failed|failure)(?: [a-z]+
 const TALLY = /^(?:Found\s+|✖\s+)?\d+\s+(?:errors?|problems?|issues?)\b(?!:)/i;
 const HOOK_STATUS = /^\S.*?\.{5,}(Failed|Passed|Skipped)$/i;
 
-/** A result's text with the wrappers a harness puts around a tool's message (errorOf) taken off. */
+/**
+ * A result's text with the wrappers a harness puts around a tool's message taken off: Claude Code's
+ * `<tool_use_error>`, Kimi's `<system>` status line, and the JSON an earlier Codex sent its model
+ * (`{"output":"…","metadata":{"exit_code":127,…}}`), whose output is what the tool printed.
+ */
 function messageText(result: Step): string {
-  return cleanText(result.text).replace(/<\/?(?:tool_use_error|exception)>/g, '').replace(/^<system>(.*)<\/system>$/gm, '$1');
+  const clean = cleanText(result.text);
+  const enveloped = clean.startsWith('{"output":') ? contentPartsText(clean.trim()) : undefined;
+  return (enveloped !== undefined ? cleanText(enveloped) : clean).replace(/<\/?(?:tool_use_error|exception)>/g, '').replace(/^<system>(.*)<\/system>$/gm, '$1');
 }
 
 /** An error a tool reported, from its output only. Reads (`cat`, editors' views) are skipped by the caller. */
@@ -245,7 +251,7 @@ const WRAPPER = /^(?:make(?:\[\d+\])?: \*\*\*|npm (?:ERR!|error) |(?:Error: )?Co
  * they were printed, a build driver's own lines last: what a debugger checks beyond the first line.
  */
 export function furtherErrorsOf(result: Step, first: ErrorFact, max = 2): ErrorFact[] {
-  const text = cleanText(result.text);
+  const text = messageText(result);
   const found: (ErrorFact & { line: number })[] = [...lineErrors(result, text, true)];
   for (const d of diagnosticsOf(text)) found.push({ step: result.index, type: d.type, text: d.text, line: d.line });
   const seen = new Set([first.text]);
@@ -359,7 +365,7 @@ export function isTestCommand(command: string): boolean {
 
 /** What a test run reports: its summary line and the test ids that failed or passed. */
 export function testRun(result: Step, exitCode: number | undefined): TestRun {
-  const text = cleanText(result.text);
+  const text = messageText(result);
   const failing = new Set<string>();
   const passing = new Set<string>();
   // A parametrised id keeps its brackets whole: `test_float_exponent[2.5e+3-2.5E+03]`.
