@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { classifyCall, commandOf } from '../../src/core/compaction/facts/calls';
 import { errorOf, furtherErrorsOf, testRun } from '../../src/core/compaction/facts/outcomes';
-import { constraintsOf } from '../../src/core/compaction/facts/requests';
+import { constraintsOf, userRefsOf } from '../../src/core/compaction/facts/requests';
 import { stepFailed } from '../../src/core/compaction/facts/verdict';
 import { loadTrajectory } from '../../src/core/open';
 import { extractEntities } from '../../src/core/report/entities';
@@ -13,7 +13,8 @@ import { REPO_ROOT } from '../helpers/paths';
 // What the loss report read wrong on five runs of the wild-log set's dev part labelled blind in
 // session 53 (issue 22), the kind the locked third holds most of: two Codex rollouts written on
 // Windows (PowerShell through the VS Code extension), two mini-swe-agent SWE-bench runs, and an
-// OpenHands SDK 1.0 run.
+// OpenHands SDK 1.0 run. Ninth batch: runs of fixtures no label set held (τ-bench and τ²-bench
+// customers, a Cline task).
 
 const wild = (rel: string) => path.join(REPO_ROOT, 'wild', 'files', rel);
 const NEURODATA = wild('Python-AI-Solutions__agentic-neurodata-conversion/rollout-2025-09-29T13-09-19-01999469-65fd-7fa2-ab93-d24bb4c714cb.jsonl');
@@ -118,4 +119,18 @@ test('Codex 0.3x–0.5x: the error inside the JSON its shell answered with (`{"o
   assert.equal(rg.exitCode, 127);
   assert.equal(errorOf(rg, true)?.text, '/bin/bash: line 1: rg: command not found');
   assert.ok(entities(r).some((e) => e.kind === 'error' && e.text === '/bin/bash: line 1: rg: command not found'));
+});
+
+test('τ²-bench customers: a rule typed with a curly apostrophe binds; a guess about the past does not; a handle given as an answer is an id', async () => {
+  // test/fixtures/runs/tau2-airline-two-simulations.json, simulation 0 (labelled blind in session 53).
+  const file = await loadTrajectory(path.join(REPO_ROOT, 'test', 'fixtures', 'runs', 'tau2-airline-two-simulations.json'));
+  const customer = file.runs[0].steps.filter((s) => s.kind === 'user').map((s) => s.text).join('\n');
+  const rules = constraintsOf(customer);
+  assert.ok(rules.includes('I don’t want to change the flights or the passengers—just the class.'), rules.join('\n'));
+  assert.ok(rules.includes('I don’t want to mess with that part.'), rules.join('\n'));
+  assert.ok(userRefsOf(customer).some((r) => r.kind === 'identifier' && r.text === 'omar_davis_3817'), 'the user id given as an answer');
+  // τ-bench (test/fixtures/runs/tau-bench-gpt-4o-airline.json, run 1): "I must have left it somewhere else."
+  assert.deepEqual(constraintsOf('I must have left it somewhere else.'), []);
+  assert.deepEqual(constraintsOf('The migration should have been applied before the tests ran.'), []);
+  assert.deepEqual(constraintsOf('The migration should be applied before the tests run.'), ['The migration should be applied before the tests run.']);
 });

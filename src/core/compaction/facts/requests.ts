@@ -244,7 +244,8 @@ const CONSTRAINT = new RegExp([
 // Questions, asked or reported: "how should…", "whether … we should…", "should agentv evaluate …?",
 // "also should we …" (a question without its mark), "shouldn't this be …?". A sentence that opens
 // with "should not", "should always", "should be" is a rule without its subject.
-const NOT_A_RULE = /\b(?:how|what|why|where|which)\b[^.]{0,40}\bshould\b|\bwhether\b[^.]{0,80}\bshould\b|^(?:(?:so|also|and|but|then|ok|okay|hmm),?\s+)*(?:should|shouldn't|can|could|would|will)\s+(?!not\b|never\b|be\b|always\b|only\b|also\b|just\b)\w+|\?["')\]]*$/i;
+// "I must have left it somewhere", "it should have been merged": a guess about the past, not a rule.
+const NOT_A_RULE = /\b(?:must|should)(?:n't| not)? have (?:been|\w+(?:ed|en|ft|ne|wn|ot|id))\b|\b(?:how|what|why|where|which)\b[^.]{0,40}\bshould\b|\bwhether\b[^.]{0,80}\bshould\b|^(?:(?:so|also|and|but|then|ok|okay|hmm),?\s+)*(?:should|shouldn't|can|could|would|will)\s+(?!not\b|never\b|be\b|always\b|only\b|also\b|just\b)\w+|\?["')\]]*$/i;
 
 // The same in Chinese and Japanese: 不要/請勿 (don't), 禁止, 不得, 必須 (must), 務必 (be sure to),
 // 一定要, 只能 (only), 確保 (ensure), 避免 (avoid); しないで, してはいけない, 必ず.
@@ -301,7 +302,9 @@ export function constraintsOf(text: string): string[] {
       if (cjk.length) { out.push(...cjk); continue; }
       // Three words make a rule when they make a sentence ("Keep changes minimal.").
       const words = s.split(/\s+/).length;
-      if (s.length >= 12 && s.length <= 300 && (words >= 4 || (words === 3 && /^[A-Z].*[.!]$/.test(s))) && CONSTRAINT.test(s) && !NOT_A_RULE.test(s) && /[a-z]/.test(s) && !/[{}();=]\s*$/.test(s)) out.push(s);
+      // Read with straight apostrophes: "I don’t want…" as typed on a phone or a Mac is "I don't want…".
+      const plain = s.replace(/[‘’]/g, "'");
+      if (s.length >= 12 && s.length <= 300 && (words >= 4 || (words === 3 && /^[A-Z].*[.!]$/.test(s))) && CONSTRAINT.test(plain) && !NOT_A_RULE.test(plain) && /[a-z]/.test(s) && !/[{}();=]\s*$/.test(s)) out.push(s);
     }
   }
   return out;
@@ -360,6 +363,8 @@ export function userRefsOf(text: string): UserRef[] {
   for (const m of noUrls.matchAll(/(?<![\w./-])[a-z][a-z0-9]{1,15}-(?=[a-z]*\d)(?=\d*[a-z])([a-z0-9]{2,5})(?:\.\d{1,3})?(?![\w/-])/g)) {
     if (!NOT_TICKETS.test(m[0]) && !/^\d+(?:s|th|st|nd|rd|px|k|m|gb|mb|kb|ms|d|x)$/.test(m[1])) add('identifier', m[0]);
   }
+  // An account's handle, given as an answer ("Yeah, it’s omar_davis_3817"): words joined by `_`, then digits.
+  for (const m of noUrls.matchAll(/(?<![\w./-])[a-z]+(?:_[a-z]+)+_\d{3,}(?![\w/-]|\.\w)/g)) add('identifier', m[0]);
   // An id the person names in words: "my user ID is mia_li_3668", "order number: 4471-B".
   for (const m of noUrls.matchAll(/\b(?:id|ID|Id|number|no\.|code|key|account|order|ticket|reservation|booking|customer|user ?name|username)\s*(?:is|:|=|#)\s*[`'"]?([A-Za-z0-9][\w.-]{2,40}\w)\b/g)) if (/\d/.test(m[1]) && !/^\d{1,3}$/.test(m[1])) add('identifier', m[1]);
   // A version a bug report gives as a value (`- python: 3.7.4 (default, …)`, `- ``pvlib.__version__``: 0.8.0`).
