@@ -14,7 +14,8 @@ import { REPO_ROOT } from '../helpers/paths';
 // session 53 (issue 22), the kind the locked third holds most of: two Codex rollouts written on
 // Windows (PowerShell through the VS Code extension), two mini-swe-agent SWE-bench runs, and an
 // OpenHands SDK 1.0 run. Ninth batch: runs of fixtures no label set held (τ-bench and τ²-bench
-// customers, a Cline task).
+// customers, a Cline task). Tenth batch: more such fixtures (two SWE-agent runs, an OpenAgents
+// orchestrator's ATIF, a Gemini CLI session).
 
 const wild = (rel: string) => path.join(REPO_ROOT, 'wild', 'files', rel);
 const NEURODATA = wild('Python-AI-Solutions__agentic-neurodata-conversion/rollout-2025-09-29T13-09-19-01999469-65fd-7fa2-ab93-d24bb4c714cb.jsonl');
@@ -133,4 +134,27 @@ test('τ²-bench customers: a rule typed with a curly apostrophe binds; a guess 
   assert.deepEqual(constraintsOf('I must have left it somewhere else.'), []);
   assert.deepEqual(constraintsOf('The migration should have been applied before the tests ran.'), []);
   assert.deepEqual(constraintsOf('The migration should be applied before the tests run.'), ['The migration should be applied before the tests run.']);
+});
+
+const fixtureRun = async (rel: string) => run(path.join(REPO_ROOT, 'test', 'fixtures', rel));
+
+test("SWE-agent's editor refusing an edit that would not lint: the error is the first item under ERRORS:, not its preamble", async () => {
+  const r = await fixtureRun('swe-agent/enigma-babyencryption.traj');
+  const refused = r.steps.find((s) => s.kind === 'tool_result' && s.text.includes("- F821 undefined name 'binascii'"))!;
+  assert.equal(errorOf(refused, true)?.text, "F821 undefined name 'binascii'");
+  const errors = entities(r).filter((e) => e.kind === 'error').map((e) => e.text);
+  assert.ok(!errors.some((t) => t.startsWith('Your proposed edit has introduced')), errors.join('\n'));
+});
+
+test("an orchestrator's check recorded as `{\"command\",\"passed\":false,\"output\"}` (ATIF): its error is read from the output", async () => {
+  const r = await fixtureRun('atif/openagents-orchestrator-checks.atif.json');
+  const check = r.steps.find((s) => s.isError && s.text.startsWith('{"command":"bun run typecheck"'))!;
+  assert.equal(errorOf(check, true)?.text, 'error: script "typecheck" was terminated by signal SIGKILL (Forced quit)');
+  assert.ok(entities(r).some((e) => e.kind === 'error' && e.text === 'error: script "typecheck" was terminated by signal SIGKILL (Forced quit)'));
+});
+
+test('"…but without loosing functionality" binds the work, typo and all', () => {
+  // test/fixtures/gemini-cli/codemie-cached-no-cache-price.json, the person's request at #28.
+  const request = 'Make a copy of lead_memory.txt name it as lead_gemini.txt and optimize this instructions to be shorter, consice but without loosing functionality';
+  assert.deepEqual(constraintsOf(request), [request]);
 });

@@ -100,11 +100,12 @@ const HOOK_STATUS = /^\S.*?\.{5,}(Failed|Passed|Skipped)$/i;
 /**
  * A result's text with the wrappers a harness puts around a tool's message taken off: Claude Code's
  * `<tool_use_error>`, Kimi's `<system>` status line, and the JSON an earlier Codex sent its model
- * (`{"output":"…","metadata":{"exit_code":127,…}}`), whose output is what the tool printed.
+ * (`{"output":"…","metadata":{"exit_code":127,…}}`) or an orchestrator recorded a check in
+ * (`{"command":…,"passed":false,"output":"…"}`), whose output is what the tool printed.
  */
 function messageText(result: Step): string {
   const clean = cleanText(result.text);
-  const enveloped = clean.startsWith('{"output":') ? contentPartsText(clean.trim()) : undefined;
+  const enveloped = /^\{"(?:output|command)":/.test(clean) ? contentPartsText(clean.trim()) : undefined;
   return (enveloped !== undefined ? cleanText(enveloped) : clean).replace(/<\/?(?:tool_use_error|exception)>/g, '').replace(/^<system>(.*)<\/system>$/gm, '$1');
 }
 
@@ -134,6 +135,10 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
     }
   }
   for (const e of lineErrors(result, text, failed)) return { step: e.step, type: e.type, text: withListedReason(e.text, text, e.line) };
+  // A list of errors under their heading (SWE-agent's editor refusing an edit that would not lint:
+  // `ERRORS:` then `- F821 undefined name 'binascii'`): the first item is what was wrong.
+  const listed = (failed || result.isError) ? /^ERRORS?:\s*\n\s*[-*•]\s+(\S.*)$/im.exec(text) : null;
+  if (listed) return { step: result.index, type: 'failure', text: firstLine(listed[1], ERROR_CHARS) };
   // "Sphinx version error:" and the like: a heading that names the error, the message on the next line.
   let previous: string | undefined;
   for (const line of eachLine(text)) {
@@ -448,15 +453,17 @@ export function* eachOutputLine(text: string, clean = true): Generator<string> {
 
 /**
  * The text of a line that is a JSON list of content parts (`[{"type":"text","text":"…"}]`, Codex's
- * `js` tool), one part (`{"type":"output_text","text":{"value":"…"}}`) or an earlier Codex's shell
- * output with its metadata, else undefined.
+ * `js` tool), one part (`{"type":"output_text","text":{"value":"…"}}`), or a command's output with
+ * its status beside it (an earlier Codex's shell, an orchestrator's check), else undefined.
  */
 function contentPartsText(line: string): string | undefined {
-  if (!/^\[?\{"(?:type|output)":/.test(line) || line.length > 1_000_000) return undefined;
+  if (!/^\[?\{"(?:type|output|command)":/.test(line) || line.length > 1_000_000) return undefined;
   let parsed: unknown;
   try { parsed = JSON.parse(line); } catch { return undefined; }
-  // Codex 0.3x–0.5x: a shell call's output as `{"output":"…","metadata":{"exit_code":0,…}}` (its status is read apart).
-  if (parsed && typeof parsed === 'object' && !Array.isArray(parsed) && 'metadata' in parsed) {
+  // Codex 0.3x–0.5x: a shell call's output as `{"output":"…","metadata":{"exit_code":0,…}}`; an
+  // orchestrator's check as `{"command":"bun run typecheck","passed":false,"output":"…"}` (ATIF,
+  // OpenAgents): what the command printed, its status read apart.
+  if (parsed && typeof parsed === 'object' && !Array.isArray(parsed) && ['metadata', 'passed', 'exit_code', 'exitCode', 'success'].some((k) => k in parsed)) {
     const output = (parsed as { output?: unknown }).output;
     return typeof output === 'string' ? output : undefined;
   }

@@ -220,7 +220,7 @@ export function slashRequest(steps: readonly Step[], i: number): { typed: string
 // "always" and "avoid" as instructions ("don't modify the tests", "you don't need to install"),
 // not in descriptions ("it works when you don't use…"); "only change…", never a bare "only".
 const CONSTRAINT = new RegExp([
-  String.raw`\b(?:must(?:n't| not)?|shall|should(?:n't| not)?|make sure|no need to|minimal|without (?:changing|modifying|touching))\b`,
+  String.raw`\b(?:must(?:n't| not)?|shall|should(?:n't| not)?|make sure|no need to|minimal|without (?:changing|modifying|touching|breaking|losing|loosing))\b`,
   String.raw`(?:^|\bplease\s+|\()(?:do not|don't|never|always|avoid)\b`,
   String.raw`\b(?:do not|don't) (?:have|need) to\b`,
   String.raw`\b(?:can|should|must|please) (?:avoid|never|always)\b`,
