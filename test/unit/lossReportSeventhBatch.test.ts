@@ -158,3 +158,33 @@ test('"…but without loosing functionality" binds the work, typo and all', () =
   const request = 'Make a copy of lead_memory.txt name it as lead_gemini.txt and optimize this instructions to be shorter, consice but without loosing functionality';
   assert.deepEqual(constraintsOf(request), [request]);
 });
+
+test("the editor's view of a folder is a listing, not a file read; a path it could not view is an error, and was not read", async () => {
+  // test/fixtures/swe-agent/traceforge-history.jsonl (labelled blind in session 53): `view /testbed`,
+  // `view /app`, `view app`, then `view /swe_repo/tests` (a folder).
+  const r = await fixtureRun('swe-agent/traceforge-history.jsonl');
+  const found = entities(r);
+  const files = found.filter((e) => e.kind === 'file').map((e) => e.text);
+  for (const folder of ['/testbed', '/app', '/swe_repo/app', '/swe_repo/tests']) assert.ok(!files.includes(folder), `${folder} is listed as a file read`);
+  assert.ok(files.some((f) => f.endsWith('tests/test_api.py')), files.join('\n'));
+  const errors = found.filter((e) => e.kind === 'error').map((e) => e.text);
+  for (const e of ['The path /testbed does not exist. Please provide a valid path.', 'The path app is not an absolute path, it should start with `/`. Maybe you meant /swe_repo/app?']) {
+    assert.ok(errors.includes(e), `${e} not in\n${errors.join('\n')}`);
+  }
+});
+
+test("Codex's review answer, a JSON object, is previewed by its fields, not its braces", async () => {
+  const { stepPreview } = await import('../../src/core/view/stepPresentation');
+  const r = await run(wild('entireio__git-sync/191ffd473fdb-full.jsonl'));
+  const review = r.steps.filter((s) => s.kind === 'assistant').pop()!;
+  assert.match(review.text, /^\{"findings":/);
+  assert.match(stepPreview(review, 200), /^findings=\[\{"title":"\[P1\] Consume the new option terminator/);
+});
+
+test('a heredoc written to a quoted path (`cat > "…/drafts/03-research.md" << \'EOF\'`) changes that file; a path in any script is a path', async () => {
+  // test/fixtures/codex-exec/stark-click-baseline.jsonl (labelled blind in session 53): folder names in Chinese.
+  const r = await fixtureRun('codex-exec/stark-click-baseline.jsonl');
+  const files = entities(r).filter((e) => e.kind === 'file').map((e) => e.text);
+  assert.ok(files.some((f) => f.endsWith('click/run-1/drafts/03-research.md')), files.join('\n'));
+  assert.ok(files.some((f) => f.endsWith('参考仓库源代码/repo-analyzer-master/skills/repo-analyzer/SKILL.md')), files.join('\n'));
+});

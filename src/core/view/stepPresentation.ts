@@ -81,8 +81,9 @@ export function stepPreview(step: Step, max = 80): string {
   else if (step.kind === 'other') {
     const item = jsonObject(text);
     if (item) text = objectPreview(item);
-  } else if (step.kind === 'tool_result') {
-    // A tool that answers with a JSON object (MCP and function tools often do): its fields, not its braces.
+  } else if (step.kind === 'tool_result' || step.kind === 'assistant') {
+    // A tool that answers with a JSON object (MCP and function tools often do), or a reply written as
+    // one (Codex's review: `{"findings":[…],"overall_correctness":…}`): its fields, not its braces.
     const item = jsonObject(text);
     if (item) text = argsPreview(JSON.stringify(item));
     // A command that printed nothing says how it ended, where the log recorded it (Cursor's `sleep 5`).

@@ -310,7 +310,8 @@ function patchTouches(patch: string): FileTouch[] {
 
 // A shell word may hold spaces when it was quoted or escaped (`Sample\ Project\ Demo\ Prep.vtt`).
 // A Windows drive (`D:/oh-my-posh/src/a.go`) may lead the path.
-const FILE_TOKEN = /^(?:[A-Za-z]:(?=\/))?(?:\.{0,2}\/)?[\w.@+-]+(?: [\w.@+-]+)*(?:\/[\w.@+-]+(?: [\w.@+-]+)*)*$/;
+// Letters of any script: a path may hold Chinese or accented folder names (`参考仓库源代码/SKILL.md`).
+const FILE_TOKEN = /^(?:[A-Za-z]:(?=\/))?(?:\.{0,2}\/)?[\p{L}\p{N}_.@+-]+(?: [\p{L}\p{N}_.@+-]+)*(?:\/[\p{L}\p{N}_.@+-]+(?: [\p{L}\p{N}_.@+-]+)*)*$/u;
 // A file has an extension that starts with a letter: `a.py`, `x.h`; not `repo__0.1` or `2.0`.
 const looksLikeFile = (t: string) => FILE_TOKEN.test(t) && /\.[A-Za-z][A-Za-z0-9]{0,7}$/.test(t);
 // What `cat`, `head` or `sed -n` is given is a file even without an extension: a path
@@ -379,10 +380,12 @@ function addShellTouches(info: CallInfo, command: string): void {
   // A patch fed to a program through a heredoc (`applypatch << 'PATCH'`) names the files it changes.
   if (PATCH_ENVELOPE.test(command)) info.edits.push(...patchTouches(command));
   for (const segment of shellSegments(command)) {
-    // A `>` inside quotes is text (a sed expression, an echo), not a redirect.
-    const unquoted = segment.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, '""');
-    for (const m of unquoted.matchAll(/(?:^|[^>&\d])>>?\s*([^\s;&|<>]+)/g)) {
-      const target = m[1].replace(/^["']|["']$/g, '');
+    // A `>` inside quotes is text (a sed expression, an echo), not a redirect; a quoted target
+    // (`cat > "drafts/03 plan.md" <<EOF`) is one word. Quotes are masked in place, so offsets hold.
+    const masked = segment.replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, (q) => `${q[0]}${'_'.repeat(q.length - 2)}${q[q.length - 1]}`);
+    for (const m of masked.matchAll(/(?:^|[^>&\d])>>?\s*/g)) {
+      const word = /^(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|([^\s;&|<>]+))/.exec(segment.slice(m.index + m[0].length));
+      const target = word ? (word[1] ?? word[2] ?? word[3]) : '';
       if (!target.startsWith('/dev/') && !target.startsWith('&') && looksLikeFile(target)) info.edits.push({ file: target, action: 'edited' });
     }
     const w = words(segment);

@@ -472,7 +472,10 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
   const unread = result && info.kind === 'shell' && info.reads.length === 1 ? unreadableFile(result.text, info.reads[0]) : undefined;
   if (unread && verdict?.failed !== true) facts.errors.push({ step: result!.index, type: 'error', text: unread });
   const readNothing = unread !== undefined || verdict?.failed === true && (info.kind !== 'shell' || (info.reads.length === 1 && !/\|/.test(info.command ?? '')));
-  for (const f of info.reads) facts.reads.push({ step: call.index, text: f, ...(readNothing ? { failed: true as const } : gist ? { gist } : {}) });
+  // An editor's view of a folder answers with a listing of it (`Here's the files and directories up
+  // to 2 levels deep in /repo/tests`): a folder looked at, not a file read.
+  const folder = result && info.kind === 'read' && info.reads.length === 1 && FOLDER_LISTING.test(firstOutputLine(result.text) ?? '');
+  if (!folder) for (const f of info.reads) facts.reads.push({ step: call.index, text: f, ...(readNothing ? { failed: true as const } : gist ? { gist } : {}) });
   const settings = result && info.reads.length === 1 && verdict?.failed !== true && !info.edits.length ? settingsOf(info.reads[0], result.text).filter((l) => !gist?.includes(l)) : [];
   if (settings.length) facts.settings.push({ step: call.index, source: info.reads[0], lines: settings });
 
@@ -777,3 +780,6 @@ function headAndTail(text: string, max: number): string {
   const tail = Math.floor(max / 4);
   return `${text.slice(0, max - tail - 3)} … ${text.slice(text.length - tail)}`;
 }
+
+// The SWE-agent and OpenHands editor's header over a folder it was asked to view.
+const FOLDER_LISTING = /^Here's the files and directories up to \d+ levels? deep in /;

@@ -40,6 +40,8 @@ const EDIT_FAILED = [
   /<tool_use_error>/,
   /failed to (?:apply|edit|write|create|replace)/i,
   /no such file or directory|permission denied|file (?:does not exist|not found)|is a directory/i,
+  // The SWE-agent and OpenHands editor's answers for a path it could not view or edit.
+  /^The path \S.* does not exist\b|^The path \S+ is not an absolute path\b/m,
   // A read that returned a refusal instead of the file (Copilot CLI's view: "File too large to read at once (46.3 KB). …").
   /^File too large to read\b|\bfile (?:is )?too (?:large|big) to (?:read|view|open)\b/i,
   /^Invalid\b|invalid (?:path|patch|range|edit)/i,
