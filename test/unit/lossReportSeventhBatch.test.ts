@@ -188,3 +188,12 @@ test('a heredoc written to a quoted path (`cat > "…/drafts/03-research.md" << 
   assert.ok(files.some((f) => f.endsWith('click/run-1/drafts/03-research.md')), files.join('\n'));
   assert.ok(files.some((f) => f.endsWith('参考仓库源代码/repo-analyzer-master/skills/repo-analyzer/SKILL.md')), files.join('\n'));
 });
+
+test("Go's testing: what a failed test reported under `--- FAIL:` is the error; a passing test's log line is not", async () => {
+  // entireio/git-sync (wild dev split, labelled blind in session 53): `go test ./...` exits 1.
+  const r = await run(wild('entireio__git-sync/191ffd473fdb-full.jsonl'));
+  const goTest = r.steps.find((s) => s.kind === 'tool_result' && s.text.includes('--- FAIL: TestRun_IntegrationSyncOverSSHShimV2'))!;
+  assert.match(errorOf(goTest, true)?.text ?? '', /^Run over SSH shim failed: list source refs: .* exit status 127: sh: example\.com: command not found$/);
+  const verbose = { ...goTest, text: '=== RUN   TestA\n    a_test.go:9: connecting to the fixture\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n--- FAIL: TestB (0.01s)\n    b_test.go:14: got 2, want 3\nFAIL\nexit status 1' };
+  assert.equal(errorOf(verbose, true)?.text, 'got 2, want 3');
+});

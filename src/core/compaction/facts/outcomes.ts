@@ -206,6 +206,7 @@ function withListedReason(error: string, text: string, at: number): string {
 function* lineErrors(result: Step, text: string, failed: boolean): Generator<ErrorFact & { line: number }> {
   let n = -1;
   let lastMarked = -10; // the last line pytest marked `E`
+  let underGoFailure = false; // after Go's `--- FAIL: TestX`, before the next test's line
   for (const raw of eachLine(text)) {
     n++;
     // A block of `E` lines goes on across a line its long message wrapped onto (`…(fixtures used: a, b).'`).
@@ -213,7 +214,14 @@ function* lineErrors(result: Step, text: string, failed: boolean): Generator<Err
     // Output cut by the harness (mini-swe-agent's `<output_tail>`) resumes mid-block, as if marked.
     if (/^E\s/.test(raw) || /^<output_tail>\s*$/.test(raw)) lastMarked = n;
     const line = raw.trim();
-    if (!line || /^\s{2,}/.test(raw) && !/^(?:E\s|\*\* \(|[×✘]\s)/.test(line) || NO_ERROR.test(line)) continue;
+    if (!line || /^\s{2,}/.test(raw) && !/^(?:E\s|\*\* \(|[×✘]\s|[\w.-]+_test\.go:\d+: )/.test(line) || NO_ERROR.test(line)) continue;
+    // Go's testing: what a failed test reported, at its line of the test file, indented under
+    // `--- FAIL: TestX` (`    ssh_integration_test.go:62: Run over SSH shim failed: …`).
+    // (A passing test's log line, `go test -v` prints them too, is not under a `--- FAIL:`.)
+    if (/^--- FAIL: /.test(line)) underGoFailure = true;
+    else if (/^(?:=== (?:RUN|CONT|PAUSE)|--- (?:PASS|SKIP)|PASS$|ok\s)/.test(line)) underGoFailure = false;
+    const goTest = underGoFailure ? /^[\w.-]+_test\.go:\d+: (\S.*)$/.exec(line) : null;
+    if (goTest) { yield { step: result.index, type: 'go test', text: firstLine(goTest[1], ERROR_CHARS), line: n }; continue; }
     // pytest's short summary: `FAILED tests/a.py::test_x - ValueError: message`.
     const pytest = /^(?:FAILED|ERROR) \S+ - ((?:\w+\.)*\w*(?:Error|Exception|Failure|Exit))(?:: (.+))?$/.exec(line);
     if (pytest) { yield { ...make(result.index, pytest[1], pytest[2]), line: n }; continue; }
