@@ -197,3 +197,12 @@ test("Go's testing: what a failed test reported under `--- FAIL:` is the error; 
   const verbose = { ...goTest, text: '=== RUN   TestA\n    a_test.go:9: connecting to the fixture\n--- PASS: TestA (0.00s)\n=== RUN   TestB\n--- FAIL: TestB (0.01s)\n    b_test.go:14: got 2, want 3\nFAIL\nexit status 1' };
   assert.equal(errorOf(verbose, true)?.text, 'got 2, want 3');
 });
+
+test("a tool that runs the tests without a command (`run_pytest` called with {}) is a test run; pytest's cut summary line is not a second error", async () => {
+  // test/fixtures/openai-agents/traceforge-issue-tracker.jsonl (OpenAI Agents SDK, labelled blind in session 53).
+  const r = await fixtureRun('openai-agents/traceforge-issue-tracker.jsonl');
+  const found = entities(r);
+  assert.ok(found.some((e) => e.kind === 'test' && e.text === 'tests/test_api.py::test_healthcheck'), found.filter((e) => e.kind === 'test').map((e) => e.text).join('\n'));
+  const errors = found.filter((e) => e.kind === 'error').map((e) => e.text);
+  assert.deepEqual(errors, ["AssertionError: assert {'status': 'o...245398+00:00'} == {'status': 'ok'}"]);
+});

@@ -488,6 +488,12 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
     const err = (info.kind === 'read' || verdict?.failed === false) && !failed ? undefined : errorOf(result, failed) ?? (failed && verdict?.by === 'edit' ? openingError(result) : undefined);
     if (err) facts.errors.push(err);
     if (err && failed) facts.moreErrors.push(...furtherErrorsOf(result, err));
+    // A tool that runs the tests with no command to show (an Agents SDK `run_pytest` called with `{}`):
+    // its output is a test run as a command's is.
+    if (TEST_TOOL.test(name)) {
+      const tests = testRun(result, exitCodeOf(result));
+      if (tests.failing.length || tests.passing.length || tests.outcome !== 'outcome not shown') facts.tests.push({ step: call.index, command: name, outcome: tests.outcome, failing: tests.failing, passing: tests.passing, ...(tests.ok !== undefined ? { ok: tests.ok } : {}) });
+    }
   }
   if (result) {
     const err = facts.errors.length > errorsBefore ? facts.errors[facts.errors.length - 1].text : undefined;
@@ -783,3 +789,6 @@ function headAndTail(text: string, max: number): string {
 
 // The SWE-agent and OpenHands editor's header over a folder it was asked to view.
 const FOLDER_LISTING = /^Here's the files and directories up to \d+ levels? deep in /;
+
+// A tool named for running tests: `run_pytest`, `run_tests`, `jest`.
+const TEST_TOOL = /pytest|jest|vitest|(?:^|_)run_?tests?$|^tests?$/i;

@@ -271,7 +271,8 @@ export function furtherErrorsOf(result: Step, first: ErrorFact, max = 2): ErrorF
   for (const d of diagnosticsOf(text)) found.push({ step: result.index, type: d.type, text: d.text, line: d.line });
   const seen = new Set([first.text]);
   // The first error told with its reason (`GH013: … for refs/heads/main: Cannot force-push…`) is the line it began with.
-  const told = (e: ErrorFact) => first.text.startsWith(e.text.replace(/[.:]\s*$/, ''));
+  // So is one pytest's short summary cut with "…" (`AssertionError: assert {'status'...`).
+  const told = (e: ErrorFact) => [first.text, ...seen].some((t) => t.startsWith(e.text.replace(/(?:\.{3}|…|[.:])\s*$/, '')));
   // A build driver's own lines come after the errors it failed on, and a compiler's warnings last.
   const rank = (e: ErrorFact) => (e.type === 'warning' ? 2 : WRAPPER.test(e.text) ? 1 : 0);
   return found
