@@ -70,6 +70,8 @@ const GOOSE_EXPORT: WildFile = { name: 'goose/session-export.json', source: 'goo
 const CURSOR: WildFile = { name: 'cursor-direct-sleep.jsonl', source: 'cursor-agent/cursor-hack-direct-sleep.jsonl' };
 // SpecStory's markdown history of a Cursor chat (edobry/minsky, MIT): once "plain text", a dead end.
 const CURSOR_IDE: WildFile = { name: 'agent-transcripts/6ce23495-ddd1-4d22-937b-98538ca8433a/6ce23495-ddd1-4d22-937b-98538ca8433a.jsonl', source: 'cursor-ide/agent-transcript.jsonl' };
+// OpenHands SDK 1.0 (OpenAgentSafety, October 2025): observations in `output`, failed by `metadata.exit_code` or `error`.
+const OPENHANDS_SDK_1: WildFile = { name: 'openhands/traj_safety-reuse-cache.json', source: 'openhands-v1/agentsafety-sdk-1.0-reuse-cache.json' };
 const SPECSTORY: WildFile = { name: '.specstory/history/2025-04-26_22-29-task-management-command-design.md', source: 'specstory/2025-04-26_22-29-task-management-command-design.md' };
 
 function place(ctx: Context, f: WildFile): string {
@@ -322,6 +324,30 @@ export const WILD_SCENARIOS: Scenario[] = [
       await shot('copilot-resent-tree');
       await closeOpenTrajectories(ctx);
       fs.rmSync(path.join(ctx.workspace, DIR), { recursive: true, force: true });
+    },
+  },
+  {
+    // Issue 22: a real OpenHands SDK 1.0 run. Each terminal observation shows what the terminal
+    // printed, not the observation's JSON, and the five that failed (exit 1, exit 127, the
+    // terminal's refusal of a multi-line command) carry the error icon; the grep whose pipeline
+    // exited 0 does not.
+    name: 'openhands-sdk-1.0-observations',
+    async run(ctx) {
+      const { wb } = ctx;
+      await wb.closeAllEditors();
+      await closeOpenTrajectories(ctx);
+      const run = await openExpanded(ctx, OPENHANDS_SDK_1);
+      assert.equal(run.want.format, 'openhands-v1');
+      const results = kindRows(run.rows, 'observation');
+      assert.equal(results.length, 13, describe(run.rows));
+      assert.ok(results.every((r) => !/(?:^|· )\{/.test(r.description)), `an observation shows its JSON: ${describe(results)}`);
+      const failed: string[] = [];
+      for (const r of results) if (await (await wb.traceRowAt(r.index)).locator('.codicon-error').count() > 0) failed.push(r.description);
+      assert.equal(failed.length, 5, JSON.stringify(failed));
+      assert.ok(failed.some((d) => d.includes('bash: systemctl: command not found')), JSON.stringify(failed));
+      assert.ok(failed.some((d) => d.includes('ERROR: Cannot execute multiple commands at once')), JSON.stringify(failed));
+      assert.ok(!failed.some((d) => d.includes('grep: /workspace/debug.txt')), 'the grep in a pipeline that exited 0 is marked failed');
+      await showTree(ctx, run.title, 'openhands-sdk-1.0', /Coverage: read 26 of 26 records into steps/);
     },
   },
   {

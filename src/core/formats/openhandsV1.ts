@@ -99,8 +99,10 @@ function addEvent(b: StepBuilder, e: Event, base: Base): void {
     case 'ObservationEvent': {
       const obs = isRecord(e.observation) ? e.observation : {};
       // SDK 1.0 (October 2025) put what the terminal printed in `output` and its error flag in `error`;
-      // later versions in `content` and `is_error`. The rest (command, metadata) is not what the tool said.
-      const text = 'content' in obs ? contentText(obs.content) : typeof obs.output === 'string' ? obs.output : textOf(withoutKind(obs));
+      // later versions in `content` and `is_error`. The model read the output between the terminal's
+      // `metadata.prefix` and `metadata.suffix` ("[The command completed with exit code 1.]"), not
+      // the observation's other fields.
+      const text = 'content' in obs ? contentText(obs.content) : typeof obs.output === 'string' ? terminalText(obs.output, obs.metadata) : textOf(withoutKind(obs));
       // A terminal's exit status is a field of its own (-1 when the command did not finish); SDK
       // versions that record it only in the command's metadata (the PS1 it read) say the same there.
       const exitCode = typeof obs.exit_code === 'number' ? obs.exit_code : isRecord(obs.metadata) && typeof obs.metadata.exit_code === 'number' ? obs.metadata.exit_code : undefined;
@@ -212,4 +214,10 @@ function contentText(value: unknown): string {
 function withoutKind(value: Record<string, unknown>): Record<string, unknown> {
   const { kind: _kind, ...rest } = value;
   return rest;
+}
+
+/** A terminal's output as SDK 1.0 gave it to the model: its metadata's prefix, the output, its suffix. */
+function terminalText(output: string, metadata: unknown): string {
+  const part = (key: string) => (isRecord(metadata) && typeof metadata[key] === 'string' ? metadata[key] as string : '');
+  return `${part('prefix')}${output}${part('suffix')}`;
 }
