@@ -261,6 +261,9 @@ export function argsOf(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/** A slash command the person typed (`/init`, `/model opus`): the client records it as its own event, labelled with the command. */
+export const isTypedCommand = (step: Pick<Step, 'kind' | 'label'>) => step.kind === 'environment' && /^\/[\w:.-]+/.test(step.label ?? '');
+
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,5 +1,5 @@
 import type { Step, SubagentFileRef, TrajectoryMeta } from '../model';
-import { callsByResult, isRecord, renumberSteps, StepBuilder } from '../steps';
+import { callsByResult, isRecord, isTypedCommand, renumberSteps, StepBuilder } from '../steps';
 import type { FormatAdapter, JsonlRecord } from './adapter';
 import { skipRecord } from './adapter';
 import { addAssistantBlocks, addUsage, addUserBlocks, anthropicUsage, type BlockBase, hasToolUse, isToolResultBlock } from './anthropicBlocks';
@@ -241,7 +241,8 @@ export const claudeCodeAdapter: FormatAdapter = {
     const steps = oneResponseTogether(b.finish(), messageOf);
     if (records.length > 0 && steps.length === 0) ctx.warnings.push({ message: 'No messages were found in this session file.' });
     const titleSteps = steps.filter((s) => s.label === 'user' || (!mainLineExists && s.kind === 'user'));
-    return { title: title ?? titleFromSteps(titleSteps, ctx.fileName), steps, meta, ...(subagentFiles.length > 0 ? { subagentFiles } : {}) };
+    // A session in which the person only typed commands (`/exit`) is titled by the first of them, not by its file name.
+    return { title: title ?? titleFromSteps(titleSteps, steps.find(isTypedCommand)?.label ?? ctx.fileName), steps, meta, ...(subagentFiles.length > 0 ? { subagentFiles } : {}) };
   },
 };
 

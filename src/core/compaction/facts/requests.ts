@@ -4,6 +4,9 @@
 
 import type { Step } from '../../model';
 import { cleanText, firstLine } from './hygiene';
+import { isTypedCommand } from '../../steps';
+
+export { isTypedCommand };
 import { withoutContextBlocks } from '../../formats/injected';
 
 const META_START = [
@@ -195,8 +198,6 @@ function isOpener(text: string): boolean {
   return text.length <= 30 && text.split(/\s+/).length <= 3 && !/[/\\.#:=]/.test(text);
 }
 
-/** A slash command the person typed (`/init`, `/model opus`): the client records it as its own event, labelled with the command. */
-export const isTypedCommand = (step: Pick<Step, 'kind' | 'label'>) => step.kind === 'environment' && /^\/[\w:.-]+/.test(step.label ?? '');
 
 /**
  * A slash command the person typed (`/init`, `/publish-session abc`) that the agent then acted on:
