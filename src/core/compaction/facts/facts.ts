@@ -5,7 +5,7 @@ import { isShownText, type Step, type Run } from '../../model';
 import { addedLines, carriesPatch, classifyCall, onlyPatch, returnsFinding, commandEffect, shellSegments, withoutHeredocBodies, type CallInfo, type CommandEffect, type EditAction } from './calls';
 import { shellBanners, withoutBanners, withoutEcho } from './banners';
 import { ciErrorsOf } from './diagnostics';
-import { bounded, paragraph, unique } from './hygiene';
+import { bounded, headAndTail, paragraph, unique } from './hygiene';
 import { editOutcome, errorOf, openingError, refusedCall, reportOpening, shellComplaintOf, exitCodeOf, furtherErrorsOf, isTestCommand, firstOutputLine, listingOf, pathListOf, readGist, recordLineOf, someOutputLine, tellingOutputLine, testRun, twoLineOutput, type ErrorFact, type Outcome } from './outcomes';
 import { decisionsOf, droppedFinished, summaryOf, taskToolPlan, todosOf, type SummaryFact, type TodoItem } from './plans';
 import { answerText, ASK_TOOLS, constraintsOf, promptRepeat, promptText, type PromptText, requestText, slashRequest, taskOf, typedIntoPrompt, userRefsOf, type UserRef } from './requests';
@@ -781,12 +781,6 @@ export function describeTools(counts: Record<string, number>, max = Infinity): s
 export { paragraph };
 
 /** `text` within `max` characters: its beginning and, past an ellipsis, its end (a heredoc's target is at its end). */
-function headAndTail(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const tail = Math.floor(max / 4);
-  return `${text.slice(0, max - tail - 3)} … ${text.slice(text.length - tail)}`;
-}
-
 // The SWE-agent and OpenHands editor's header over a folder it was asked to view.
 const FOLDER_LISTING = /^Here's the files and directories up to \d+ levels? deep in /;
 
