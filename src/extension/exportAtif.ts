@@ -8,6 +8,7 @@ import type { Run, TrajectoryFile } from '../core/model';
 import type { OpenTrajectory, TrajectoryStore } from './trajectoryStore';
 import type { TreeNode } from './tree/nodes';
 import { setting } from './settings';
+import { plural } from '../core/view/plural';
 
 // "Export as ATIF…": the trajectory (or one run of a file of many) written as ATIF to a new file
 // the person picks, beside the original by default and never over it.
@@ -72,7 +73,7 @@ async function pickOpenTrajectory(store: TrajectoryStore): Promise<OpenTrajector
 
 async function pickRuns(t: TrajectoryFile): Promise<Run[] | undefined> {
   const all = { label: `All ${t.runs.length} runs`, description: 'one ATIF document per line', runs: t.runs };
-  const items = [all, ...t.runs.map((run, i) => ({ label: run.title, description: `run ${i} · ${run.steps.length} steps`, runs: [run] }))];
+  const items = [all, ...t.runs.map((run, i) => ({ label: run.title, description: `run ${i} · ${plural(run.steps.length, 'step')}`, runs: [run] }))];
   const picked = await vscode.window.showQuickPick(items, { title: 'Export which run as ATIF?' });
   return picked?.runs;
 }

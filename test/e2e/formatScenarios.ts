@@ -131,7 +131,7 @@ export const FORMAT_SCENARIOS: Scenario[] = [
         const root = await exactRoot(ctx, title);
         // e.g. "atif · openai/gpt-4o · 24 steps · 9.1k tok (o200k_base)": the format id, then the model
         // and day where the log names them (so many open files can be told apart), then the step count of `stats --json`.
-        assert.ok(new RegExp(`^${want.format} · (?:[^·]+ · )*${want.steps} steps · `).test(root.description), `${tag}: root row ${JSON.stringify(root.description)}; stats: ${want.format}, ${want.steps} steps`);
+        assert.ok(new RegExp(`^${want.format} · (?:[^·]+ · )*${want.steps.toLocaleString('en-US')} steps · `).test(root.description), `${tag}: root row ${JSON.stringify(root.description)}; stats: ${want.format}, ${want.steps} steps`);
         const steps = await expandSteps(ctx, title);
         assert.ok(steps.length >= 2, `${tag}: fewer than two step rows`);
         assert.ok(steps.every((r) => /\d[kM]? tok\b/.test(r.description) && !r.description.includes('≈')), `${tag}: a step row lacks an exact count`);

@@ -37,7 +37,7 @@ async function openOverBudget(ctx: Context, file: string): Promise<string> {
     try {
       return await wb.waitForNotification(/over-budget\.jsonl.*64 MB/, 60_000);
     } catch (e) {
-      const openedWhole = (await wb.onScreen()).traceRows.some((row) => /^0:.* · \d+ steps · /.test(row));
+      const openedWhole = (await wb.onScreen()).traceRows.some((row) => /^0:.* · [\d,]+ steps · /.test(row));
       if (!openedWhole || attempt === 3) throw e;
       console.log(`     the 64 MB setting was not yet in effect (the file opened whole); trying again (${attempt + 1} of 3)`);
       await closeOpenTrajectories(ctx);
@@ -199,7 +199,7 @@ export const HOSTILE_SCENARIOS: Scenario[] = [
         await wb.runCommand('Agent Trace Lens: Open Trajectory…');
         await wb.answerFileDialog(file);
         const root = await exactRoot(ctx, want.title);
-        assert.ok(root.description.includes(` ${want.steps} steps · `), `${tag}: root row ${JSON.stringify(root.description)}; stats: ${want.steps} steps`);
+        assert.ok(root.description.includes(` ${want.steps.toLocaleString('en-US')} steps · `), `${tag}: root row ${JSON.stringify(root.description)}; stats: ${want.steps} steps`);
         await shot(tag);
         const palette = await paletteAnswers(wb);
         await wb.page.keyboard.press('Escape');

@@ -53,7 +53,7 @@ export const LARGE_FILE_SCENARIOS: Scenario[] = [
       const seconds = ((shownAt ?? Date.now()) - chosen) / 1000;
       const description = (await row.locator('.label-description').textContent()) ?? '';
       await shot('tree');
-      assert.ok(description.includes(`${want.steps} steps`), `the root says "${description}", not ${want.steps} steps`);
+      assert.ok(description.includes(`${want.steps.toLocaleString('en-US')} steps`), `the root says "${description}", not ${want.steps} steps`);
       const loadMs = [...extensionLog().matchAll(/Opened \S*large-run\.jsonl as \S+ in (\d+) ms/g)].pop()?.[1];
       console.log(`     ${(size / 1024 / 1024).toFixed(0)} MB, ${want.steps} steps: the tree showed it ${seconds.toFixed(2)} s after the file was chosen (target 2 s${shownAt ? '' : '; measured after scrolling to it'})` +
         `${loadMs ? `; the extension host loaded it in ${(Number(loadMs) / 1000).toFixed(2)} s` : ''}; progress notification ${sawProgress ? 'shown' : 'not needed'}`);

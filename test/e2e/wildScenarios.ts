@@ -254,8 +254,13 @@ export const WILD_SCENARIOS: Scenario[] = [
       const stops = esc.rows.filter((r) => /interrupted by the person/.test(`${r.label} ${r.description}`));
       assert.equal(stops.length, 1, JSON.stringify(esc.rows.map((r) => `${r.label} | ${r.description}`)));
       assert.ok(!esc.rows.some((r) => /^user/.test(r.label) && /turn_aborted|The user interrupted/.test(r.description)), 'the note is no user row');
+      // The last turn holds one step, and says so in the singular.
+      assert.ok(esc.rows.some((r) => /^Turn 3$/.test(r.label) && /^1 step · /.test(r.description)), JSON.stringify(esc.rows.filter((r) => /^Turn/.test(r.label)).map((r) => `${r.label} | ${r.description}`)));
       await wb.parkMouse();
       await shot('codex-turn-aborted-tree');
+      // Kept from a session's middle: its running total holds calls the rollout does not record one by one.
+      const escTip = (await rootTooltip(ctx, esc.title, 'codex-turn-aborted-tooltip')).replace(/\s+/g, ' ');
+      assert.match(escTip, /2 calls in the log, at least 3 in its totals: its running total \(token_count\) is larger than the 2 calls it records one by one/, escTip);
       await closeOpenTrajectories(ctx);
 
       // The screenshot weighs what Anthropic bills for it, and the tooltip says it is modelled.

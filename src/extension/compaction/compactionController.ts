@@ -10,6 +10,7 @@ import { compactionCounter, mementoConsentStore, providerFromSettings } from './
 import { compactionCounterSpec } from './offThread';
 import type { CompactionClient } from '../../core/offthread/client';
 import { setting } from '../settings';
+import { plural } from '../../core/view/plural';
 
 /** One finished compaction, kept for the report, the diff, saving and re-running. */
 export interface CompactionRun {
@@ -73,7 +74,7 @@ export class CompactionController {
     const runs = doc.trajectory.runs;
     let runIndex = target?.runIndex ?? 0;
     if (runs.length > 1 && target?.runIndex === undefined) {
-      const picked = await vscode.window.showQuickPick(runs.map((r, i) => ({ label: r.title, description: `${r.steps.length} steps`, i })), { title: 'Compact which run?' });
+      const picked = await vscode.window.showQuickPick(runs.map((r, i) => ({ label: r.title, description: plural(r.steps.length, 'step'), i })), { title: 'Compact which run?' });
       if (!picked) return;
       runIndex = picked.i;
     }

@@ -9,6 +9,7 @@ import type { TreeNode } from '../tree/nodes';
 import type { TokenTracker } from '../tokens/tokenTracker';
 import { keptState, COMPARE_PANEL } from '../webview/panelHost';
 import { ComparePanel, type CompareHostState, type CompareSide } from './ComparePanel';
+import { plural } from '../../core/view/plural';
 
 // "Compare with…": on a trajectory or run in the tree, pick the other run from the open
 // trajectories or a file dialog; on two selected runs (or trajectories), compare them at once.
@@ -73,7 +74,7 @@ function runItem(doc: OpenTrajectory, runIndex: number): SideItem {
   return {
     label: run.title,
     description: `${path.basename(doc.key)}${multi(doc) ? ` #${runIndex}` : ''} · ${run.format}`,
-    detail: `${run.steps.length} steps${outcome === 'not recorded' ? '' : ` · ${outcome}`}`,
+    detail: `${plural(run.steps.length, 'step')}${outcome === 'not recorded' ? '' : ` · ${outcome}`}`,
     side: { doc, runIndex },
   };
 }

@@ -146,11 +146,11 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
         const t = doc.trajectory;
         const item = new vscode.TreeItem(plainLabel(t.title) || doc.uri.path.split('/').pop() || 'trajectory', vscode.TreeItemCollapsibleState.Expanded);
         const steps = t.runs.flatMap((r) => r.steps);
-        item.description = `${rootIdentity(t)} · ${this.matchCount(doc)}${steps.length} steps · ${this.sizes.total(doc, undefined, steps)}`;
+        item.description = `${rootIdentity(t)} · ${this.matchCount(doc)}${plural(steps.length, 'step')} · ${this.sizes.total(doc, undefined, steps)}`;
         const tooltip = new vscode.MarkdownString().appendText([
           doc.uri.fsPath,
           `Format: ${t.format}`,
-          `${t.holdsRuns ? `${t.runs.length} runs, ` : ''}${steps.length} steps`,
+          `${t.holdsRuns ? `${t.runs.length} runs, ` : ''}${plural(steps.length, 'step')}`,
           // What the reader did not understand, so a user never has to guess (issue 20).
           t.coverage ? `Coverage: ${describeCoverage(t.coverage)}` : '',
           t.coverage && coverageWarning(t.coverage) ? `⚠ ${coverageWarning(t.coverage)}` : '',
@@ -170,7 +170,7 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
         // The outcome leads the description: a task of seventy characters in the label would push
         // it past a sidebar's edge, so a run with one is labelled shorter (its tooltip has it whole).
         const item = new vscode.TreeItem(plainLabel(outcome ? oneLine(node.run.title, RUN_LABEL_WITH_OUTCOME) : node.run.title), Collapsed);
-        item.description = `${this.matchCount(doc, node.runIndex)}${outcome ? outcome + ' · ' : ''}${node.run.steps.length} steps · ${this.sizes.total(doc, node.runIndex, node.run.steps)}`;
+        item.description = `${this.matchCount(doc, node.runIndex)}${outcome ? outcome + ' · ' : ''}${plural(node.run.steps.length, 'step')} · ${this.sizes.total(doc, node.runIndex, node.run.steps)}`;
         item.tooltip = runTooltip(node.run);
         item.iconPath = new vscode.ThemeIcon('run-all');
         item.contextValue = 'run';
@@ -182,7 +182,7 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
         const item = new vscode.TreeItem(`Turn ${node.turn.index + 1}`, open ? vscode.TreeItemCollapsibleState.Expanded : Collapsed);
         const firstUser = node.steps.find((s) => s.kind === 'user');
         const matches = this.filter?.active() ? node.steps.filter((s) => this.filter!.keeps(doc, node.runIndex, s)).length : 0;
-        item.description = `${node.steps.length} steps · ${this.sizes.total(doc, node.runIndex, node.steps)}${matches ? ` · ${matches} ${matches === 1 ? 'match' : 'matches'}` : ''}${firstUser ? ' · ' + stepPreview(firstUser, 60) : ''}`;
+        item.description = `${plural(node.steps.length, 'step')} · ${this.sizes.total(doc, node.runIndex, node.steps)}${matches ? ` · ${matches} ${matches === 1 ? 'match' : 'matches'}` : ''}${firstUser ? ' · ' + stepPreview(firstUser, 60) : ''}`;
         item.iconPath = new vscode.ThemeIcon('comment-discussion');
         item.contextValue = 'turn';
         return withId(item, node.id);
@@ -195,7 +195,7 @@ export class TrajectoryTreeProvider implements vscode.TreeDataProvider<TreeNode>
       }
       case 'branch': {
         const item = new vscode.TreeItem(`subagent · ${plainLabel(node.name)}`, Collapsed);
-        item.description = `${node.steps.length} steps · ${this.sizes.total(doc, node.runIndex, node.steps)}`;
+        item.description = `${plural(node.steps.length, 'step')} · ${this.sizes.total(doc, node.runIndex, node.steps)}`;
         item.iconPath = new vscode.ThemeIcon('type-hierarchy-sub');
         item.contextValue = 'branch';
         return withId(item, node.id);
