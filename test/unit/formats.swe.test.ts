@@ -262,3 +262,14 @@ test('mini-swe-agent: the version the run records (info.mini_version) is the age
   assert.equal(run.meta.version, '2.2.7');
   assert.equal((toAtif(run).agent as { version: string }).version, '2.2.7', 'was "unknown"');
 });
+
+test('mini-swe-agent through the Responses API: each reply\'s usage is read from input_tokens/output_tokens, its cache reads from input_tokens_details', async () => {
+  // A real mini-swe-agent 1.17.3 run of gpt-5-mini (wudi-alex/mini-swe-agent-CaM): its 25 replies
+  // keep the Responses API's usage, where chat-completions runs keep prompt_tokens.
+  const run = (await loadTrajectory(fixture('mini-swe-agent/django__django-12406.traj.json'))).runs[0];
+  const usages = run.steps.map((s) => s.usage).filter((u) => u !== undefined);
+  assert.equal(usages.length, 25, 'one recorded usage per reply');
+  const sum = (k: 'inputTokens' | 'outputTokens' | 'cachedInputTokens') => usages.reduce((n, u) => n + (u[k] ?? 0), 0);
+  assert.deepEqual([sum('inputTokens'), sum('outputTokens'), sum('cachedInputTokens')], [236_463, 2_801, 191_104]);
+  assert.equal(usages[0].model, 'gpt-5-mini-2025-08-07');
+});

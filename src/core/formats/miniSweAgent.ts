@@ -4,6 +4,7 @@ import { jsonObjectOf, type FormatAdapter } from './adapter';
 import { stringOrUndefined } from './chatMessages';
 import { ActionStepper, at, numberOrUndefined, type StepBase, taskTitle } from './sweAgent';
 import { isoOfMs } from './times';
+import { openaiUsageParts, recordedUsage } from './usage';
 import { extraOf } from '../meta';
 
 // mini-swe-agent `*.traj.json`: `{info, messages, trajectory_format, instance_id}`.
@@ -27,19 +28,10 @@ function timestampOf(extra: Record<string, unknown>): string | undefined {
 function replyUsage(extra: Record<string, unknown>): RecordedUsage | undefined {
   const response = isRecord(extra.response) ? extra.response : undefined;
   const usage = response && isRecord(response.usage) ? response.usage : undefined;
-  const cost = numberOrUndefined(extra.cost) ?? numberOrUndefined(usage?.cost);
-  if (!usage && cost === undefined) return undefined;
-  const details = usage && isRecord(usage.prompt_tokens_details) ? usage.prompt_tokens_details : undefined;
-  const recorded: RecordedUsage = {
-    model: stringOrUndefined(response?.model),
-    inputTokens: numberOrUndefined(usage?.prompt_tokens),
-    outputTokens: numberOrUndefined(usage?.completion_tokens),
-    cachedInputTokens: numberOrUndefined(details?.cached_tokens),
-    cost,
-  };
-  const written = numberOrUndefined(usage?.cache_creation_input_tokens);
-  if (written !== undefined) recorded.cacheWriteTokens = written;
-  return recorded;
+  const parts = usage ? openaiUsageParts(usage) : {};
+  // The cost mini-swe-agent priced the reply at, else the provider's.
+  const cost = numberOrUndefined(extra.cost) ?? parts.cost;
+  return recordedUsage({ ...parts, model: stringOrUndefined(response?.model), ...(cost !== undefined ? { cost } : {}) });
 }
 
 function addAssistant(s: ActionStepper, msg: Record<string, unknown>, i: number): void {

@@ -10,7 +10,7 @@ import { looksLikeGooseMessages } from './goose';
 import { markClosingActions } from './closingAction';
 import { isDistinctlyResponses } from './responseItems';
 import type { RecordedUsage, Step, TrajectoryMeta } from '../model';
-import { num, obj, recordedUsage } from './usage';
+import { num, openaiUsageParts, recordedUsage } from './usage';
 import { historyLines } from './sweAgent';
 
 function hasAnthropicOnlyBlock(m: unknown): boolean {
@@ -84,15 +84,7 @@ const MODEL_WRITTEN: ReadonlySet<Step['kind']> = new Set(['assistant', 'thought'
 function declaredUsage(u: Record<string, unknown> | undefined, model: string | undefined): RecordedUsage | undefined {
   if (!u) return undefined;
   const source = isRecord(u.usage) ? u.usage : u;
-  return recordedUsage({
-    model: typeof u.model === 'string' ? u.model : model,
-    input: num(source.prompt_tokens ?? source.input_tokens),
-    output: num(source.completion_tokens ?? source.output_tokens),
-    cacheRead: num(source.cached_tokens ?? obj(source, 'prompt_tokens_details').cached_tokens ?? source.cache_read_input_tokens),
-    // LiteLLM passes Anthropic's cache writes through beside `prompt_tokens`, which holds them.
-    cacheWrite: num(source.cache_creation_input_tokens),
-    cost: num(source.cost ?? source.total_cost ?? source.cost_usd),
-  });
+  return recordedUsage({ model: typeof u.model === 'string' ? u.model : model, ...openaiUsageParts(source) });
 }
 
 /**

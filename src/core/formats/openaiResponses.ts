@@ -5,6 +5,7 @@ import { isRecord, StepBuilder } from '../steps';
 import type { FormatAdapter, ParsedInput } from './adapter';
 import { stringOrUndefined, titleFromSteps } from './chatMessages';
 import { addResponseItem, isDistinctlyResponses, isResponseItem } from './responseItems';
+import { openaiUsageParts } from './usage';
 
 // OpenAI Responses API item lists: a session's items from the Agents SDK, a request's `input`,
 // a response's `output`, one item a line, or the Agents SDK's saved RunState. Plain `{role, content}` lists stay `openai-chat`.
@@ -84,9 +85,6 @@ export const openAiResponsesAdapter: FormatAdapter = {
 /** A saved Response object's `usage` (`input_tokens`, `output_tokens`, `input_tokens_details.cached_tokens`). */
 function responseUsage(u: unknown, model: string | undefined): RecordedUsage | undefined {
   if (!isRecord(u)) return undefined;
-  // A RunState's totals write the details as a list of one (`[{cached_tokens}]`).
-  const raw = Array.isArray(u.input_tokens_details) ? u.input_tokens_details[0] : u.input_tokens_details;
-  const details = isRecord(raw) ? raw : {};
-  const n = (v: unknown) => (typeof v === 'number' ? v : undefined);
-  return { model, inputTokens: n(u.input_tokens), outputTokens: n(u.output_tokens), cachedInputTokens: n(details.cached_tokens) };
+  const { input, output, cacheRead } = openaiUsageParts(u);
+  return { model, inputTokens: input, outputTokens: output, cachedInputTokens: cacheRead };
 }

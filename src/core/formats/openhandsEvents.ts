@@ -1,6 +1,7 @@
 import type { RecordedUsage, SourceLocation, Step, TrajectoryMeta } from '../model';
 import { argsOf, isRecord, StepBuilder, textOf } from '../steps';
 import { stringOrUndefined } from './chatMessages';
+import { openaiUsageParts, recordedUsage } from './usage';
 
 // OpenHands V0 events (`{id, source, action|observation, args|content+extras, cause, ...}`), shared by
 // the plain event array (openhandsV0) and the evaluation output.jsonl (openhandsEval).
@@ -278,15 +279,10 @@ export function usageOfMetrics(metrics: Record<string, unknown>): RecordedUsage 
   });
 }
 
+// The response's token counts only: the run's cost is the Metrics dump's (usageOfMetrics).
 function usageOfResponse(usage: Record<string, unknown>, model: string | undefined): RecordedUsage {
-  const details = isRecord(usage.prompt_tokens_details) ? usage.prompt_tokens_details : {};
-  return clean({
-    model,
-    inputTokens: numberOrUndefined(usage.prompt_tokens),
-    outputTokens: numberOrUndefined(usage.completion_tokens),
-    cachedInputTokens: numberOrUndefined(details.cached_tokens) ?? numberOrUndefined(usage.cache_read_input_tokens),
-    cacheWriteTokens: numberOrUndefined(usage.cache_creation_input_tokens),
-  });
+  const { cost: _cost, ...parts } = openaiUsageParts(usage);
+  return recordedUsage({ ...parts, model }) ?? clean({ model });
 }
 
 function subtract(now: RecordedUsage, before: RecordedUsage): RecordedUsage {

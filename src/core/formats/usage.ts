@@ -27,6 +27,34 @@ export function recordedUsage(parts: UsageParts): RecordedUsage | undefined {
   return u.inputTokens === undefined && u.outputTokens === undefined && u.cost === undefined ? undefined : u;
 }
 
+/**
+ * A provider's usage object in either of OpenAI's shapes: Chat Completions (`prompt_tokens`,
+ * `completion_tokens`, `prompt_tokens_details.cached_tokens`) or Responses (`input_tokens`,
+ * `output_tokens`, `input_tokens_details.cached_tokens`; a list of one in an Agents SDK RunState),
+ * with what LiteLLM passes through beside them from Anthropic (`cache_read_input_tokens`,
+ * `cache_creation_input_tokens`). Either prompt count holds the cached tokens. One reading for
+ * every format that keeps a raw OpenAI-style response: mini-swe-agent run through the Responses API
+ * records the second shape where its other runs record the first.
+ */
+export function openaiUsageParts(u: Record<string, unknown>): UsageParts {
+  const details = (key: string) => {
+    const v = u[key];
+    const d = Array.isArray(v) ? v[0] : v;
+    return isRecord(d) ? d : {};
+  };
+  return definedParts({
+    input: num(u.prompt_tokens ?? u.input_tokens),
+    output: num(u.completion_tokens ?? u.output_tokens),
+    cacheRead: num(u.cached_tokens ?? details('prompt_tokens_details').cached_tokens ?? details('input_tokens_details').cached_tokens ?? u.cache_read_input_tokens),
+    cacheWrite: num(u.cache_creation_input_tokens),
+    cost: num(u.cost ?? u.total_cost ?? u.cost_usd),
+  });
+}
+
+function definedParts(p: UsageParts): UsageParts {
+  return Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined)) as UsageParts;
+}
+
 export function num(v: unknown): number | undefined {
   if (typeof v === 'number' && Number.isFinite(v)) return v;
   if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
