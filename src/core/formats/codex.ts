@@ -336,6 +336,14 @@ function readOutputStatus(step: Step): void {
     const header = /^Exit code: (-?\d+)\r?\nWall time: /.exec(step.text) ?? /^Chunk ID: \S+\r?\nWall time: [^\n]*\r?\nProcess exited with code (-?\d+)\r?\n/.exec(step.text);
     if (header) step.exitCode = Number(header[1]);
   }
+  // Codex 0.3x's answer for a command its sandbox stopped: `failed in sandbox LinuxSeccomp with
+  // execution error: sandbox denied exec error, exit code: 1, stdout: …, stderr: …`. The command
+  // failed, with the status it names.
+  const sandboxed = /^failed in sandbox \w+ with execution error: [^\n]*?\bexit code: (-?\d+)/.exec(step.text);
+  if (sandboxed) {
+    step.exitCode ??= Number(sandboxed[1]);
+    step.isError ??= true;
+  }
   // Codex's own answers for a call that did not run: a sandbox or executor error, or the person
   // declining the command when asked to approve it (the rollout records no status for either).
   if (step.isError === undefined && step.exitCode === undefined && (/^execution error: \S/.test(step.text) || /^exec command rejected by user\s*$/.test(step.text))) step.isError = true;

@@ -225,7 +225,15 @@ function shellJoin(argv: string[]): string {
   const last = argv.length - 1;
   if (last >= 2 && /^(?:.*[\\/])?(?:powershell|pwsh)(?:\.exe)?$/i.test(argv[0]) && /^-(?:command|c)$/i.test(argv[last - 1])) return argv[last];
   if (last === 2 && /^(?:.*[\\/])?cmd(?:\.exe)?$/i.test(argv[0]) && /^\/c$/i.test(argv[1])) return argv[2];
-  return argv.join(' ');
+  // Codex's editor given its patch as one argument (`["apply_patch", "*** Begin Patch…"]`) reads as
+  // the heredoc Codex's own prompt writes it as: one command whose body is data, not commands.
+  if (last === 1 && /^apply_?patch$/.test(argv[0]) && carriesPatch(argv[1])) return `${argv[0]} <<'PATCH'\n${argv[1].replace(/\n?$/, '\n')}PATCH`;
+  // Each argument one shell word again: `rg -n 'a b' src`, not `rg -n a b src`.
+  return argv.map((a, i) => (i > 0 && /[\s;&|<>()$`"'\\*?#~]/.test(a) ? shellQuote(a) : a)).join(' ');
+}
+
+function shellQuote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /**
@@ -379,6 +387,16 @@ function words(segment: string): string[] {
 function addShellTouches(info: CallInfo, command: string): void {
   // A patch fed to a program through a heredoc (`applypatch << 'PATCH'`) names the files it changes.
   if (PATCH_ENVELOPE.test(command)) info.edits.push(...patchTouches(command));
+  const from = info.edits.length;
+  addSegmentTouches(info, command);
+  // A file the command wrote and then moved away (`awk … > /tmp/w.py && mv /tmp/w.py w.py`) was a
+  // step on the way: what changed is where it went, and the file itself is gone.
+  const own = info.edits.slice(from);
+  const passedThrough = new Set(own.filter((e, i) => e.action === 'deleted' && own.slice(0, i).some((w) => w.file === e.file && w.action !== 'deleted')).map((e) => e.file));
+  if (passedThrough.size) info.edits = [...info.edits.slice(0, from), ...own.filter((e) => !passedThrough.has(e.file))];
+}
+
+function addSegmentTouches(info: CallInfo, command: string): void {
   for (const segment of shellSegments(command)) {
     // A `>` inside quotes is text (a sed expression, an echo), not a redirect; a quoted target
     // (`cat > "drafts/03 plan.md" <<EOF`) is one word. Quotes are masked in place, so offsets hold.

@@ -630,8 +630,8 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   }
   // The shell's own complaint in a command that went through (a backquote in a message run as a
   // command): the exit status stands, and the outcome says what the shell said.
-  const shellSaid = result && !failed && !readsOnly ? shellComplaintOf(result.text) : undefined;
-  if (shellSaid) outcome += ` (the shell said: ${shellSaid})`;
+  const shellSaid = result && !failed && !readsOnly ? shellComplaintOf(result.text, programsOf(command)) : undefined;
+  if (shellSaid) outcome += ` (${/^[\w.+-]+: (?!\d)/.test(shellSaid) && !/^(?:ba|z|da|k)?sh: /.test(shellSaid) ? shellSaid.slice(0, shellSaid.indexOf(':')) : 'the shell'} said: ${shellSaid})`;
   const ok = !result ? undefined : failed || (exitCode === undefined && error) ? false : verdict?.failed === false || saysNo ? true : undefined;
   facts.commands.push({ step: call.index, command: text, longCommand: commandText(command, 300), wholeCommand: headAndTail(paragraph(command), 2000), ...(exitCode !== undefined ? { exitCode } : {}), outcome, ...(ok !== undefined ? { ok } : {}), effect, ...(record ? { recorded: record } : {}), ...(shellSaid ? { shellSaid } : {}), ...(onlyPatch(command) ? { onlyPatch: true as const } : {}), ...(refusedCall(result) ? { refused: true as const } : {}) });
   if (tests) facts.tests.push({ step: call.index, command: text, outcome: tests.outcome, failing: tests.failing, passing: tests.passing, ...(tests.ok !== undefined ? { ok: tests.ok } : {}) });
@@ -786,3 +786,12 @@ const FOLDER_LISTING = /^Here's the files and directories up to \d+ levels? deep
 
 // A tool named for running tests: `run_pytest`, `run_tests`, `jest`.
 const TEST_TOOL = /pytest|jest|vitest|(?:^|_)run_?tests?$|^tests?$/i;
+
+// What prints its argument is no program complaining (`echo "sed: …"`).
+const ECHOES = new Set(['echo', 'printf', 'cat', 'true', 'false', 'cd', 'export']);
+
+/** The programs a command runs: each segment's first word, by its base name (`/usr/bin/sed` → `sed`). */
+function programsOf(command: string): string[] {
+  const names = shellSegments(command).map((seg) => /^\s*(?:\w+=\S*\s+)*(?:sudo\s+)?(\S+)/.exec(seg)?.[1]?.split('/').pop() ?? '');
+  return unique(names.filter((n) => /^[\w.+-]{2,}$/.test(n) && !ECHOES.has(n)));
+}

@@ -94,6 +94,15 @@ const CODE_LIKE = /^\s*(?:\d+[:\t|]|\d+\s{2,}|\d+→)|(?:^|\s)(?:raise|except|im
 // `<exited with error: …>`, `<command failed: …>`: a few words that say it failed, a colon, the message, closed.
 const WRAPPED_FAILURE = /^\s*<(?:[a-z]+ ){0,3}(?:error|failed|failure)(?: [a-z]+){0,2}:\s*([\s\S]+?)>\s*$/i;
 
+// Codex 0.3x's line for a command its sandbox stopped or its timeout killed, before what the command
+// printed: `failed in sandbox LinuxSeccomp with execution error: sandbox denied exec error, exit
+// code: 1, stdout: …`, `command timed out after 19904 milliseconds`.
+const SANDBOX_FAILURE = /^(failed in sandbox \w+ with execution error: [^\n]*?\bexit code: -?\d+)(?:, stdout: |\s*$)|^(command timed out after \d+ milliseconds)$/m;
+
+// A log line at the error level, as tracing, logging and log4j write it, its time left out:
+// `2025-09-17T04:42:10.456803Z ERROR codex_core::codex: failed to initialize rollout recorder: …`.
+const ERROR_LOG_LINE = /^\[?\d{4}-\d\d-\d\d[T ][\d:.,]+(?:Z|[+-]\d\d:?\d\d)?\]?\s+((?:ERROR|FATAL|CRITICAL)\s+\S.*)$/;
+
 // A tally (`Found 6 errors.`, `✖ 3 problems`, `1 error generated.`) counts the messages, and
 // pre-commit's line for a hook (`ruff check……Failed`) says which failed: neither is a message.
 const TALLY = /^(?:Found\s+|✖\s+)?\d+\s+(?:errors?|problems?|issues?)\b(?!:)/i;
@@ -108,7 +117,13 @@ const HOOK_STATUS = /^\S.*?\.{5,}(Failed|Passed|Skipped)$/i;
 function messageText(result: Step): string {
   const clean = cleanText(result.text);
   const enveloped = /^\{"(?:output|command)":/.test(clean) ? contentPartsText(clean.trim()) : undefined;
-  return (enveloped !== undefined ? cleanText(enveloped) : clean).replace(/<\/?(?:tool_use_error|exception)>/g, '').replace(/^<system>(.*)<\/system>$/gm, '$1');
+  return withoutSandboxHeadline(enveloped !== undefined ? cleanText(enveloped) : clean).replace(/<\/?(?:tool_use_error|exception)>/g, '').replace(/^<system>(.*)<\/system>$/gm, '$1');
+}
+
+/** Codex's sandbox answer as what the command printed: its stdout, then its stderr, without the headline (SANDBOX_FAILURE). */
+function withoutSandboxHeadline(text: string): string {
+  const m = /^failed in sandbox \w+ with execution error: [^\n]*?\bexit code: -?\d+, stdout: ([\s\S]*?)(?:\n?, stderr: ([\s\S]*))?$/.exec(text);
+  return m ? `${m[1]}\n${m[2] ?? ''}` : text;
 }
 
 /** An error a tool reported, from its output only. Reads (`cat`, editors' views) are skipped by the caller. */
@@ -123,6 +138,8 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
   // `<exited with error: PowerShell 6+ (pwsh) is not available. …>`): the message is inside.
   const wrapped = WRAPPED_FAILURE.exec(text);
   if (wrapped && (failed || result.isError)) return { step: result.index, type: 'failure', text: firstLine(wrapped[1].trim(), ERROR_CHARS) };
+  const sandboxed = SANDBOX_FAILURE.exec(cleanText(result.text).slice(0, 400)) ?? SANDBOX_FAILURE.exec(text.slice(0, 400));
+  if (sandboxed && sandboxed.index === 0) return { step: result.index, type: 'sandbox', text: firstLine(sandboxed[1] ?? sandboxed[2], ERROR_CHARS) };
   // An editor that could not find the text to replace quotes it, over many lines: keep its first
   // line and the verdict, which comes after the quote.
   const verbatim = /^(ERROR:\s*)?(No replacement was performed, old_str `)([^\n`]*)(\n[\s\S]*?)?(` did not appear verbatim in \S+?)\.?\s*$/m.exec(text);
@@ -207,6 +224,7 @@ function* lineErrors(result: Step, text: string, failed: boolean): Generator<Err
   let n = -1;
   let lastMarked = -10; // the last line pytest marked `E`
   let underGoFailure = false; // after Go's `--- FAIL: TestX`, before the next test's line
+  let awaitingName = false; // after an `E` block's `File "…", line N`, before the error's name
   for (const raw of eachLine(text)) {
     n++;
     // A block of `E` lines goes on across a line its long message wrapped onto (`…(fixtures used: a, b).'`).
@@ -247,11 +265,22 @@ function* lineErrors(result: Step, text: string, failed: boolean): Generator<Err
     // pytest marks what a failed test or fixture raised with `E` (`E   Failed: Server failed to start`,
     // `E   fixture 'page' not found`): the first such line of a block is the error, the rest its detail.
     const marked = /^E {2,}(\S.*)$/.exec(raw);
+    // A SyntaxError shown in the block opens with where (`E     File "x.py", line 1096`, the line,
+    // a caret); what went wrong is the block's first `Name: message` line.
+    if (marked && /^File "[^"\n]+", line \d+/.test(marked[1])) { awaitingName = true; continue; }
+    if (marked && awaitingName) {
+      const named = /^((?:[A-Za-z_]\w*\.)*[A-Z]\w*): (\S.*)$/.exec(marked[1]);
+      if (named) { awaitingName = false; yield { ...make(result.index, named[1], named[2]), line: n }; }
+      continue;
+    }
+    awaitingName = false;
     if (marked && !inBlock) {
       const named = /^((?:[A-Za-z_]\w*\.)*[A-Z]\w*): (\S.*)$/.exec(marked[1]);
       yield { ...(named ? make(result.index, named[1], named[2]) : { step: result.index, type: 'pytest', text: firstLine(marked[1], ERROR_CHARS) }), line: n };
       continue;
     }
+    const logged = ERROR_LOG_LINE.exec(line);
+    if (logged) { yield { step: result.index, type: 'log', text: firstLine(logged[1], ERROR_CHARS), line: n }; continue; }
     const shell = shellError(line);
     if (shell) yield { step: result.index, type: shell, text: firstLine(shell === 'CMake' ? `${line} ${nextLine(text.split('\n'), line)}` : line, ERROR_CHARS), line: n };
   }
@@ -630,17 +659,25 @@ export function someOutputLine(text: string, test: (line: string) => boolean): b
 }
 
 // The shell's own diagnostic, as bash, zsh, dash and sh print it: `zsh:1: command not found: x`,
-// `bash: line 3: x: command not found`, `/bin/sh: 1: x: not found`, `sh: 2: Syntax error: …`.
+// `bash: line 3: x: command not found` (in Japanese `bash: 行 1: x: コマンドが見つかりません`), `/bin/sh: 1: x: not found`, `sh: 2: Syntax error: …`.
 // PowerShell's, under its error gutter: `     | The term 'head' is not recognized as a name of a cmdlet, …`
 // (Windows PowerShell: `head : The term 'head' is not recognized as the name of a cmdlet, …`).
-const SHELL_COMPLAINT = /^(?:\/(?:usr\/)?bin\/)?(?:ba|z|da|k)?sh:(?:\s*line)?\s*\d+:\s*\S.*|^\s*(?:\|\s*)?(?:\S+ : )?The term '[^'\n]+' is not recognized as (?:a|the) name of a cmdlet\b.*/;
+const SHELL_COMPLAINT = /^(?:\/(?:usr\/)?bin\/)?(?:ba|z|da|k)?sh:(?:\s*(?:line|[^\x00-\x7f]{1,4}))?\s*\d+:\s*\S.*|^\s*(?:\|\s*)?(?:\S+ : )?The term '[^'\n]+' is not recognized as (?:a|the) name of a cmdlet\b.*/;
 
 /** The shell's first complaint in `text`, with how many more it made (`… (×5)`), if any. */
-export function shellComplaintOf(text: string): string | undefined {
+// What such a line says when it is a fault, not a notice (`go: downloading …`, `tar: Removing leading '/'`).
+const PROGRAM_FAULT = String.raw`\b(?:error|cannot|can't|could not|couldn't|no such|not found|invalid|unknown|unrecognized|illegal|missing|denied|failed|unable|unterminated|unexpected|usage)\b`;
+const escapeRegExp = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export function shellComplaintOf(text: string, programs: readonly string[] = []): string | undefined {
+  // A program of the command complaining in its own name, as GNU and BSD tools do on stderr
+  // (`sed: -e expression #1, char 47: unknown option to `s'`), hidden by `|| true`; not its
+  // warnings and notices.
+  const own = programs.length ? new RegExp(`^(?:${programs.map(escapeRegExp).join('|')}): (?!.*\\bwarning\\b)(?=.*${PROGRAM_FAULT})\\S`) : undefined;
   let first: string | undefined;
   let more = 0;
   for (const line of eachOutputLine(text)) {
-    if (!SHELL_COMPLAINT.test(line)) continue;
+    if (!SHELL_COMPLAINT.test(line) && !own?.test(line)) continue;
     if (first === undefined) first = bounded(line.replace(/^\s*\|\s*/, ''), 120);
     else more++;
   }

@@ -291,8 +291,11 @@ export function constraintsOf(text: string): string[] {
     if (/^\s*(?:```|~~~)/.test(line)) { fenced = !fenced; continue; }
     if (line.trim() === '') { pasted = false; continue; }
     if (/\{"[\w$.-]+"\s*:/.test(line)) pasted = true;
-    // Quoted output, tables, numbered output lines, and indented code; an indented list item is a nested item of the request's list.
-    if (fenced || pasted || /^\s*(?:[>|]|\d+[:|])/.test(line) || (/^\s{4}/.test(line) && !/^\s*(?:[-*•+]|\d+[.)])\s/.test(line))) continue;
+    // So is a paragraph that opens at a shell's prompt (`me@host:~/app$ pixi install`, then what it printed).
+    if (/^\s*(?:[\w.-]+@[\w.-]+:[^\s$#]*[$#]|(?:[~/][^\s$#]*)?\$) \S/.test(line)) pasted = true;
+    // Quoted output, tables, numbered output lines, a terminal's framed or crossed lines (`╰─▶ …`,
+    // `× failed to solve …`), and indented code; an indented list item is a nested item of the request's list.
+    if (fenced || pasted || /^\s*(?:[>|\u2500-\u257F×✘]|\d+[:|])/.test(line) || (/^\s{4}/.test(line) && !/^\s*(?:[-*•+]|\d+[.)])\s/.test(line))) continue;
     // A list item's marker is not part of its rule (`- Never rewrite the spec file.`).
     // A rule put in parentheses after a sentence ("… if you need to (don't read the full file!)") is a sentence of its own.
     const item = line.replace(/^\s*(?:[-*•+]|\d+[.)])\s+/, '').replace(/\s*\(((?:please\s+)?(?:do not|don't|never|always|avoid)\b[^()]{3,200})\)/gi, '. $1');
@@ -327,8 +330,10 @@ function testIdsIn(text: string): string[] {
   for (const m of text.matchAll(/(?<![\w/.-])[\w./-]+\.py::[\w.:-]*\w(?:\[[^\]\n]*\])?/g)) out.push(m[0]);
   for (const m of text.matchAll(/\b(?:[a-z]\w*\.)*[A-Z]\w*Tests?#\w+/g)) out.push(m[0]);
   for (const m of text.matchAll(/(?<![\w/.-])[\w./-]+\.(?:test|spec)\.[cm]?[jt]sx?\b/g)) out.push(m[0]);
-  // Go's `TestParse/empty`; not the class of a Python id (`TestIntegration.test_flow`, `a.py::TestX::test_y`).
-  for (const m of text.matchAll(/(?<![\w.:])Test[A-Z]\w*(?:\/\w+)?\b(?![.:]\w)/g)) out.push(m[0]);
+  // Go's `TestParse/empty`; not the class of a Python id (`TestIntegration.test_flow`, `a.py::TestX::test_y`),
+  // nor a name the text defines (`class TestRun(models.Model):`, pasted from the code of a bug report).
+  const defined = new Set([...text.matchAll(/\b(?:class|def|func|type|struct|interface)\s+(Test\w+)/g)].map((m) => m[1]));
+  for (const m of text.matchAll(/(?<![\w.:])Test[A-Z]\w*(?:\/\w+)?\b(?![.:]\w)/g)) if (!defined.has(m[0])) out.push(m[0]);
   return [...new Set(out)];
 }
 
@@ -367,7 +372,10 @@ export function userRefsOf(text: string): UserRef[] {
   // An account's handle, given as an answer ("Yeah, it’s omar_davis_3817"): words joined by `_`, then digits.
   for (const m of noUrls.matchAll(/(?<![\w./-])[a-z]+(?:_[a-z]+)+_\d{3,}(?![\w/-]|\.\w)/g)) add('identifier', m[0]);
   // An id the person names in words: "my user ID is mia_li_3668", "order number: 4471-B".
-  for (const m of noUrls.matchAll(/\b(?:id|ID|Id|number|no\.|code|key|account|order|ticket|reservation|booking|customer|user ?name|username)\s*(?:is|:|=|#)\s*[`'"]?([A-Za-z0-9][\w.-]{2,40}\w)\b/g)) if (/\d/.test(m[1]) && !/^\d{1,3}$/.test(m[1])) add('identifier', m[1]);
+  // (Not an attribute of pasted markup: `<input id="id_data_file_0">` names an element.)
+  for (const m of noUrls.matchAll(/\b(?:id|ID|Id|number|no\.|code|key|account|order|ticket|reservation|booking|customer|user ?name|username)\s*(?:is|:|=|#)\s*[`'"]?([A-Za-z0-9][\w.-]{2,40}\w)\b/g)) {
+    if (/\d/.test(m[1]) && !/^\d{1,3}$/.test(m[1]) && !insideTag(noUrls, m.index)) add('identifier', m[1]);
+  }
   // A version a bug report gives as a value (`- python: 3.7.4 (default, …)`, `- ``pvlib.__version__``: 0.8.0`).
   for (const m of noUrls.matchAll(/^\s*[-*]?\s*`{0,2}[\w.]+`{0,2}\s*:\s*(v?\d+\.\d+(?:\.\d+)+)\b/gm)) add('identifier', m[1]);
   // An id an API or a client minted (`toolu_019tYDrbzifrra2KYzmYqWvk`, `req_011CVvAQm5gLufA1cDeHobKh`): a short prefix, letters and digits of both cases.
@@ -379,4 +387,9 @@ export function userRefsOf(text: string): UserRef[] {
   for (const m of noUrls.matchAll(/(?<![\w.])(?:[a-z_]\w*\.)*([A-Z]\w*(?:Error|Exception))\b(?::[ \t]+([^\n]*?)(?=\.\s|\.?$|\n))?/gm)) add('error', m[2] ? firstLine(`${m[1]}: ${m[2]}`, 160) : m[1]);
   for (const m of noUrls.matchAll(ERRNO)) add('error', m[0]);
   return out;
+}
+
+/** Whether `at` is inside an HTML or XML tag opened earlier on its line (`<input checked id=…`). */
+function insideTag(text: string, at: number): boolean {
+  return /<[A-Za-z][\w:-]*\s[^<>\n]*$/.test(text.slice(text.lastIndexOf('\n', at) + 1, at));
 }
