@@ -59,6 +59,8 @@ const KIMI: WildFile = { name: 'kimi-code-wire.jsonl', source: 'kimi-code/agent-
 // τ²-bench: one results file, two airline simulations, each a run under the file.
 const TAU2: WildFile = { name: 'tau2-airline-results.json', source: 'runs/tau2-airline-two-simulations.json' };
 // Copilot CLI 1.0.64: its 46 KB system prompt logged before every request, and an abort by the person.
+// Codex 0.36 (2025-09, gpt-5-codex): outputs in the JSON envelope, seven commands its sandbox stopped, two timeouts.
+const CODEX_SANDBOX: WildFile = { name: 'codex-sandbox-rollout.jsonl', source: 'codex/typelang-serena-sandbox-failures.jsonl' };
 const COPILOT_RESENT: WildFile = { name: 'copilot-events.jsonl', source: 'copilot-cli/agentv-resent-prompt-abort.jsonl' };
 
 // Goose: a ≤ 1.9 session file and a `goose session export` a compaction went through, built in the
@@ -327,6 +329,18 @@ export const WILD_SCENARIOS: Scenario[] = [
       assert.ok(copilot.rows.some((r) => /interrupted by the person/.test(`${r.label} ${r.description}`)), describe(copilot.rows));
       await wb.parkMouse();
       await shot('copilot-resent-tree');
+      await closeOpenTrajectories(ctx);
+
+      // Codex 0.36: a command its sandbox stopped is a failed result (the red icon), read from Codex's own line for it.
+      const sandboxed = await openExpanded(ctx, CODEX_SANDBOX);
+      const refused = sandboxed.rows.filter((r) => /^observation/.test(r.label) && /failed in sandbox LinuxSeccomp/.test(r.description));
+      assert.ok(refused.length >= 5, describe(sandboxed.rows));
+      for (const row of refused.slice(0, 2)) assert.equal(await (await wb.traceRowAt(row.index)).locator('.codicon-error').count(), 1, `${row.description}: no error icon`);
+      // Its calls show the line the shell ran, not Codex's JSON list of words.
+      assert.ok(sandboxed.rows.some((r) => /^tool call/.test(r.label) && /codex exec --json "Please run the serena summarize tool/.test(r.description)), describe(sandboxed.rows));
+      assert.ok(!sandboxed.rows.some((r) => /command=\["bash"/.test(r.description)), describe(sandboxed.rows));
+      await wb.parkMouse();
+      await shot('codex-sandbox-refusals-tree');
       await closeOpenTrajectories(ctx);
       fs.rmSync(path.join(ctx.workspace, DIR), { recursive: true, force: true });
     },

@@ -3,6 +3,8 @@ import { test } from 'node:test';
 import type { Step } from '../../src/core/model';
 import { argsPreview, displayOrder, stepDocument, stepLabel, stepPreview } from '../../src/core/view/stepPresentation';
 import { StepBuilder } from '../../src/core/steps';
+import { loadTrajectory } from '../../src/core/open';
+import { fixture } from '../helpers/paths';
 
 function parallelCalls(): Step[] {
   const b = new StepBuilder();
@@ -65,4 +67,11 @@ test('a result that printed nothing previews the exit status its log recorded, a
   assert.equal(stepPreview({ ...results[0], exitCode: undefined }), '', 'no status recorded, none shown');
   // Its calls: the command, then the arguments that say something (an empty workingDirectory does not).
   assert.equal(stepPreview(run.steps.find((s) => s.kind === 'tool_call')!), 'sleep 5 timeout=10000 isBackground=false');
+});
+
+test('a command given as its words (a real Codex 0.36 call) previews as the line it runs, not a JSON list', async () => {
+  const run = (await loadTrajectory(fixture('codex/typelang-serena-sandbox-failures.jsonl'))).runs[0];
+  const call = run.steps.find((s) => s.kind === 'tool_call' && s.tool?.args.includes('"codex exec --json'));
+  assert.ok(call);
+  assert.match(stepPreview(call, 200), /^codex exec --json "Please run the serena summarize tool for the current repository and then exit\."  *workdir=\/home\/hsin4\/myproject\/typelang-hm-rs timeout_ms=120000$/);
 });

@@ -1,6 +1,7 @@
 import type { Step, StepKind } from '../model';
 import { plainLabel } from '../output/terminal';
 import { transformedHead } from '../textHead';
+import { shellJoin } from '../compaction/facts/calls';
 import { requestOf } from '../formats/chatMessages';
 import { withoutContextBlocks, withoutWrapperTags } from '../formats/injected';
 
@@ -98,6 +99,11 @@ export function argsPreview(args: string): string {
   if (!trimmed.startsWith('{')) return trimmed;
   try {
     const parsed = JSON.parse(trimmed) as Record<string, unknown>;
+    // A command given as its words (Codex's `["bash", "-lc", "rg -n serena"]`) shows as the line it runs.
+    for (const k of ['command', 'cmd']) {
+      const v = parsed[k];
+      if (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string')) parsed[k] = shellJoin(v as string[]);
+    }
     const key = TELLING_ARGS.find((k) => typeof parsed[k] === 'string' && parsed[k] !== '');
     if (key) {
       // An argument left empty (`workingDirectory: ""`) says nothing beside the command.

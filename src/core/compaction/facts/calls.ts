@@ -220,7 +220,7 @@ function commandArg(args: Record<string, unknown>, sub: string | undefined, shel
  * runs through, `["powershell.exe", "-NoLogo", "-NoProfile", "-Command", "Get-ChildItem"]` and
  * `["cmd.exe", "/c", "dir"]`: the shell and its options are the harness's, the last word the agent's.
  */
-function shellJoin(argv: string[]): string {
+export function shellJoin(argv: readonly string[]): string {
   if (argv.length === 3 && /^(ba|z)?sh$/.test(argv[0]) && /^-l?c$/.test(argv[1])) return argv[2];
   const last = argv.length - 1;
   if (last >= 2 && /^(?:.*[\\/])?(?:powershell|pwsh)(?:\.exe)?$/i.test(argv[0]) && /^-(?:command|c)$/i.test(argv[last - 1])) return argv[last];
