@@ -273,3 +273,27 @@ test('mini-swe-agent through the Responses API: each reply\'s usage is read from
   assert.deepEqual([sum('inputTokens'), sum('outputTokens'), sum('cachedInputTokens')], [236_463, 2_801, 191_104]);
   assert.equal(usages[0].model, 'gpt-5-mini-2025-08-07');
 });
+
+test('mini-swe-agent: commands are read by the action_regex the run\'s own config records, not only from bash blocks', async () => {
+  // A fork that asks its model for ```python blocks records so in info.config.agent.action_regex.
+  const doc = {
+    trajectory_format: 'mini-swe-agent-1',
+    info: { mini_version: '1.17.3', config: { agent: { action_regex: '```python\\s*\\n(?P<code>.*?)\\n```' } } },
+    messages: [
+      { role: 'system', content: 'You act by writing one python block.' },
+      { role: 'user', content: 'Fix the bug.' },
+      { role: 'assistant', content: 'THOUGHT: look first.\n\n```python\nrun("ls -la")\n```' },
+      { role: 'user', content: '<returncode>0</returncode>\n<output>\nsetup.py\n</output>' },
+      // A bash block is no command in this run.
+      { role: 'assistant', content: 'Then:\n\n```bash\nrm -rf /\n```' },
+    ],
+  };
+  const t = await loadTrajectory(writeTemp('fork.traj.json', JSON.stringify(doc)));
+  const calls = t.runs[0].steps.filter((s) => s.kind === 'tool_call').map((s) => s.tool?.args);
+  assert.deepEqual(calls, ['run("ls -la")']);
+  // A pattern JavaScript cannot run is said, and the bash blocks are read instead.
+  const bad = { ...doc, info: { ...doc.info, config: { agent: { action_regex: '(?<=```)(?' } } } };
+  const t2 = await loadTrajectory(writeTemp('bad.traj.json', JSON.stringify(bad)));
+  assert.deepEqual(t2.runs[0].steps.filter((s) => s.kind === 'tool_call').map((s) => s.tool?.args), ['rm -rf /']);
+  assert.ok(t2.warnings.some((w) => /action_regex/.test(w.message)), JSON.stringify(t2.warnings));
+});

@@ -1,4 +1,4 @@
-import type { RecordedUsage, TrajectoryMeta } from '../model';
+import type { RecordedUsage, TrajectoryMeta, Warning } from '../model';
 import { argsOf, isRecord, textOf } from '../steps';
 import { jsonObjectOf, type FormatAdapter } from './adapter';
 import { stringOrUndefined } from './chatMessages';
@@ -34,7 +34,7 @@ function replyUsage(extra: Record<string, unknown>): RecordedUsage | undefined {
   return recordedUsage({ ...parts, model: stringOrUndefined(response?.model), ...(cost !== undefined ? { cost } : {}) });
 }
 
-function addAssistant(s: ActionStepper, msg: Record<string, unknown>, i: number): void {
+function addAssistant(s: ActionStepper, msg: Record<string, unknown>, i: number, commandBlock: RegExp): void {
   const extra = isRecord(msg.extra) ? msg.extra : {};
   const content = textOf(msg.content);
   // The reply's usage goes on its first step only, so sums over steps count each reply once.
@@ -61,7 +61,7 @@ function addAssistant(s: ActionStepper, msg: Record<string, unknown>, i: number)
     });
     return;
   }
-  const blocks = [...content.matchAll(COMMAND_BLOCK)];
+  const blocks = [...content.matchAll(commandBlock)].map((m) => [m[0], m[1] ?? m[0]] as const);
   const actions = Array.isArray(extra.actions) ? extra.actions.filter(isRecord) : [];
   // v1 runs a reply only when it holds exactly one command block; otherwise it answers with a format error.
   const commands = actions.length > 0
@@ -78,7 +78,27 @@ function addAssistant(s: ActionStepper, msg: Record<string, unknown>, i: number)
   }
 }
 
-function addMessage(s: ActionStepper, msg: unknown, i: number): void {
+/**
+ * The pattern the run's own config says its agent found commands with (`agent.action_regex`, read by
+ * Python's `re.findall` with DOTALL), when it names one: a fork that asks for another block (a
+ * ```python one) is read by its own rule, not ours.
+ */
+function actionRegexOf(root: Record<string, unknown>, warnings: Warning[]): RegExp | undefined {
+  const info = isRecord(root.info) ? root.info : {};
+  const config = isRecord(info.config) ? info.config : {};
+  const agent = isRecord(config.agent) ? config.agent : {};
+  const source = stringOrUndefined(agent.action_regex);
+  if (!source) return undefined;
+  try {
+    // Python's named groups (`(?P<cmd>…)`) are JavaScript's `(?<cmd>…)`.
+    return new RegExp(source.replace(/\(\?P</g, '(?<'), 'gs');
+  } catch {
+    warnings.push({ message: `Its config's action_regex (${source.slice(0, 60)}) is not a pattern this reader can run; commands were read from bash blocks.` });
+    return undefined;
+  }
+}
+
+function addMessage(s: ActionStepper, msg: unknown, i: number, commandBlock: RegExp): void {
   if (!isRecord(msg)) {
     s.warn(`message ${i + 1} is not a message and was skipped.`);
     return;
@@ -95,7 +115,7 @@ function addMessage(s: ActionStepper, msg: unknown, i: number): void {
       s.addUserMessage(text, base);
       return;
     case 'assistant':
-      addAssistant(s, msg, i);
+      addAssistant(s, msg, i, commandBlock);
       return;
     case 'tool': {
       const callId = stringOrUndefined(msg.tool_call_id);
@@ -165,7 +185,8 @@ export const miniSweAgentAdapter: FormatAdapter = {
   parse(input, ctx) {
     const root = jsonObjectOf(input)!;
     const s = new ActionStepper(ctx.warnings);
-    (root.messages as unknown[]).forEach((msg, i) => addMessage(s, msg, i));
+    const commandBlock = actionRegexOf(root, ctx.warnings) ?? COMMAND_BLOCK;
+    (root.messages as unknown[]).forEach((msg, i) => addMessage(s, msg, i, commandBlock));
     const steps = s.b.finish();
     const meta = metaOf(root, ctx.fileName);
     return { title: taskTitle(steps, meta.instanceId, ctx.fileName), steps, meta };
