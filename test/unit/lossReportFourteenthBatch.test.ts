@@ -13,12 +13,15 @@ import { fixture } from '../helpers/paths';
 // What the loss report read wrong on four real runs labelled blind in session 54 (issue 22),
 // fourteenth batch: two mini-swe-agent SWE-bench runs of gpt-5-mini and two Codex CLI rollouts
 // of 2025 whose outputs are the JSON Codex 0.3x–0.5x sent its model, the kinds the locked third
-// holds most of. Each test reads the real text of a fixture.
+// holds most of. Fifteenth batch: three more mini-swe-agent runs (gpt-5-nano, deepseek-chat). Each
+// test reads the real text of a fixture.
 
 const SPHINX = fixture('mini-swe-agent/sphinx-doc__sphinx-7748.traj.json');
 const DJANGO = fixture('mini-swe-agent/django__django-12406.traj.json');
 const TYPELANG = fixture('codex/typelang-serena-sandbox-failures.jsonl');
 const PIXI = fixture('codex/llm-perf-opt-pixi-install-failures.jsonl');
+const DEEPSEEK = fixture('mini-swe-agent/django__django-14915-deepseek-chat.traj.json');
+const NANO_SPHINX = fixture('mini-swe-agent/sphinx-doc__sphinx-9281-gpt5nano.traj.json');
 
 async function run(file: string): Promise<Run> {
   return (await loadTrajectory(file)).runs[0];
@@ -105,4 +108,17 @@ test('a request that pastes a terminal (a prompt, then framed output) gives no r
   assert.ok(!texts(r, 'constraint').some((t) => /URL dependencies must/.test(t)));
   // The person's own words after it still count; a Markdown heading is no prompt.
   assert.deepEqual(constraintsOf('# Rules\nYou must keep the public API unchanged.'), ['You must keep the public API unchanged.']);
+});
+
+test('a program named by its path complaining through `| head` (`/opt/…/bin/python: No module named pytest`) is an error', async () => {
+  const r = await run(DEEPSEEK);
+  assert.ok(texts(r, 'error').includes('/opt/miniconda3/bin/python: No module named pytest'), texts(r, 'error').join('\n'));
+});
+
+test('a bug report\'s "minimal example" is what the person made, not a rule that the work be minimal', async () => {
+  const r = await run(NANO_SPHINX);
+  const task = r.steps.find((s) => s.kind === 'user')!.text;
+  assert.match(task, /I made a minimal example to show the issue:/);
+  assert.ok(!constraintsOf(task).some((c) => /minimal example/.test(c)), constraintsOf(task).join('\n'));
+  assert.deepEqual(constraintsOf('Here is a minimal reproducer. Keep the change minimal.'), ['Keep the change minimal.']);
 });

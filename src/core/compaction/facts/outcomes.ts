@@ -666,18 +666,19 @@ const SHELL_COMPLAINT = /^(?:\/(?:usr\/)?bin\/)?(?:ba|z|da|k)?sh:(?:\s*(?:line|[
 
 /** The shell's first complaint in `text`, with how many more it made (`… (×5)`), if any. */
 // What such a line says when it is a fault, not a notice (`go: downloading …`, `tar: Removing leading '/'`).
-const PROGRAM_FAULT = String.raw`\b(?:error|cannot|can't|could not|couldn't|no such|not found|invalid|unknown|unrecognized|illegal|missing|denied|failed|unable|unterminated|unexpected|usage)\b`;
+const PROGRAM_FAULT = /\b(?:error|cannot|can't|could not|couldn't|no such|not found|invalid|unknown|unrecognized|illegal|missing|denied|failed|unable|unterminated|unexpected|usage|no module named)\b/i;
 const escapeRegExp = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export function shellComplaintOf(text: string, programs: readonly string[] = []): string | undefined {
   // A program of the command complaining in its own name, as GNU and BSD tools do on stderr
   // (`sed: -e expression #1, char 47: unknown option to `s'`), hidden by `|| true`; not its
   // warnings and notices.
-  const own = programs.length ? new RegExp(`^(?:${programs.map(escapeRegExp).join('|')}): (?!.*\\bwarning\\b)(?=.*${PROGRAM_FAULT})\\S`) : undefined;
+  const ownName = programs.length ? new RegExp(`^(?:\\S*/)?(?:${programs.map(escapeRegExp).join('|')}): \\S`) : undefined;
+  const own = { test: (line: string) => !!ownName?.test(line) && !/\bwarning\b/i.test(line) && PROGRAM_FAULT.test(line) };
   let first: string | undefined;
   let more = 0;
   for (const line of eachOutputLine(text)) {
-    if (!SHELL_COMPLAINT.test(line) && !own?.test(line)) continue;
+    if (!SHELL_COMPLAINT.test(line) && !own.test(line)) continue;
     if (first === undefined) first = bounded(line.replace(/^\s*\|\s*/, ''), 120);
     else more++;
   }

@@ -246,6 +246,9 @@ const CONSTRAINT = new RegExp([
 // "also should we …" (a question without its mark), "shouldn't this be …?". A sentence that opens
 // with "should not", "should always", "should be" is a rule without its subject.
 // "I must have left it somewhere", "it should have been merged": a guess about the past, not a rule.
+// A bug report's "minimal example" (a reproducer, a test case) is what the person made, not how small the work must be.
+const MINIMAL_EXAMPLE = /\bminimal (?:reproducible |working |complete )?(?:example|reproducer|repro|reproduction|test ?case|case|script|snippet|code sample)s?\b/gi;
+
 const NOT_A_RULE = /\b(?:must|should)(?:n't| not)? have (?:been|\w+(?:ed|en|ft|ne|wn|ot|id))\b|\b(?:how|what|why|where|which)\b[^.]{0,40}\bshould\b|\bwhether\b[^.]{0,80}\bshould\b|^(?:(?:so|also|and|but|then|ok|okay|hmm),?\s+)*(?:should|shouldn't|can|could|would|will)\s+(?!not\b|never\b|be\b|always\b|only\b|also\b|just\b)\w+|\?["')\]]*$/i;
 
 // The same in Chinese and Japanese: 不要/請勿 (don't), 禁止, 不得, 必須 (must), 務必 (be sure to),
@@ -308,7 +311,7 @@ export function constraintsOf(text: string): string[] {
       const words = s.split(/\s+/).length;
       // Read with straight apostrophes: "I don’t want…" as typed on a phone or a Mac is "I don't want…".
       const plain = s.replace(/[‘’]/g, "'");
-      if (s.length >= 12 && s.length <= 300 && (words >= 4 || (words === 3 && /^[A-Z].*[.!]$/.test(s))) && CONSTRAINT.test(plain) && !NOT_A_RULE.test(plain) && /[a-z]/.test(s) && !/[{}();=]\s*$/.test(s)) out.push(s);
+      if (s.length >= 12 && s.length <= 300 && (words >= 4 || (words === 3 && /^[A-Z].*[.!]$/.test(s))) && CONSTRAINT.test(plain.replace(MINIMAL_EXAMPLE, '')) && !NOT_A_RULE.test(plain) && /[a-z]/.test(s) && !/[{}();=]\s*$/.test(s)) out.push(s);
     }
   }
   return out;
