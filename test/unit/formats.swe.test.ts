@@ -297,3 +297,14 @@ test('mini-swe-agent: commands are read by the action_regex the run\'s own confi
   assert.deepEqual(t2.runs[0].steps.filter((s) => s.kind === 'tool_call').map((s) => s.tool?.args), ['rm -rf /']);
   assert.ok(t2.warnings.some((w) => /action_regex/.test(w.message)), JSON.stringify(t2.warnings));
 });
+
+test('mini-swe-agent: a fork that writes its bash block indented inside a `def` is read by the action_regex its config records', async () => {
+  // A real run of the CaM fork (wudi-alex/mini-swe-agent-CaM): `@bug_localization\ndef find_…():\n    ```bash\n    cmd\n    ```.
+  const run = (await loadTrajectory(fixture('mini-swe-agent/django__django-11790-cam.traj.json'))).runs[0];
+  const calls = run.steps.filter((s) => s.kind === 'tool_call');
+  assert.equal(calls.length, 6, 'one call per API call the run records');
+  assert.equal(run.steps.filter((s) => s.kind === 'tool_result').length, 6);
+  // The block's indentation is the fork's layout, not the command's.
+  assert.equal(calls[0].tool?.args, 'cd /testbed && grep -nR "class AuthenticationForm" || true');
+  assert.match(calls[3].tool?.args ?? '', /^cd \/testbed && python - <<'PY'\nfrom pathlib import Path\n/);
+});

@@ -61,7 +61,7 @@ function addAssistant(s: ActionStepper, msg: Record<string, unknown>, i: number,
     });
     return;
   }
-  const blocks = [...content.matchAll(commandBlock)].map((m) => [m[0], m[1] ?? m[0]] as const);
+  const blocks = [...content.matchAll(commandBlock)].map((m) => [m[0], dedent(m[1] ?? m[0])] as const);
   const actions = Array.isArray(extra.actions) ? extra.actions.filter(isRecord) : [];
   // v1 runs a reply only when it holds exactly one command block; otherwise it answers with a format error.
   const commands = actions.length > 0
@@ -96,6 +96,15 @@ function actionRegexOf(root: Record<string, unknown>, warnings: Warning[]): RegE
     warnings.push({ message: `Its config's action_regex (${source.slice(0, 60)}) is not a pattern this reader can run; commands were read from bash blocks.` });
     return undefined;
   }
+}
+
+/** A block written indented (inside a fork's `def …():`) as the shell reads it: the common indentation taken off. */
+function dedent(text: string): string {
+  const lines = text.split('\n');
+  const indents = lines.filter((l) => l.trim() !== '').map((l) => /^[ \t]*/.exec(l)![0].length);
+  const common = indents.length ? Math.min(...indents) : 0;
+  // (A heredoc's body may sit at the margin under an indented first line: that line's indent goes too.)
+  return (common ? lines.map((l) => l.slice(Math.min(common, /^[ \t]*/.exec(l)![0].length))).join('\n') : text).replace(/^[ \t]+/, '');
 }
 
 function addMessage(s: ActionStepper, msg: unknown, i: number, commandBlock: RegExp): void {
