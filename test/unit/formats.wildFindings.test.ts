@@ -738,3 +738,17 @@ test('claude-code: a session in which the person only typed /exit is titled "/ex
   assert.equal(run.format, 'claude-code');
   assert.equal(run.title, '/exit');
 });
+
+test('codex: a tool_search_call is answered by its tool_search_output, which lists the tools it found', async () => {
+  // A real Codex 2026 session (EntityProcess/agentv, wild dev): the model searched its tools twice,
+  // and the answers were "calls without a result".
+  const t = await loadTrajectory(path.join(REPO_ROOT, 'wild', 'files', 'EntityProcess__agentv', 'codex-full.jsonl'));
+  const run = t.runs[0];
+  const searches = run.steps.filter((s) => s.kind === 'tool_call' && s.tool?.name === 'tool_search');
+  assert.equal(searches.length, 2);
+  for (const call of searches) {
+    const answer = run.steps.find((s) => s.kind === 'tool_result' && s.answers === call.index);
+    assert.ok(answer, `call ${call.index} has its answer`);
+    assert.match(answer.text, /^mcp__codex_apps__github: Access repositories, issues, and pull requests\..* \(\d+ tools: _/);
+  }
+});

@@ -140,9 +140,10 @@ export function addResponseItem(b: StepBuilder, item: Record<string, unknown>, o
     case 'ghost_snapshot':
       break; // Codex's undo bookkeeping; never shown to the model
     default:
-      if (type.endsWith('_call_output') || type.endsWith('_result')) {
-        // `<x>_call_output` answers `<x>_call`; some writers pair `tool_call` with `tool_result` (its output under `result`).
-        const out = outputText(item.output ?? item.result);
+      if (type.endsWith('_call_output') || type.endsWith('_result') || (type.endsWith('_output') && typeof item.call_id === 'string')) {
+        // `<x>_call_output` answers `<x>_call`; some writers pair `tool_call` with `tool_result` (its output under `result`);
+        // Codex's `tool_search_call` is answered by a `tool_search_output` whose finds are its `tools`.
+        const out = item.output === undefined && item.result === undefined && Array.isArray(item.tools) ? { text: toolsFound(item.tools), isError: undefined, exitCode: undefined } : outputText(item.output ?? item.result);
         const name = stringOrUndefined(item.name);
         b.add({ ...base, kind: 'tool_result', text: out.text, isError: out.isError, ...(out.exitCode !== undefined ? { exitCode: out.exitCode } : {}), ...(name ? { toolName: name } : {}), tool: { name: '', args: '', callId: stringOrUndefined(item.call_id) }, ...imagesOf(item.output ?? item.result) });
       } else if (type.endsWith('_call')) {
@@ -164,6 +165,15 @@ export function addResponseItem(b: StepBuilder, item: Record<string, unknown>, o
       }
   }
   return b.steps.slice(start);
+}
+
+/** The tools a tool search found, a line each (`mcp__github: Access repositories… (3 tools: _get_user, …)`). */
+function toolsFound(tools: unknown[]): string {
+  return tools.filter(isRecord).map((t) => {
+    const inner = Array.isArray(t.tools) ? t.tools.filter(isRecord).map((x) => String(x.name ?? '?')) : [];
+    const described = typeof t.description === 'string' && t.description ? `: ${t.description}` : '';
+    return `${String(t.name ?? t.type ?? 'tool')}${described}${inner.length ? ` (${inner.length} tool${inner.length === 1 ? '' : 's'}: ${inner.join(', ')})` : ''}`;
+  }).join('\n') || 'no tool found';
 }
 
 /** `key: value` lines for an item's fields (its type is the step's label); nested values as compact JSON. */
