@@ -165,7 +165,8 @@ async function compactWildFile(ctx: Context, wild: string, dest: string, strateg
   const { wb, repo, workspace, settings } = ctx;
   const file = path.join(workspace, dest);
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.copyFileSync(path.join(repo, 'wild', 'files', wild), file);
+  // A real log of the wild-log set (wild/files), or one copied into the fixtures (`test/fixtures/…`).
+  fs.copyFileSync(wild.startsWith('test/fixtures/') ? path.join(repo, wild) : path.join(repo, 'wild', 'files', wild), file);
   const title = expectedFor(repo, file).title;
   const report = await compactFileFromPalette(wb, file, title, strategy, `${range[0]}-${range[1]}`);
   const want = expectedCompaction(repo, file, { strategy: strategy.id, range, model: compactionModel(repo, settings) });
@@ -805,6 +806,25 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
       await refusal.scrollIntoViewIfNeeded();
       await wb.parkMouse();
       await shot('loss-report-windows-codex');
+      await wb.closeAllEditors();
+    },
+  },
+  {
+    // Issue 22: a real Codex 0.36 rollout (sin4auto/typelang-hm-rs, fixture) whose sandbox stopped
+    // seven commands: the refusal is an error row, with what the command logged at the error level.
+    name: 'loss-report-codex-sandbox',
+    async run(ctx) {
+      const { wb, shot } = ctx;
+      await wb.closeAllEditors();
+      const rows = await entityRowsOfWildFile(ctx, 'test/fixtures/codex/typelang-serena-sandbox-failures.jsonl', 'sandbox/typelang-rollout.jsonl', 'codex-compact', [0, 100]);
+      const refusal = rows.filter({ hasText: 'failed in sandbox LinuxSeccomp with execution error: sandbox denied exec error, exit code: 1' });
+      assert.equal(await refusal.count(), 1, 'the sandbox refusal is not one error row');
+      assert.match(await refusal.innerText(), /error/);
+      assert.ok(await rows.filter({ hasText: 'ERROR codex_core::codex: failed to initialize rollout recorder' }).count() >= 1, 'what the command logged at the error level is not listed');
+      assert.ok(await rows.filter({ hasText: 'command timed out after 19904 milliseconds' }).count() >= 1, 'the timeout is not listed');
+      await refusal.scrollIntoViewIfNeeded();
+      await wb.parkMouse();
+      await shot('loss-report-codex-sandbox');
       await wb.closeAllEditors();
     },
   },
