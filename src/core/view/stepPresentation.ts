@@ -1,7 +1,7 @@
 import type { Step, StepKind } from '../model';
 import { plainLabel } from '../output/terminal';
 import { transformedHead } from '../textHead';
-import { shellJoin } from '../compaction/facts/calls';
+import { shellJoin } from '../shellWords';
 import { requestOf } from '../formats/chatMessages';
 import { withoutContextBlocks, withoutWrapperTags } from '../formats/injected';
 

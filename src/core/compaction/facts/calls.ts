@@ -10,6 +10,9 @@ import { FORMAT_ADAPTERS } from '../../formats/registry';
 import type { Step } from '../../model';
 import { argsObject } from '../text';
 import { OPENING_NOISE } from './outcomes';
+import { carriesPatch, PATCH_ENVELOPE, shellJoin } from '../../shellWords';
+
+export { carriesPatch };
 
 type CallKind = 'edit' | 'read' | 'shell' | 'todo' | 'search' | 'list' | 'finish' | 'other';
 
@@ -213,27 +216,6 @@ function commandArg(args: Record<string, unknown>, sub: string | undefined, shel
     if (Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string')) return shellJoin(v as string[]);
   }
   return undefined;
-}
-
-/**
- * `["bash", "-lc", "ls -la"]` (Codex's local_shell) reads as `ls -la`; so do the Windows shells it
- * runs through, `["powershell.exe", "-NoLogo", "-NoProfile", "-Command", "Get-ChildItem"]` and
- * `["cmd.exe", "/c", "dir"]`: the shell and its options are the harness's, the last word the agent's.
- */
-export function shellJoin(argv: readonly string[]): string {
-  if (argv.length === 3 && /^(ba|z)?sh$/.test(argv[0]) && /^-l?c$/.test(argv[1])) return argv[2];
-  const last = argv.length - 1;
-  if (last >= 2 && /^(?:.*[\\/])?(?:powershell|pwsh)(?:\.exe)?$/i.test(argv[0]) && /^-(?:command|c)$/i.test(argv[last - 1])) return argv[last];
-  if (last === 2 && /^(?:.*[\\/])?cmd(?:\.exe)?$/i.test(argv[0]) && /^\/c$/i.test(argv[1])) return argv[2];
-  // Codex's editor given its patch as one argument (`["apply_patch", "*** Begin Patch…"]`) reads as
-  // the heredoc Codex's own prompt writes it as: one command whose body is data, not commands.
-  if (last === 1 && /^apply_?patch$/.test(argv[0]) && carriesPatch(argv[1])) return `${argv[0]} <<'PATCH'\n${argv[1].replace(/\n?$/, '\n')}PATCH`;
-  // Each argument one shell word again: `rg -n 'a b' src`, not `rg -n a b src`.
-  return argv.map((a, i) => (i > 0 && /[\s;&|<>()$`"'\\*?#~]/.test(a) ? shellQuote(a) : a)).join(' ');
-}
-
-function shellQuote(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /**
@@ -472,10 +454,6 @@ function powershellPaths(args: readonly string[]): string[] {
   return (named.length > 0 ? named : operands.slice(0, 1)).map((p) => p.replace(/\\/g, '/'));
 }
 
-const PATCH_ENVELOPE = /^\*\*\* (?:Add|Update|Delete) File: \S/m;
-
-/** Whether a shell command carries an apply_patch envelope (its result then says whether the patch went in). */
-export const carriesPatch = (command: string) => PATCH_ENVELOPE.test(command);
 
 /** Whether the command is an apply_patch envelope and nothing else, past a `cd` into where it applies. */
 export function onlyPatch(command: string): boolean {
