@@ -664,21 +664,24 @@ export function someOutputLine(text: string, test: (line: string) => boolean): b
 // (Windows PowerShell: `head : The term 'head' is not recognized as the name of a cmdlet, …`).
 const SHELL_COMPLAINT = /^(?:\/(?:usr\/)?bin\/)?(?:ba|z|da|k)?sh:(?:\s*(?:line|[^\x00-\x7f]{1,4}))?\s*\d+:\s*\S.*|^\s*(?:\|\s*)?(?:\S+ : )?The term '[^'\n]+' is not recognized as (?:a|the) name of a cmdlet\b.*/;
 
-/** The shell's first complaint in `text`, with how many more it made (`… (×5)`), if any. */
-// What such a line says when it is a fault, not a notice (`go: downloading …`, `tar: Removing leading '/'`).
+// What a program's line in its own name says when it is a fault, not a notice (`go: downloading …`,
+// `tar: Removing leading '/'`, `grep: x: binary file matches`).
 const PROGRAM_FAULT = /\b(?:error|cannot|can't|could not|couldn't|no such|not found|invalid|unknown|unrecognized|illegal|missing|denied|failed|unable|unterminated|unexpected|usage|no module named)\b/i;
 const escapeRegExp = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/**
+ * The shell's first complaint in `text`, with how many more it made (`… (and 5 more)`), if any; with
+ * `programs` (the command's), also one of them complaining in its own name, as GNU and BSD tools do
+ * on stderr (`sed: -e expression #1, char 47: unknown option to `s'`, hidden by `|| true`), not its
+ * warnings and notices.
+ */
 export function shellComplaintOf(text: string, programs: readonly string[] = []): string | undefined {
-  // A program of the command complaining in its own name, as GNU and BSD tools do on stderr
-  // (`sed: -e expression #1, char 47: unknown option to `s'`), hidden by `|| true`; not its
-  // warnings and notices.
   const ownName = programs.length ? new RegExp(`^(?:\\S*/)?(?:${programs.map(escapeRegExp).join('|')}): \\S`) : undefined;
-  const own = { test: (line: string) => !!ownName?.test(line) && !/\bwarning\b/i.test(line) && PROGRAM_FAULT.test(line) };
+  const ownComplaint = (line: string) => !!ownName?.test(line) && !/\bwarning\b/i.test(line) && PROGRAM_FAULT.test(line);
   let first: string | undefined;
   let more = 0;
   for (const line of eachOutputLine(text)) {
-    if (!SHELL_COMPLAINT.test(line) && !own.test(line)) continue;
+    if (!SHELL_COMPLAINT.test(line) && !ownComplaint(line)) continue;
     if (first === undefined) first = bounded(line.replace(/^\s*\|\s*/, ''), 120);
     else more++;
   }
