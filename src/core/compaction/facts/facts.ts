@@ -631,7 +631,7 @@ function readCommand(facts: Facts, call: Step, info: CallInfo, result: Step | un
   // The shell's own complaint in a command that went through (a backquote in a message run as a
   // command): the exit status stands, and the outcome says what the shell said.
   const shellSaid = result && !failed && !readsOnly ? shellComplaintOf(result.text, programsOf(command)) : undefined;
-  if (shellSaid) outcome += ` (${/^[\w.+-]+: (?!\d)/.test(shellSaid) && !/^(?:ba|z|da|k)?sh: /.test(shellSaid) ? shellSaid.slice(0, shellSaid.indexOf(':')) : 'the shell'} said: ${shellSaid})`;
+  if (shellSaid) outcome += ` (${complainer(shellSaid)} said: ${shellSaid})`;
   const ok = !result ? undefined : failed || (exitCode === undefined && error) ? false : verdict?.failed === false || saysNo ? true : undefined;
   facts.commands.push({ step: call.index, command: text, longCommand: commandText(command, 300), wholeCommand: headAndTail(paragraph(command), 2000), ...(exitCode !== undefined ? { exitCode } : {}), outcome, ...(ok !== undefined ? { ok } : {}), effect, ...(record ? { recorded: record } : {}), ...(shellSaid ? { shellSaid } : {}), ...(onlyPatch(command) ? { onlyPatch: true as const } : {}), ...(refusedCall(result) ? { refused: true as const } : {}) });
   if (tests) facts.tests.push({ step: call.index, command: text, outcome: tests.outcome, failing: tests.failing, passing: tests.passing, ...(tests.ok !== undefined ? { ok: tests.ok } : {}) });
@@ -786,6 +786,12 @@ const FOLDER_LISTING = /^Here's the files and directories up to \d+ levels? deep
 
 // A tool named for running tests: `run_pytest`, `run_tests`, `jest`.
 const TEST_TOOL = /pytest|jest|vitest|(?:^|_)run_?tests?$|^tests?$/i;
+
+/** Who said a complaint: the program that names itself (`sed: -e expression …`), else the shell (`zsh:1: …`, `bash: line 1: …`). */
+function complainer(line: string): string {
+  const own = /^(?:\S*\/)?([\w.+-]+): (?!\d)/.exec(line);
+  return own && !/^(?:ba|z|da|k)?sh$/.test(own[1]) ? own[1] : 'the shell';
+}
 
 // What prints its argument is no program complaining (`echo "sed: …"`).
 const ECHOES = new Set(['echo', 'printf', 'cat', 'true', 'false', 'cd', 'export']);
