@@ -297,3 +297,33 @@ test("openhands-v1: a terminal's exit status is read from its metadata when the 
   // -1 (the command did not finish) is no exit status.
   assert.ok(older.steps.every((s) => s.exitCode === undefined || s.exitCode >= 0));
 });
+
+test('openhands-eval 2024: a history of [action, observation] pairs is read as calls and their answers, the task from the record\'s instruction', async () => {
+  // The shape of OpenHands' own SWE-bench example output (evaluation/benchmarks/swe_bench/examples/
+  // example_agent_output.jsonl, CodeActAgent on gpt-4-1106-preview, May 2024), its first two pairs
+  // as written there; the record holds no user message in `history`.
+  const run = (cmd: string, thought: string) => ({ action: 'run', args: { command: cmd, background: false, thought }, message: `Running command: ${cmd}` });
+  const ran = (cmd: string, content: string, exit = 0) => ({ observation: 'run', content, extras: { command_id: -1, command: cmd, exit_code: exit }, message: `Command \`${cmd}\` executed with exit code ${exit}.` });
+  const a = 'search_dir "viewcode_enable_epub" /workspace/sphinx-doc__sphinx__3.5/sphinx/ext/viewcode';
+  const b = 'search_dir "viewcode_enable_epub" /workspace/sphinx-doc__sphinx__3.5';
+  const record = {
+    instance_id: 'sphinx-doc__sphinx-8721',
+    instruction: 'Please fix the following issue for the repository in /workspace/sphinx-doc__sphinx__3.5.\nviewcode creates pages for epub even if `viewcode_enable_epub=False` on `make html epub`',
+    metadata: { agent_class: 'CodeActAgent', model_name: 'gpt-4-1106-preview', max_iterations: 50 },
+    history: [
+      [run(a, 'First, I will need to locate the configuration.'), ran(a, 'Directory /workspace/sphinx-doc__sphinx__3.5/sphinx/ext/viewcode not found\n\nENVIRONMENT REMINDER: You have 49 turns left to complete the task.')],
+      [run(b, 'I should instead search the entire Sphinx project.'), ran(b, 'Found 5 matches for "viewcode_enable_epub" in /workspace/sphinx-doc__sphinx__3.5:', 0)],
+      [run('python reproduce.py', 'Run it.'), ran('python reproduce.py', 'Traceback (most recent call last):\nModuleNotFoundError: No module named \'sphinx_rtd\'', 1)],
+    ],
+  };
+  const t = await loadTrajectory(writeTemp('output.jsonl', JSON.stringify(record) + '\n'));
+  assert.equal(t.format, 'openhands-eval');
+  const steps = t.runs[0].steps;
+  assert.equal(steps[0].kind, 'user');
+  assert.match(steps[0].text, /^Please fix the following issue/);
+  const calls = steps.filter((s) => s.kind === 'tool_call');
+  assert.deepEqual(calls.map((c) => JSON.parse(c.tool!.args).command), [a, b, 'python reproduce.py']);
+  for (const c of calls) assert.ok(steps.some((s) => s.kind === 'tool_result' && s.answers === c.index), `call ${c.index} has its answer`);
+  const last = steps.filter((s) => s.kind === 'tool_result').at(-1)!;
+  assert.equal(last.exitCode, 1);
+});

@@ -31,8 +31,20 @@ function instanceIdOf(r: Record<string, unknown>): string {
 function isEvalRecord(value: unknown): value is Record<string, unknown> {
   if (!isRecord(value) || (typeof value.instance_id !== 'string' && typeof value.instance_id !== 'number' && !isResolverRecord(value))) return false;
   if (!Array.isArray(value.history)) return false;
-  return value.history.length === 0 ? isRecord(value.metadata) : v0EventShare(value.history) >= 0.8 || v1EventShare(value.history) >= 0.8
-    || (isResolverRecord(value) && flatShare(value.history) >= 0.8);
+  const paired = pairShare(value.history) >= 0.8;
+  const events = paired ? value.history.flat(1) : value.history;
+  return value.history.length === 0 ? isRecord(value.metadata) : v0EventShare(events) >= 0.8 || v1EventShare(events) >= 0.8
+    || ((isResolverRecord(value) || paired) && flatShare(events) >= 0.8);
+}
+
+/**
+ * The 2024 evaluation output keeps its history as `[action, observation]` pairs of flat events
+ * (OpenHands' own SWE-bench example, CodeActAgent on gpt-4-1106-preview): each pair is one call
+ * and its answer.
+ */
+function pairShare(items: readonly unknown[]): number {
+  const sample = items.slice(0, 20);
+  return sample.length === 0 ? 0 : sample.filter((p) => Array.isArray(p) && p.length >= 1 && p.length <= 2 && p.every(isRecord)).length / sample.length;
 }
 
 /**
@@ -49,20 +61,23 @@ function flatShare(items: readonly unknown[]): number {
 }
 
 /**
- * Flat events as the V0 events they stand for: the first message is the task, later ones the
- * agent's, and an observation answers the action just before it (the resolver ran one at a time).
+ * Flat events as the V0 events they stand for: the first message is the task (with `taskFirst`),
+ * later ones the agent's, and an observation answers the action just before it (the resolver ran
+ * one at a time; each 2024 pair is an action and its observation).
  */
-function fromFlatEvents(events: readonly unknown[]): unknown[] {
+function fromFlatEvents(events: readonly unknown[], taskFirst = true): unknown[] {
   let lastAction: number | undefined;
   return events.map((e, i) => {
     if (!isFlatEvent(e)) return e;
     const { action, observation, content, ...rest } = e as Record<string, unknown>;
     if (typeof action === 'string') {
       lastAction = i;
-      const source = action === 'message' && i === 0 ? 'user' : 'agent';
-      return { id: i, source, action, args: content === undefined ? rest : { content, ...rest } };
+      const source = taskFirst && action === 'message' && i === 0 ? 'user' : 'agent';
+      // The resolver writes the arguments beside `action`; the 2024 pairs under `args`, as V0 events do.
+      const fields = isRecord(rest.args) ? { ...rest.args, ...(rest.message !== undefined ? { message: rest.message } : {}) } : rest;
+      return { id: i, source, action, args: content === undefined ? fields : { content, ...fields } };
     }
-    return { id: i, source: 'environment', observation, content, extras: rest, ...(lastAction !== undefined ? { cause: lastAction } : {}) };
+    return { id: i, source: 'environment', observation, content, extras: isRecord(rest.extras) ? rest.extras : rest, ...(lastAction !== undefined ? { cause: lastAction } : {}) };
   });
 }
 
@@ -110,8 +125,14 @@ export const openHandsEvalAdapter: FormatAdapter = {
 
 function parseRun({ value: r, line }: EvalRecord): ParsedTrajectory {
   const b = new StepBuilder();
-  const history = flatShare(r.history as unknown[]) >= 0.8 ? fromFlatEvents(r.history as unknown[]) : r.history as unknown[];
-  const locate = (i: number) => ({ line, pointer: pointerOf('history', i) });
+  const paired = pairShare(r.history as unknown[]) >= 0.8;
+  const events = paired ? (r.history as unknown[][]).flat(1) : r.history as unknown[];
+  // A pair list does not hold the task: the record's `instruction`, which the agent was sent first, is.
+  if (paired && typeof r.instruction === 'string' && r.instruction.trim()) b.add({ kind: 'user', text: r.instruction, label: 'instruction', location: { line, pointer: pointerOf('instruction') } });
+  const history = flatShare(events) >= 0.8 ? fromFlatEvents(events, !paired) : events;
+  // Each pair's place in the file: event k is item k/2 of `history`, its action or its observation.
+  const pairAt = (i: number) => pointerOf('history', Math.floor(i / 2), i % 2);
+  const locate = (i: number) => ({ line, pointer: paired ? pairAt(i) : pointerOf('history', i) });
   const fromEvents: TrajectoryMeta = v1EventShare(history) >= 0.8 ? addV1History(b, history, locate) : addV0Events(b, history, locate);
   const steps = b.finish();
   markClosingActions(steps);

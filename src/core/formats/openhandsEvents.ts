@@ -158,8 +158,9 @@ function addObservation(b: StepBuilder, e: Event, observation: string, base: Bas
   // `think` is a thought step, so its "logged" acknowledgement has no call to answer.
   if (causedBy && causedBy.kind !== 'tool_call') return b.add(withBase(base, { label, kind: 'other', text: content }));
   const isError = observation === 'error' ? true : undefined;
-  // The exit status sits in `extras.metadata`, not in the text (the fact layer reads it).
-  const meta = isRecord(extras.metadata) ? extras.metadata : {};
+  // The exit status sits in `extras.metadata`, not in the text (the fact layer reads it); in 2024's
+  // events, in `extras` itself (`{command_id: -1, command, exit_code: 0}`).
+  const meta = isRecord(extras.metadata) ? extras.metadata : extras;
   const exit = typeof meta.exit_code === 'number' && meta.exit_code >= 0 ? { exitCode: meta.exit_code } : {};
   if (causedBy?.tool) {
     return b.add(withBase(base, { label, kind: 'tool_result', text: content, answers: causedBy.index, toolName: causedBy.tool.name, isError, ...exit }));
