@@ -160,7 +160,7 @@ export const HOSTILE_SCENARIOS: Scenario[] = [
         await wb.answerFileDialog(followed);
         const opened = expectedFor(ctx.repo, followed);
         const root = await wb.traceRow(opened.title);
-        await root.locator('.label-description', { hasText: `${opened.steps} steps` }).waitFor({ timeout: 20_000 });
+        await root.locator('.label-description', { hasText: `${opened.steps.toLocaleString('en-US')} steps` }).waitFor({ timeout: 20_000 });
         writeChat(followed, 1_000, 120 * 1024 * 1024, 'a');
         const message = await wb.waitForNotification(/followed-over-budget\.jsonl.*64 MB/, 90_000);
         assert.match(message, /followed-over-budget\.jsonl: reading it was stopped at 64 MB of memory.*Raise agentTraceLens\.parse\.maxHeapMB.*no longer followed/, message);

@@ -38,7 +38,7 @@ export const LIVE_SCENARIOS: Scenario[] = [
       await wb.runCommand('Agent Trace Lens: Open Trajectory…');
       await wb.answerFileDialog(file);
       const root = await wb.traceRow(first.title);
-      await root.locator('.label-description', { hasText: `${first.steps} steps` }).waitFor({ timeout: 20_000 });
+      await root.locator('.label-description', { hasText: `${first.steps.toLocaleString('en-US')} steps` }).waitFor({ timeout: 20_000 });
 
       const bar = wb.statusBarEntry('agentTraceLens.context');
       await bar.waitFor({ timeout: 10_000 });
@@ -56,7 +56,7 @@ export const LIVE_SCENARIOS: Scenario[] = [
           ({ title, steps }) => Array.from(document.querySelectorAll('.monaco-list-row'))
             .some((row) => (row.querySelector('.label-name')?.textContent ?? '').trim().startsWith(title)
               && (row.querySelector('.label-description')?.textContent ?? '').includes(`${steps} steps`)) && Date.now(),
-          { title: want.title, steps: want.steps }, { polling: 'raf', timeout: 20_000 },
+          { title: want.title, steps: want.steps.toLocaleString('en-US') }, { polling: 'raf', timeout: 20_000 },
         ).then((h) => h.jsonValue() as Promise<number>);
         const appended = Date.now();
         fs.appendFileSync(file, lines[i]);
@@ -78,7 +78,7 @@ export const LIVE_SCENARIOS: Scenario[] = [
       }
       const last = expected[lines.length - 1]!;
       const description = (await (await wb.traceRow(first.title)).locator('.label-description').textContent()) ?? '';
-      assert.ok(description.includes(`${last.steps} steps`), `the root says "${description}", not ${last.steps} steps`);
+      assert.ok(description.includes(`${last.steps.toLocaleString('en-US')} steps`), `the root says "${description}", not ${last.steps} steps`);
       assert.ok(last.steps > first.steps, 'the session grew in the tree');
       assert.match(notice, new RegExp(`${LIVE_FILE.replace('.', '\\.')}: the agent compacted its context \\(step \\d+: manual compaction`), notice);
       assert.ok(delays.length > 0, 'some appended line made new steps');

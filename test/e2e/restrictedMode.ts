@@ -159,7 +159,7 @@ async function main(): Promise<number> {
         return wb.traceRow(want.title);
       })]);
       const description = (await row.locator('.label-description').textContent()) ?? '';
-      assert.ok(description.includes(`${want.steps} steps`), `the root says "${description}", not ${want.steps} steps`);
+      assert.ok(description.includes(`${want.steps.toLocaleString('en-US')} steps`), `the root says "${description}", not ${want.steps} steps`);
       const refusals = (await wb.notifications()).filter((t) => /MB|too large|limit/i.test(t));
       assert.deepEqual(refusals, [], 'no size-limit message');
       assert.match(extensionLog(settingsFile), new RegExp(`Opened \\S*${LARGE.replace(/\./g, '\\.')} as `), 'the extension log records the load');

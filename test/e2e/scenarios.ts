@@ -69,7 +69,7 @@ export async function expandedTrajectory(wb: Workbench, title: string): Promise<
 /** The tree shows the file the way `stats` reads it: title, format, turns, and every step by kind and tool. */
 function assertTreeMatches(view: { root: Row; rows: Row[] }, want: Expected): void {
   assert.ok(view.root.description.includes(want.format), `root description ${JSON.stringify(view.root.description)} lacks the format ${want.format}`);
-  assert.ok(view.root.description.includes(`${want.steps} steps`), `root description ${JSON.stringify(view.root.description)} lacks "${want.steps} steps"`);
+  assert.ok(view.root.description.includes(`${want.steps.toLocaleString('en-US')} steps`), `root description ${JSON.stringify(view.root.description)} lacks "${want.steps} steps"`);
   const turnRows = view.rows.filter((r) => /^Turn \d+$/.test(r.label));
   assert.deepEqual(turnRows.map((r) => r.label), Array.from({ length: want.turns }, (_, i) => `Turn ${i + 1}`));
   const stepRows = view.rows.filter((r) => kindOfLabel(r.label) !== undefined);
