@@ -319,6 +319,15 @@ function exitCodeInto(steps: readonly Step[], payload: Record<string, unknown>):
 }
 
 /**
+ * Codex 0.3x's headline for a command its sandbox stopped, before what the command printed:
+ * `failed in sandbox LinuxSeccomp with execution error: sandbox denied exec error, exit code: 1`,
+ * then `, stdout: …, stderr: …`. Its exit status is the group `sandboxExit`. Unanchored, so a
+ * reader can place it; the one pattern for this adapter and the loss report's error reading.
+ */
+export const SANDBOX_HEADLINE = String.raw`failed in sandbox \w+ with execution error: [^\n]*?\bexit code: (?<sandboxExit>-?\d+)`;
+const STARTS_WITH_SANDBOX_HEADLINE = new RegExp(`^${SANDBOX_HEADLINE}`);
+
+/**
  * Codex writes a command's status into the output text it returns (earlier versions, into a JSON field of it): a header
  * `Exit code: 1` (then `Wall time: …` and `Output:`), or `execution error: …` when its sandbox could
  * not start the command at all. Both are Codex's own wording, so the step carries them as its
@@ -339,9 +348,9 @@ function readOutputStatus(step: Step): void {
   // Codex 0.3x's answer for a command its sandbox stopped: `failed in sandbox LinuxSeccomp with
   // execution error: sandbox denied exec error, exit code: 1, stdout: …, stderr: …`. The command
   // failed, with the status it names.
-  const sandboxed = /^failed in sandbox \w+ with execution error: [^\n]*?\bexit code: (-?\d+)/.exec(step.text);
-  if (sandboxed) {
-    step.exitCode ??= Number(sandboxed[1]);
+  const sandboxed = STARTS_WITH_SANDBOX_HEADLINE.exec(step.text);
+  if (sandboxed?.groups) {
+    step.exitCode ??= Number(sandboxed.groups.sandboxExit);
     step.isError ??= true;
   }
   // Codex's own answers for a call that did not run: a sandbox or executor error, or the person

@@ -5,6 +5,7 @@
 import type { Step } from '../../model';
 import { diagnosticsOf, EXUNIT_FAILURE, type Diagnostic } from './diagnostics';
 import { bounded, cleanText, firstLine, headAndTail } from './hygiene';
+import { SANDBOX_HEADLINE } from '../../formats/codex';
 
 const EXIT_PATTERNS = [
   /<returncode>\s*(-?\d+)\s*<\/returncode>/,
@@ -97,7 +98,9 @@ const WRAPPED_FAILURE = /^\s*<(?:[a-z]+ ){0,3}(?:error|failed|failure)(?: [a-z]+
 // Codex 0.3x's line for a command its sandbox stopped or its timeout killed, before what the command
 // printed: `failed in sandbox LinuxSeccomp with execution error: sandbox denied exec error, exit
 // code: 1, stdout: …`, `command timed out after 19904 milliseconds`.
-const SANDBOX_FAILURE = /^(failed in sandbox \w+ with execution error: [^\n]*?\bexit code: -?\d+)(?:, stdout: |\s*$)|^(command timed out after \d+ milliseconds)$/m;
+const SANDBOX_FAILURE = new RegExp(String.raw`^(?<headline>${SANDBOX_HEADLINE})(?:, stdout: |\s*$)|^(?<timeout>command timed out after \d+ milliseconds)$`, 'm');
+// The same headline over the command's stdout and then its stderr, which are what it printed.
+const SANDBOX_ANSWER = new RegExp(String.raw`^${SANDBOX_HEADLINE}, stdout: (?<stdout>[\s\S]*?)(?:\n?, stderr: (?<stderr>[\s\S]*))?$`);
 
 // A log line at the error level, as tracing, logging and log4j write it, its time left out:
 // `2025-09-17T04:42:10.456803Z ERROR codex_core::codex: failed to initialize rollout recorder: …`.
@@ -114,16 +117,15 @@ const HOOK_STATUS = /^\S.*?\.{5,}(Failed|Passed|Skipped)$/i;
  * (`{"output":"…","metadata":{"exit_code":127,…}}`) or an orchestrator recorded a check in
  * (`{"command":…,"passed":false,"output":"…"}`), whose output is what the tool printed.
  */
-function messageText(result: Step): string {
-  const clean = cleanText(result.text);
+function messageText(result: Step, clean = cleanText(result.text)): string {
   const enveloped = /^\{"(?:output|command)":/.test(clean) ? contentPartsText(clean.trim()) : undefined;
   return withoutSandboxHeadline(enveloped !== undefined ? cleanText(enveloped) : clean).replace(/<\/?(?:tool_use_error|exception)>/g, '').replace(/^<system>(.*)<\/system>$/gm, '$1');
 }
 
 /** Codex's sandbox answer as what the command printed: its stdout, then its stderr, without the headline (SANDBOX_FAILURE). */
 function withoutSandboxHeadline(text: string): string {
-  const m = /^failed in sandbox \w+ with execution error: [^\n]*?\bexit code: -?\d+, stdout: ([\s\S]*?)(?:\n?, stderr: ([\s\S]*))?$/.exec(text);
-  return m ? `${m[1]}\n${m[2] ?? ''}` : text;
+  const m = SANDBOX_ANSWER.exec(text)?.groups;
+  return m ? `${m.stdout}\n${m.stderr ?? ''}` : text;
 }
 
 /** An error a tool reported, from its output only. Reads (`cat`, editors' views) are skipped by the caller. */
@@ -131,15 +133,16 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
   // Claude Code wraps a tool's refusal in `<tool_use_error>…</tool_use_error>`, mini-swe-agent a command
   // that never finished in `<exception>…</exception>`, Kimi CLI its status line over a tool's output
   // in `<system>…</system>` (`<system>ERROR: Command failed with exit code: 1.</system>`): the message is inside.
-  const text = messageText(result);
+  const clean = cleanText(result.text);
+  const text = messageText(result, clean);
   const api = apiErrorOf(text);
   if (api) return { step: result.index, type: api.type, text: firstLine(api.text, ERROR_CHARS) };
   // A harness that wraps a failure's message in angle brackets and says so (Copilot's
   // `<exited with error: PowerShell 6+ (pwsh) is not available. …>`): the message is inside.
   const wrapped = WRAPPED_FAILURE.exec(text);
   if (wrapped && (failed || result.isError)) return { step: result.index, type: 'failure', text: firstLine(wrapped[1].trim(), ERROR_CHARS) };
-  const sandboxed = SANDBOX_FAILURE.exec(cleanText(result.text).slice(0, 400)) ?? SANDBOX_FAILURE.exec(text.slice(0, 400));
-  if (sandboxed && sandboxed.index === 0) return { step: result.index, type: 'sandbox', text: firstLine(sandboxed[1] ?? sandboxed[2], ERROR_CHARS) };
+  const sandboxed = SANDBOX_FAILURE.exec(clean.slice(0, 400)) ?? SANDBOX_FAILURE.exec(text.slice(0, 400));
+  if (sandboxed?.groups && sandboxed.index === 0) return { step: result.index, type: 'sandbox', text: firstLine(sandboxed.groups.headline ?? sandboxed.groups.timeout, ERROR_CHARS) };
   // An editor that could not find the text to replace quotes it, over many lines: keep its first
   // line and the verdict, which comes after the quote.
   const verbatim = /^(ERROR:\s*)?(No replacement was performed, old_str `)([^\n`]*)(\n[\s\S]*?)?(` did not appear verbatim in \S+?)\.?\s*$/m.exec(text);
