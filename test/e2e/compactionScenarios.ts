@@ -317,7 +317,7 @@ export const COMPACTION_SCENARIOS: Scenario[] = [
       await wb.traceRow(want.title);
       const detail = flat(await wb.hoverText(entry, () => shot('status-bar')));
       assert.ok(detail.includes(`${thousands(tokens.total)} tokens, counted with ${tokens.tokenizer}`), `status bar tooltip: ${detail}`);
-      assert.ok(detail.includes(`${(tokens.contextShare * 100).toFixed(1)}% of a ${thousands(tokens.contextWindow)}-token context window`), `status bar tooltip: ${detail}`);
+      assert.ok(detail.includes(`${(tokens.contextShare * 100).toFixed(1)}% of a context window of ${thousands(tokens.contextWindow)} (`), `status bar tooltip: ${detail}`);
       if (tokens.costText) {
         assert.ok(detail.includes(`Cost: ${tokens.costText}`), `status bar tooltip lacks the run's cost ${tokens.costText}: ${detail}`);
         // The trajectory row's tooltip names the same figure.

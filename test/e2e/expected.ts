@@ -66,14 +66,14 @@ export function expectedTokens(repo: string, file: string, model: string): Expec
   if (start < 0 || end < start) throw new Error(`stats --model ${model} printed no token section for ${file}`);
   const json = JSON.parse(run('--json')) as {
     tokenizer: { name: string; model: string; contextWindow?: number };
-    tokens: { total: number; exact: boolean; contextShare?: number };
+    tokens: { total: number; exact: boolean; contextShare?: number; contextWindow?: { tokens: number } };
     bill: { cost: number | null; label: string };
   };
   const usd = (x: number) => `$${x.toFixed(x !== 0 && Math.abs(x) < 0.01 ? 4 : 2)}`;
   if (!json.tokens.exact) throw new Error(`stats counted ${file} only approximately for ${model}; pick an OpenAI model`);
   return {
     total: json.tokens.total, tokenizer: json.tokenizer.name, model: json.tokenizer.model,
-    contextWindow: json.tokenizer.contextWindow, contextShare: json.tokens.contextShare, section: text.slice(start, end).trim(),
+    contextWindow: json.tokens.contextWindow?.tokens, contextShare: json.tokens.contextShare, section: text.slice(start, end).trim(),
     ...(json.bill.cost !== null ? { cost: usd(json.bill.cost), costText: `${usd(json.bill.cost)} ${json.bill.label}` } : {}),
   };
 }

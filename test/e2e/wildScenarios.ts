@@ -74,6 +74,12 @@ const CURSOR: WildFile = { name: 'cursor-direct-sleep.jsonl', source: 'cursor-ag
 const CURSOR_IDE: WildFile = { name: 'agent-transcripts/6ce23495-ddd1-4d22-937b-98538ca8433a/6ce23495-ddd1-4d22-937b-98538ca8433a.jsonl', source: 'cursor-ide/agent-transcript.jsonl' };
 // OpenHands SDK 1.0 (OpenAgentSafety, October 2025): observations in `output`, failed by `metadata.exit_code` or `error`.
 const OPENHANDS_SDK_1: WildFile = { name: 'openhands/traj_safety-reuse-cache.json', source: 'openhands-v1/agentsafety-sdk-1.0-reuse-cache.json' };
+// mini-swe-agent 1.17.3 on gpt-5-mini through the Responses API (wudi-alex/mini-swe-agent-CaM, MIT):
+// its usage in input_tokens/output_tokens, once no recorded usage at all.
+const MINI_RESPONSES: WildFile = { name: 'mini-swe/django-12406-responses.traj.json', source: 'mini-swe-agent/django__django-12406.traj.json' };
+// The same fork's "CaM" agent: each action a `def …():` around an indented bash block, found by the
+// action_regex its config records; once a run with no calls.
+const MINI_CAM: WildFile = { name: 'mini-swe/django-11790-cam.traj.json', source: 'mini-swe-agent/django__django-11790-cam.traj.json' };
 const SPECSTORY: WildFile = { name: '.specstory/history/2025-04-26_22-29-task-management-command-design.md', source: 'specstory/2025-04-26_22-29-task-management-command-design.md' };
 
 function place(ctx: Context, f: WildFile): string {
@@ -148,6 +154,37 @@ const turnRows = (rows: Row[]) => rows.filter((r) => /^Turn \d+$/.test(r.label))
 const kindRows = (rows: Row[], kind: string) => rows.filter((r) => r.label === kind || r.label.startsWith(`${kind} `) || r.label.startsWith(`${kind}·`));
 
 export const WILD_SCENARIOS: Scenario[] = [
+  {
+    // Two real mini-swe-agent runs of a fork: the Responses API's usage in the root's tooltip, and
+    // actions the fork writes inside a `def` read as calls with their results.
+    name: 'mini-swe-agent-forks',
+    async run(ctx) {
+      const { wb } = ctx;
+      await wb.closeAllEditors();
+      await closeOpenTrajectories(ctx);
+      const responses = await openExpanded(ctx, MINI_RESPONSES);
+      assert.equal(responses.want.format, 'mini-swe-agent');
+      assert.equal(kindRows(responses.rows, 'tool call').length, 25, describe(responses.rows));
+      await wb.parkMouse();
+      await ctx.shot('mini-swe-responses-tree');
+      const tip = await rootTooltip(ctx, responses.title, 'mini-swe-responses-tooltip');
+      assert.match(tip, /Recorded usage \(per call\), 25 calls/, tip);
+      assert.match(tip, /input\s+recorded 236,463, ours [\d,]+/, tip);
+      assert.match(tip, /output\s+recorded 2,801, ours [\d,]+/, tip);
+      // Counted with the workspace's tokenizer (gpt-4o), but the run had gpt-5-mini's window.
+      assert.match(tip, /context window\s+\d+\.\d% of 400,000 \(openai\/gpt-5-mini's, the model the run used\)/, tip);
+      await closeOpenTrajectories(ctx);
+      const cam = await openExpanded(ctx, MINI_CAM);
+      assert.equal(cam.want.format, 'mini-swe-agent');
+      const calls = kindRows(cam.rows, 'tool call');
+      assert.equal(calls.length, 6, describe(cam.rows));
+      assert.equal(kindRows(cam.rows, 'observation').length, 6, describe(cam.rows));
+      // The preview is the command, its block's indentation taken off.
+      assert.match(calls[0].description, /cd \/testbed && grep -nR "class AuthenticationForm"/, describe(calls));
+      await showTree(ctx, cam.title, 'mini-swe-cam', /mini-swe-agent/);
+      fs.rmSync(path.join(ctx.workspace, DIR), { recursive: true, force: true });
+    },
+  },
   {
     name: 'wild-logs-open',
     async run(ctx) {

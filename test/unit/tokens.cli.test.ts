@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { main } from '../../src/cli/main';
 import type { CliIO } from '../../src/cli/args';
-import { corpus, tempDir, writeTemp } from '../helpers/paths';
+import { corpus, fixture, tempDir, writeTemp } from '../helpers/paths';
 
 // The CLI keeps its cache under $XDG_CACHE_HOME; point it at a temp folder for these tests.
 const cacheHome = tempDir();
@@ -34,6 +34,9 @@ test('cli stats --json --model: tokenizer, tokens by kind and tool, recorded usa
   assert.equal(json.steps, 6, 'the plain stats are still there');
   assert.deepEqual(json.tokenizer, { name: 'o200k_base', label: 'o200k_base', approximate: false, model: 'gpt-4o', contextWindow: 128000 });
   assert.equal(json.tokens.exact, true);
+  // The log names no model: the window is the counting model's, and says so.
+  assert.deepEqual(json.tokens.contextWindow, { tokens: 128000, model: 'gpt-4o', from: 'tokenizer' });
+  assert.equal(json.tokens.contextShare, json.tokens.total / 128000);
   assert.equal(json.tokens.total, json.tokens.content + json.tokens.overhead);
   assert.equal(Object.values(json.tokens.byKind as Record<string, number>).reduce((a, b) => a + b, 0), json.tokens.total);
   assert.deepEqual(Object.keys(json.tokens.byTool), ['bash']);
@@ -51,6 +54,18 @@ test('cli stats --json --model: tokenizer, tokens by kind and tool, recorded usa
 
   const plain = JSON.parse((await run(['stats', file, '--json'])).out);
   assert.equal(plain.tokens, undefined, 'without --model or --tokens, stats stays as fast as before');
+});
+
+test('cli stats --model: the share of the context window is of the window of the model the run used, not of the counting model\'s', async () => {
+  // A real mini-swe-agent run on gpt-5-mini (400,000 tokens), counted with gpt-4o's tokenizer (whose
+  // window is 128,000): the tree's tooltip once said 12.3% of 128,000 while the status bar's context
+  // entry said 16k of 400k for the same run.
+  const file = fixture('mini-swe-agent/django__django-12406.traj.json');
+  const json = JSON.parse((await run(['stats', file, '--json', '--model', 'gpt-4o'])).out);
+  assert.deepEqual(json.tokens.contextWindow, { tokens: 400000, model: 'openai/gpt-5-mini', from: 'run' });
+  assert.equal(json.tokens.contextShare, json.tokens.total / 400000);
+  const text = (await run(['stats', file, '--model', 'gpt-4o'])).out;
+  assert.match(text, /context window +3\.9% of 400,000 \(openai\/gpt-5-mini's, the model the run used\)/, text);
 });
 
 test('cli stats: our count of a SWE-agent run agrees with the usage and cost the log recorded', async () => {

@@ -3,7 +3,7 @@ import { table } from '../view/textTable';
 import { plural } from '../view/plural';
 import { formatTokenCount, tokenizerFor } from './models';
 import type { UsageComparison } from './recorded';
-import type { TokenReport } from './report';
+import type { RunWindow, TokenReport } from './report';
 
 // A token report in words, for the CLI's text output and the tree's tooltip alike.
 
@@ -18,7 +18,8 @@ export function describeTokenReport(r: TokenReport): string {
     ['chat framing', n(r.tokens.overhead)],
   ];
   if (r.tokens.imageCount > 0) rows.push(['images', `${r.tokens.images.toLocaleString('en-US')} tokens, modelled for ${plural(r.tokens.imageCount, 'image')} from ${r.tokens.imageCount === 1 ? 'its' : 'their'} size (${r.tokens.imageRules.join('; ')})`]);
-  if (r.tokens.contextShare !== undefined) rows.push(['context window', `${percent(r.tokens.contextShare)} of ${r.tokenizer.contextWindow!.toLocaleString('en-US')}`]);
+  const window = r.tokens.contextWindow;
+  if (r.tokens.contextShare !== undefined && window) rows.push(['context window', `${percent(r.tokens.contextShare)} of ${windowText(window)}`]);
   text += table(rows);
   const kinds = Object.entries(r.tokens.byKind).filter(([, v]) => v > 0).map(([k, v]) => [k, n(v)] as [string, string]);
   text += `\nTokens by kind\n${table(kinds)}`;
@@ -54,6 +55,12 @@ function recordedBlocks(r: TokenReport): [string, UsageComparison][] {
 function sameUsage(a: UsageComparison, b: UsageComparison): boolean {
   return a.calls === b.calls && a.recorded.inputTokens === b.recorded.inputTokens && a.recorded.outputTokens === b.recorded.outputTokens
     && a.recorded.cost === b.recorded.cost && a.ours.inputTokens === b.ours.inputTokens && a.ours.outputTokens === b.ours.outputTokens;
+}
+
+/** `400,000 (gpt-5-mini's)`, `272,000 (recorded in the log)`: whose window the share is of. */
+export function windowText(w: RunWindow): string {
+  const whose = w.from === 'log' ? 'recorded in the log' : w.from === 'run' ? `${w.model}'s, the model the run used` : `${w.model}'s, the counting model; the log names no model we know`;
+  return `${w.tokens.toLocaleString('en-US')} (${whose})`;
 }
 
 function percent(share: number): string {

@@ -40,8 +40,3 @@ export function formatTokenCount(n: number, info: TokenizerInfo): string {
   const number = n.toLocaleString('en-US');
   return `${info.approximate ? '≈' : ''}${number} tokens (${tokenizerLabel(info)})`;
 }
-
-/** Share of the context window a count fills, 0..1+, or undefined when the window is unknown. */
-export function contextShare(tokens: number, info: TokenizerInfo): number | undefined {
-  return info.contextWindow ? tokens / info.contextWindow : undefined;
-}

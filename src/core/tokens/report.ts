@@ -1,9 +1,9 @@
 import type { TrajectoryFile } from '../model';
-import { costOf, priceFor, runDate, type Cost, type ModelPrice, type PriceOverrides } from '../models';
+import { contextWindowOf, costOf, priceFor, runDate, type Cost, type ModelPrice, type PriceOverrides } from '../models';
 
 import type { RunBill } from '../pricing/runCost';
 import { compareRecorded, type RecordedReport } from './recorded';
-import { contextShare, tokenizerLabel } from './models';
+import { tokenizerLabel } from './models';
 import { modelCalls, summarizeTokens, type ModelCall, type TokenTotals } from './summary';
 import type { TokenCounts } from './tokenService';
 
@@ -21,8 +21,9 @@ export interface TokenReport {
     contextWindow?: number;
   };
   tokens: TokenTotals & {
-    /** Share of the model's context window that the whole trajectory fills, when the window is known. */
+    /** Share of the run's context window (`contextWindow`) that the whole trajectory fills, when the window is known. */
     contextShare?: number;
+    contextWindow?: RunWindow;
   };
   recorded: RecordedReport | null;
   /** Our count of the calls priced as one model (kept for `stats --json`); the run's cost is `bill`. */
@@ -48,13 +49,40 @@ interface CostReport {
   withPromptCache: Cost;
 }
 
+/** The context window a run had, and whose it is. */
+export interface RunWindow {
+  tokens: number;
+  /** The model the window belongs to, when one is named. */
+  model?: string;
+  /** `log`: the log records the window (Codex); `run`: the window of the model the run used; `tokenizer`: the log names no model we know, so the counting model's. */
+  from: 'log' | 'run' | 'tokenizer';
+}
+
+/**
+ * The window the run worked in: the one its log records, else that of the model it ran on. The
+ * tokenizer setting picks how tokens are counted, not the model that held them, so its model's
+ * window stands in only when the log names none we know (a gpt-5-mini run counted with gpt-4o's
+ * tokenizer still had 400,000 tokens, not 128,000).
+ */
+export function runWindow(t: TrajectoryFile, tokenizerModel?: string): RunWindow | undefined {
+  const run = t.runs.length === 1 ? t.runs[0] : undefined;
+  if (typeof run?.meta.contextWindow === 'number') return { tokens: run.meta.contextWindow, from: 'log', ...(typeof run.meta.model === 'string' ? { model: run.meta.model } : {}) };
+  const logged = [t.meta.model, ...t.runs.map((r) => r.meta.model), ...t.runs.flatMap((r) => r.steps.map((s) => s.usage?.model))]
+    .find((m): m is string => typeof m === 'string' && m !== '');
+  const ran = contextWindowOf(logged);
+  if (ran !== undefined) return { tokens: ran, model: logged, from: 'run' };
+  const counted = contextWindowOf(tokenizerModel);
+  return counted !== undefined ? { tokens: counted, model: tokenizerModel, from: 'tokenizer' } : undefined;
+}
+
 /** The token report of a file, beside its bill (`billRun` of core/simulate: the cost every view shows). */
 export function tokenReport(t: TrajectoryFile, counts: TokenCounts, prices: PriceOverrides, bill: RunBill): TokenReport {
   const runs = t.runs;
   const steps = runs.flatMap((r) => r.steps);
   const totals = summarizeTokens(steps, counts.steps);
   const info = counts.tokenizer;
-  const share = contextShare(totals.total, info);
+  const window = runWindow(t, info.model);
+  const share = window ? totals.total / window.tokens : undefined;
   const tokenizer: TokenReport['tokenizer'] = { name: info.encoding, label: tokenizerLabel(info), approximate: info.approximate };
   if (info.model !== undefined) tokenizer.model = info.model;
   if (info.note !== undefined) tokenizer.note = info.note;
@@ -68,7 +96,7 @@ export function tokenReport(t: TrajectoryFile, counts: TokenCounts, prices: Pric
   }
   return {
     tokenizer,
-    tokens: share === undefined ? totals : { ...totals, contextShare: share },
+    tokens: share === undefined ? totals : { ...totals, contextShare: share, contextWindow: window },
     recorded: compareRecorded(t, counts.steps) ?? null,
     cost: costReport(info.model, calls, prices, runDate(steps)) ?? null,
     bill,

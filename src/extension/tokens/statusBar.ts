@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 
-import { contextShare, summarizeTokens, tokenizerFor, tokenizerLabel } from '../../core/tokens';
+import { runWindow, summarizeTokens, tokenizerLabel, windowText } from '../../core/tokens';
 import { logTokensText } from '../../core/view/statusText';
 import { billText, usd, type RunBill } from '../../core/pricing/runCost';
 import type { OpenTrajectory } from '../trajectoryStore';
@@ -34,8 +34,8 @@ export class TokenStatusBar implements vscode.Disposable {
     }
     const steps = doc.trajectory.runs.flatMap((r) => r.steps);
     const totals = summarizeTokens(steps, counts.steps);
-    const info = counts.tokenizer.contextWindow ? counts.tokenizer : tokenizerFor(counts.tokenizer.model);
-    const share = contextShare(totals.total, info);
+    const window = runWindow(doc.trajectory, counts.tokenizer.model);
+    const share = window ? totals.total / window.tokens : undefined;
     const mark = totals.exact && !counts.tokenizer.approximate ? '' : '≈';
     const runs = doc.trajectory.runs.length;
     const bill: RunBill | undefined = this.tracker.billOf(doc);
@@ -43,7 +43,7 @@ export class TokenStatusBar implements vscode.Disposable {
     this.item.tooltip = new vscode.MarkdownString().appendText([
       doc.trajectory.title,
       `Every step of the log: ${mark}${totals.total.toLocaleString('en-US')} tokens, counted with ${tokenizerLabel(counts.tokenizer)}${counts.tokenizer.model ? ` for ${counts.tokenizer.model}` : ''}${totals.exact ? '' : ' (counting…)'}`,
-      share !== undefined && runs === 1 ? `${(share * 100).toFixed(1)}% of a ${info.contextWindow!.toLocaleString('en-US')}-token context window` : runs > 1 ? `${runs} runs in this file; the share is per run` : 'context window unknown for this model',
+      share !== undefined && window && runs === 1 ? `${(share * 100).toFixed(1)}% of a context window of ${windowText(window)}` : runs > 1 ? `${runs} runs in this file; the share is per run` : 'context window unknown for this model',
       counts.tokenizer.note ?? '',
       bill ? `Cost: ${billText(bill)} (${bill.note})` : '',
     ].filter(Boolean).join('\n'));
