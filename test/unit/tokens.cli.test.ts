@@ -66,6 +66,11 @@ test('cli stats --model: the share of the context window is of the window of the
   assert.equal(json.tokens.contextShare, json.tokens.total / 400000);
   const text = (await run(['stats', file, '--model', 'gpt-4o'])).out;
   assert.match(text, /context window +3\.9% of 400,000 \(openai\/gpt-5-mini's, the model the run used\)/, text);
+  // A file of two runs (two τ²-bench simulations) gives no share: each had a context of its own.
+  const two = JSON.parse((await run(['stats', fixture('runs/tau2-airline-two-simulations.json'), '--json', '--model', 'gpt-4o'])).out);
+  assert.ok(two.tokens.total > 0);
+  assert.equal(two.tokens.contextShare, undefined);
+  assert.equal(two.tokens.contextWindow, undefined);
 });
 
 test('cli stats: our count of a SWE-agent run agrees with the usage and cost the log recorded', async () => {

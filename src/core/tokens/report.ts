@@ -81,7 +81,8 @@ export function tokenReport(t: TrajectoryFile, counts: TokenCounts, prices: Pric
   const steps = runs.flatMap((r) => r.steps);
   const totals = summarizeTokens(steps, counts.steps);
   const info = counts.tokenizer;
-  const window = runWindow(t, info.model);
+  // Several runs each had a context of their own: their sum is a share of no window.
+  const window = runs.length === 1 ? runWindow(t, info.model) : undefined;
   const share = window ? totals.total / window.tokens : undefined;
   const tokenizer: TokenReport['tokenizer'] = { name: info.encoding, label: tokenizerLabel(info), approximate: info.approximate };
   if (info.model !== undefined) tokenizer.model = info.model;
