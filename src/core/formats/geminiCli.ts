@@ -10,6 +10,7 @@ import { labelWith } from './injected';
 import { addGeminiUserText, looksLikeGeminiContents, parseGeminiContents, unmaskedOutput } from './geminiContents';
 import { extraOf } from '../meta';
 import { imagesOf, isImagePart } from './images';
+import { geminiShellExit } from './geminiShell';
 
 // Gemini CLI sessions (`~/.gemini/tmp/<project hash>/chats/`), as ChatRecordingService writes
 // them: the older `session-*.json` (`{sessionId, projectHash, startTime, messages}`), and the
@@ -297,13 +298,16 @@ function addGeminiMessage(b: StepSink, msg: Msg, base: { location: SourceLocatio
   for (const call of calls) {
     if (call.result === undefined && call.resultDisplay === undefined) continue;
     const status = String(call.status ?? '');
+    const text = resultText(call);
+    const exitCode = geminiShellExit(text);
     b.add({
       ...base,
       timestamp: stringOrUndefined(call.timestamp) ?? base.timestamp,
       kind: 'tool_result',
-      text: resultText(call),
+      text,
       label: status ? `result (${status})` : 'result',
       isError: status === 'error' || status === 'cancelled' ? true : undefined,
+      ...(exitCode !== undefined ? { exitCode } : {}),
       tool: { name: '', args: '', callId: stringOrUndefined(call.id) },
     });
   }

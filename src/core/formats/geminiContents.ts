@@ -6,6 +6,7 @@ import { skipRecord } from './adapter';
 import { titleFromSteps } from './chatMessages';
 import { injectedLabel, labelWith, type InjectedRule } from './injected';
 import { imagesOf, isImagePart } from './images';
+import { geminiShellExit } from './geminiShell';
 
 // Gemini CLI's chat history as the Gemini API's `contents` (what `/chat save` and a checkpoint
 // keep): a bare list of `{role: "user" | "model", parts}`. Model parts are text (`thought: true`
@@ -78,8 +79,10 @@ function addUserContent(b: StepBuilder, parts: Content[], location: SourceLocati
       const fr = p.functionResponse;
       const response = isRecord(fr.response) ? fr.response : {};
       const isError = 'error' in response && !('output' in response) ? true : undefined;
+      const text = unmaskedOutput(textOf(response.output ?? response.error ?? response));
+      const exitCode = geminiShellExit(text);
       b.add({
-        location, kind: 'tool_result', text: unmaskedOutput(textOf(response.output ?? response.error ?? response)), isError,
+        location, kind: 'tool_result', text, isError, ...(exitCode !== undefined ? { exitCode } : {}),
         tool: { name: typeof fr.name === 'string' ? fr.name : '', args: '', callId: typeof fr.id === 'string' ? fr.id : undefined },
       });
     } else if (typeof p.text === 'string' && p.text !== '') texts.push(p.text);
