@@ -472,10 +472,15 @@ function readCall(facts: Facts, call: Step, recorded: Step | undefined, answered
   const unread = result && info.kind === 'shell' && info.reads.length === 1 ? unreadableFile(result.text, info.reads[0]) : undefined;
   if (unread && verdict?.failed !== true) facts.errors.push({ step: result!.index, type: 'error', text: unread });
   const readNothing = unread !== undefined || verdict?.failed === true && (info.kind !== 'shell' || (info.reads.length === 1 && !/\|/.test(info.command ?? '')));
+  // Of several, a file the output says could not be opened, and a file the list's last command
+  // was to read when the list failed (its status is that command's: it failed or never ran).
+  const unreadOfSeveral = result && info.kind === 'shell' && info.reads.length > 1
+    ? new Set([...info.reads.filter((f) => unreadableFile(result.text, f) !== undefined), ...(verdict?.failed === true && verdict.by === 'exit' ? lastCommandReads(info.command ?? '', info.reads) : [])])
+    : undefined;
   // An editor's view of a folder answers with a listing of it (`Here's the files and directories up
   // to 2 levels deep in /repo/tests`): a folder looked at, not a file read.
   const folder = result && info.kind === 'read' && info.reads.length === 1 && FOLDER_LISTING.test(firstOutputLine(result.text) ?? '');
-  if (!folder) for (const f of info.reads) facts.reads.push({ step: call.index, text: f, ...(readNothing ? { failed: true as const } : gist ? { gist } : {}) });
+  if (!folder) for (const f of info.reads) facts.reads.push({ step: call.index, text: f, ...(readNothing || unreadOfSeveral?.has(f) ? { failed: true as const } : gist ? { gist } : {}) });
   const settings = result && info.reads.length === 1 && verdict?.failed !== true && !info.edits.length ? settingsOf(info.reads[0], result.text).filter((l) => !gist?.includes(l)) : [];
   if (settings.length) facts.settings.push({ step: call.index, source: info.reads[0], lines: settings });
 
@@ -528,8 +533,33 @@ function closingMessage(args: Record<string, unknown> | undefined): string | und
 /** The reading program's own complaint that it could not open `file` (`cat: a.go: No such file or directory`), when that is what the read printed first. */
 function unreadableFile(text: string, file: string): string | undefined {
   const first = firstOutputLine(text);
-  const m = first ? /^[\w.-]+: (.+?): (?:No such file or directory|Permission denied|Is a directory)$/.exec(first) : null;
+  const m = first ? /^[\w.-]+: (?:cannot (?:access|open) )?(.+?): (?:No such file or directory|Permission denied|Is a directory)$/.exec(first) : null;
   return m && samePath(m[1].replace(/^['"`]|['"`]$/g, ''), file) ? first : undefined;
+}
+
+/**
+ * The files among `reads` that the last command of a list (`a && cat x`, `a || cat y`, `a; cat z`)
+ * names: a list's status is its last command's. Not through a pipe, whose status is its last stage's.
+ */
+function lastCommandReads(command: string, reads: readonly string[]): string[] {
+  const segments = shellSegments(command);
+  if (segments.length < 2 || lastSeparator(withoutHeredocBodies(command).replace(/[\s;]+$/, '')) === '|') return [];
+  const last = segments[segments.length - 1];
+  return reads.filter((f) => last.split(/\s+/).some((w) => w.replace(/^['"]|['"]$/g, '') === f));
+}
+
+/** The last separator between commands outside quotes: `&&`, `||`, `;`, a newline or a pipe's `|`. */
+function lastSeparator(command: string): string | undefined {
+  let quote: string | null = null;
+  let last: string | undefined;
+  for (let i = 0; i < command.length; i++) {
+    const ch = command[i];
+    if (quote) { if (ch === quote && command[i - 1] !== '\\') quote = null; continue; }
+    if (ch === '"' || ch === "'") quote = ch;
+    else if ((ch === '&' || ch === '|') && command[i + 1] === ch) { last = ch + ch; i++; }
+    else if (ch === ';' || ch === '\n' || ch === '|') last = ch;
+  }
+  return last;
 }
 
 /**

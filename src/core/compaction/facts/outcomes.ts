@@ -119,7 +119,7 @@ const HOOK_STATUS = /^\S.*?\.{5,}(Failed|Passed|Skipped)$/i;
  */
 function messageText(result: Step, clean = cleanText(result.text)): string {
   const enveloped = /^\{"(?:output|command)":/.test(clean) ? contentPartsText(clean.trim()) : undefined;
-  return withoutSandboxHeadline(enveloped !== undefined ? cleanText(enveloped) : clean).replace(/<\/?(?:tool_use_error|exception)>/g, '').replace(/^<system>(.*)<\/system>$/gm, '$1');
+  return withoutSandboxHeadline(enveloped !== undefined ? cleanText(enveloped) : clean).replace(/<\/?(?:tool_use_error|exception)>/g, '').replace(/^<system>(.*)<\/system>$/gm, '$1').replace(GEMINI_OUTPUT, '');
 }
 
 /** Codex's sandbox answer as what the command printed: its stdout, then its stderr, without the headline (SANDBOX_FAILURE). */
@@ -156,7 +156,11 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
       if (m && !/^\s/.test(after[i]) && !/^(?:File|During|The above)\b/.test(after[i])) return make(result.index, m[1], m[2]);
     }
   }
-  for (const e of lineErrors(result, text, failed)) return { step: e.step, type: e.type, text: withListedReason(e.text, text, e.line) };
+  for (const e of lineErrors(result, text, failed)) {
+    // A program that says it fell back, in a command that went through, got past the error.
+    if (!failed && !result.isError && recoveredAfter(text, e.line)) continue;
+    return { step: e.step, type: e.type, text: withListedReason(e.text, text, e.line) };
+  }
   // A list of errors under their heading (SWE-agent's editor refusing an edit that would not lint:
   // `ERRORS:` then `- F821 undefined name 'binascii'`): the first item is what was wrong.
   const listed = (failed || result.isError) ? /^ERRORS?:\s*\n\s*[-*•]\s+(\S.*)$/im.exec(text) : null;
@@ -183,7 +187,7 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
     // A line that opens by saying it failed, or names the system's error (`[Errno 2]`, Python's
     // `python: No module named pytest`), is a message
     // even where a word of it reads like code ("… while trying to write to …", "An error occurred while executing …").
-    const usable = first && (/^(?:ERROR|Error|error|FAILED|Failed|fatal|Invalid|Cannot|Could not|Unable to|An (?:error|exception) occurred|Timed out)\b|\[Errno \d+\]|: No module named \S/.test(first) || !CODE_LIKE.test(first) || PROSE.test(first));
+    const usable = first && (/^(?:ERROR|Error|error|FAILED|Failed|fatal|Invalid|Cannot|Could not|Unable to|An (?:error|exception) occurred|Timed out)\b|\[Errno \d+\]|: No module named \S/.test(first) || !CODE_LIKE.test(first) || PROSE.test(first) || (opensWithSentence(first) && !refuses(first)));
     if (usable && telling >= 0) return { step: result.index, type: 'failure', text: headAndTail(firstLine(first, ERROR_CHARS * LONGEST_ERROR), ERROR_CHARS) };
     // A linter's or a compiler's finding, its message beside its location (credo, dialyzer, ruff),
     // says more than a first line that does not say it failed.
@@ -209,6 +213,30 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
  * first reason after it: the error names a rule, the reason says which. Lines carrying the error
  * line's own prefix (`remote:`) are read through, five at most.
  */
+/**
+ * A line that opens with a whole sentence of prose is a message, whatever it quotes after it (a
+ * tool's refusal, told as one below, aside)
+ * (Gemini CLI's refused edit: "A secondary check by an LLM determined that no changes were
+ * necessary to fulfill the instruction. Explanation: … for old_string (function resetTimer() {").
+ */
+function opensWithSentence(line: string): boolean {
+  const sentence = /^[A-Z][^.!?]*?[a-z][.!?](?=\s|$)/.exec(line)?.[0];
+  return sentence !== undefined && sentence.split(/\s+/).length >= 6 && !CODE_LIKE.test(sentence) && !/[=(){}[\];<>]/.test(sentence);
+}
+
+// A program's word that it went on another way (`Using FileKeychain fallback for secure storage.`).
+const RECOVERED = /\b(?:fall(?:ing)? ?back|fallback|using (?:the )?default|continuing (?:anyway|without)|will retry|retrying)\b/i;
+
+/** Whether the line after line `at` of `text` (the next one not blank) says the program went on without what failed. */
+function recoveredAfter(text: string, at: number): boolean {
+  let n = -1;
+  for (const line of eachLine(text)) {
+    n++;
+    if (n > at && line.trim() !== '') return RECOVERED.test(line);
+  }
+  return false;
+}
+
 function withListedReason(error: string, text: string, at: number): string {
   const lines = text.split('\n');
   const prefix = /^(\S+:)\s/.exec(lines[at]?.trim() ?? '')?.[1];
@@ -419,7 +447,8 @@ export function testRun(result: Step, exitCode: number | undefined): TestRun {
   // A parametrised id keeps its brackets whole: `test_float_exponent[2.5e+3-2.5E+03]`.
   for (const m of text.matchAll(/^(?:FAILED|ERROR)\s+([\w./-]+(?:::[\w./-]+)+(?:\[[^\]\n]*\])?)/gm)) failing.add(m[1]);
   for (const m of text.matchAll(/^([\w./-]+\.py(?:::[\w./-]+)+(?:\[[^\]\n]*\])?)\s+(PASSED|FAILED|ERROR)\b/gm)) (m[2] === 'PASSED' ? passing : failing).add(m[1]);
-  for (const m of text.matchAll(/^(?:FAIL|ERROR): (\w+) \(([\w.]+)\)/gm)) failing.add(`${m[2]}.${m[1]}`);
+  // unittest: `FAIL: test_x (pkg.tests.TestY)`; from Python 3.11 the parentheses hold the whole id (`pkg.tests.TestY.test_x`).
+  for (const m of text.matchAll(/^(?:FAIL|ERROR): (\w+) \(([\w.]+)\)/gm)) failing.add(m[2].endsWith(`.${m[1]}`) ? m[2] : `${m[2]}.${m[1]}`);
   for (const m of text.matchAll(/^--- FAIL: (\S+)/gm)) failing.add(m[1]);
   for (const m of text.matchAll(/^test (\S+) \.\.\. FAILED$/gm)) failing.add(m[1]);
   // A failure's section heading (`____ TestX.test_y[chromium] ____`) names a test the summary (cut
@@ -481,7 +510,7 @@ function outputLines(text: string, clean = true): string[] {
 const RULE_ENDS = /^([=_~*-])\1{2,}\s+(?=\S)|(?<=\S)\s+([=_~*-])\2{2,}$/g;
 
 // Gemini CLI's shell report puts its output's first line after `Output: ` (`Output: total 8`).
-const GEMINI_OUTPUT = /^Output: (?=\S)/;
+const GEMINI_OUTPUT = /^Output: (?=\S)/m;
 
 export function* eachOutputLine(text: string, clean = true): Generator<string> {
   for (const raw of eachLine(clean ? cleanText(text) : text)) {
