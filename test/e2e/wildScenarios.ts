@@ -80,6 +80,9 @@ const MINI_RESPONSES: WildFile = { name: 'mini-swe/django-12406-responses.traj.j
 // The same fork's "CaM" agent: each action a `def …():` around an indented bash block, found by the
 // action_regex its config records; once a run with no calls.
 const MINI_CAM: WildFile = { name: 'mini-swe/django-11790-cam.traj.json', source: 'mini-swe-agent/django__django-11790-cam.traj.json' };
+// Gemini CLI 0.3x (2026-03, gemini-3-flash; BrianV1981/aim, MIT): its shell answers state
+// `Exit Code:` only when it is not 0; one printed a keychain warning and exited 0.
+const GEMINI_2026: WildFile = { name: 'gemini/session-2026-03-17T22-24.json', source: 'gemini-cli/aim-session-archive-hooks.json' };
 const SPECSTORY: WildFile = { name: '.specstory/history/2025-04-26_22-29-task-management-command-design.md', source: 'specstory/2025-04-26_22-29-task-management-command-design.md' };
 
 function place(ctx: Context, f: WildFile): string {
@@ -154,6 +157,31 @@ const turnRows = (rows: Row[]) => rows.filter((r) => /^Turn \d+$/.test(r.label))
 const kindRows = (rows: Row[], kind: string) => rows.filter((r) => r.label === kind || r.label.startsWith(`${kind} `) || r.label.startsWith(`${kind}·`));
 
 export const WILD_SCENARIOS: Scenario[] = [
+  {
+    // A real Gemini CLI session of 2026: the five shell answers that state a non-zero exit code and
+    // the refused edit carry the error icon; the answer that states none (a keychain warning, then
+    // the sessions listed) does not.
+    name: 'gemini-cli-2026-exit-codes',
+    async run(ctx) {
+      const { wb } = ctx;
+      await wb.closeAllEditors();
+      await closeOpenTrajectories(ctx);
+      const session = await openExpanded(ctx, GEMINI_2026);
+      assert.equal(session.want.format, 'gemini-cli');
+      const results = kindRows(session.rows, 'observation');
+      assert.ok(results.length >= 30, describe(session.rows));
+      const icon = async (r: Row) => (await (await wb.traceRowAt(r.index)).locator('.codicon-error').count()) > 0;
+      // The answers that state a failure (ls's four, gemini's own usage line) and the refused edit.
+      const failing = results.filter((r) => /\bcannot\b|You need at least one command|No changes to apply/.test(r.description));
+      assert.equal(failing.length, 6, describe(results));
+      for (const r of failing) assert.ok(await icon(r), `no error icon: ${r.description}`);
+      const warned = results.find((r) => r.description.includes('Available sessions for this project'));
+      assert.ok(warned, describe(results));
+      assert.equal(await icon(warned), false, 'the answer that exited 0 is marked failed');
+      await showTree(ctx, session.title, 'gemini-cli-2026', /gemini-cli/);
+      fs.rmSync(path.join(ctx.workspace, DIR), { recursive: true, force: true });
+    },
+  },
   {
     // Two real mini-swe-agent runs of a fork: the Responses API's usage in the root's tooltip, and
     // actions the fork writes inside a `def` read as calls with their results.
