@@ -206,14 +206,14 @@ export function stringOrUndefined(v: unknown): string | undefined {
 
 /** A line that only labels or fences what follows: `## User Input`, `# Task`, ```` ```text ````. */
 // DSPy's chat adapter marks each input field with a line of its own: `[[ ## user_query ## ]]`.
-const isLabelLine = (line: string) => /^(?:#{1,6}\s+\S+(?:\s+\S+)?\s*:?|`{3,}\w*|~{3,}\w*|\[\[ ## [\w ]+ ## \]\])$/.test(line);
+const isLabelLine = (line: string) => /^(?:#{1,6}\s+\S+(?:\s+\S+){0,2}\s*:?|`{3,}\w*|~{3,}\w*|\[\[ ## [\w ]+ ## \]\])$/.test(line);
 
 /** First line of the first real user message, as a trajectory title. */
 export function titleFromSteps(steps: readonly { kind: StepKind; text: string }[], fallback: string): string {
   const first = steps.find((s) => s.kind === 'user' && s.text.trim() !== '');
   if (!first) return fallback;
   // A task wrapped in tags (`<pr_description>`, `<task>`) is titled by its first line of text; a
-  // label heading of a word or two (`## User Input`, a saved prompt's), a template's field marker and code fences name nothing.
+  // label heading of up to three words (`# Role & Goal`, `## User Input`, a saved prompt's), a template's field marker and code fences name nothing.
   const lines = withoutWrapperTags(withoutContextBlocks(requestOf(first.text.slice(0, 20_000)))).split('\n').map((l) => l.trim()).filter((l) => l !== '');
   const line = lines.find((l) => !isLabelLine(l)) ?? lines[0] ?? first.text.trim().split('\n')[0];
   return line.length > 80 ? line.slice(0, 79) + '…' : line;
