@@ -83,6 +83,8 @@ const MINI_CAM: WildFile = { name: 'mini-swe/django-11790-cam.traj.json', source
 // Gemini CLI 0.3x (2026-03, gemini-3-flash; BrianV1981/aim, MIT): its shell answers state
 // `Exit Code:` only when it is not 0; one printed a keychain warning and exited 0.
 const GEMINI_2026: WildFile = { name: 'gemini/session-2026-03-17T22-24.json', source: 'gemini-cli/aim-session-archive-hooks.json' };
+// A chat shared with `/chat share` as Markdown (udapy/rust-agentic-skills, MIT): once "plain text".
+const GEMINI_SHARED: WildFile = { name: 'gemini/csv-json-cli.md', source: 'gemini-cli/rust-skills-csv-json-cli.md' };
 const SPECSTORY: WildFile = { name: '.specstory/history/2025-04-26_22-29-task-management-command-design.md', source: 'specstory/2025-04-26_22-29-task-management-command-design.md' };
 
 function place(ctx: Context, f: WildFile): string {
@@ -179,6 +181,17 @@ export const WILD_SCENARIOS: Scenario[] = [
       assert.ok(warned, describe(results));
       assert.equal(await icon(warned), false, 'the answer that exited 0 is marked failed');
       await showTree(ctx, session.title, 'gemini-cli-2026', /gemini-cli/);
+      // The same agent's chat shared as Markdown opens as a Gemini CLI run, every call answered;
+      // the one shell answer that states a failure (`cargo fmt --check`) carries the error icon.
+      const shared = await openExpanded(ctx, GEMINI_SHARED);
+      assert.equal(shared.want.format, 'gemini-cli');
+      assert.equal(kindRows(shared.rows, 'tool call').length, 21, describe(shared.rows));
+      const answers = kindRows(shared.rows, 'observation');
+      assert.equal(answers.length, 21, describe(shared.rows));
+      const marked: string[] = [];
+      for (const r of answers.filter((a) => a.label.includes('run_shell_command'))) if (await icon(r)) marked.push(r.description);
+      assert.equal(marked.length, 1, JSON.stringify(marked));
+      await showTree(ctx, shared.title, 'gemini-cli-shared-markdown', /gemini-cli/);
       fs.rmSync(path.join(ctx.workspace, DIR), { recursive: true, force: true });
     },
   },

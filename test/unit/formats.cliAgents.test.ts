@@ -65,6 +65,34 @@ test('gemini-cli: the JSON Lines layout applies repeated ids, $set histories, $r
 
 // ---- Copilot CLI -------------------------------------------------------------------------------
 
+test('gemini-cli: a chat shared as Markdown (/chat share chat.md) reads as the chat: each call answered, the CLI\'s context an environment step', async () => {
+  // A real share of 2026-01 (wechicken456/CTF-agent, MIT): the session context under ## USER, the
+  // person's task, 29 calls written without the ids their answers name, one the person cancelled.
+  const ctf = await loadRun(fixture('gemini-cli/ctf-agent-ezrop-pwn.md'));
+  assert.equal(ctf.format, 'gemini-cli');
+  const calls = ctf.steps.filter((s) => s.kind === 'tool_call');
+  assert.equal(calls.length, 29);
+  assert.ok(calls.every((c) => ctf.steps.some((r) => r.kind === 'tool_result' && r.answers === c.index)), 'every call has its answer');
+  assert.equal(ctf.steps[0].kind, 'environment');
+  assert.equal(ctf.steps[0].label, 'session context');
+  assert.equal(ctf.steps.filter((s) => s.kind === 'user').length, 2, 'the task and the person\'s correction, not the context');
+  assert.match(ctf.title, /^You are an elite cybersecurity researcher/, 'not the "# Role & Goal" heading');
+  const cancelled = ctf.steps.find((s) => s.kind === 'tool_result' && s.text.startsWith('[Operation Cancelled]'))!;
+  assert.equal(cancelled.isError, true);
+  assert.equal(ctf.steps[cancelled.answers!].tool?.name, 'run_shell_command');
+  // Each step points at its section's line.
+  assert.equal(ctf.steps[0].location?.line, 1);
+  // A share of the later shell shape (udapy/rust-agentic-skills, MIT): `cargo fmt --check` states
+  // exit 1; the others state none and exited 0.
+  const rust = await loadRun(fixture('gemini-cli/rust-skills-csv-json-cli.md'));
+  const shells = rust.steps.filter((s) => s.kind === 'tool_result' && rust.steps[s.answers!]?.tool?.name === 'run_shell_command');
+  assert.equal(shells.length, 9);
+  assert.deepEqual(shells.map((s) => s.exitCode).filter((c) => c !== 0), [1]);
+  // It was "not a trajectory in any format we know (plain text)".
+  const loaded = await loadTrajectory(fixture('gemini-cli/rust-skills-csv-json-cli.md'));
+  assert.deepEqual(loaded.warnings, []);
+});
+
 test('copilot-cli: a real events.jsonl reads tool requests, results, reasoning and the shutdown totals', async () => {
   const t = await loadRun(fixture('copilot-cli/events.jsonl'));
   assert.equal(t.format, 'copilot-cli');

@@ -11,6 +11,7 @@ import { addGeminiUserText, looksLikeGeminiContents, parseGeminiContents, unmask
 import { extraOf } from '../meta';
 import { imagesOf, isImagePart } from './images';
 import { geminiShellExit } from './geminiShell';
+import { looksLikeGeminiShare, sharedContents } from './geminiShare';
 
 // Gemini CLI sessions (`~/.gemini/tmp/<project hash>/chats/`), as ChatRecordingService writes
 // them: the older `session-*.json` (`{sessionId, projectHash, startTime, messages}`), and the
@@ -39,8 +40,11 @@ export const geminiCliAdapter: FormatAdapter = {
   id: 'gemini-cli',
   label: 'Gemini CLI session',
   fileNames: ['*.json', '*.jsonl'],
+  // `/chat share chat.md`: the same contents written as Markdown (geminiShare.ts).
+  otherFileNames: ['*.md'],
   tools: { create: ['write_file'], edit: ['replace'], read: ['read_file', 'read_many_files'], command: ['run_shell_command'] },
   sniff(input) {
+    if (input.shape === 'text') return looksLikeGeminiShare(input.text) ? 0.95 : 0;
     if (input.shape === 'json') {
       const v = input.value;
       if (looksLikeGeminiContents(v)) return 0.95; // the API's `contents`: `[{role, parts}]`
@@ -58,6 +62,10 @@ export const geminiCliAdapter: FormatAdapter = {
     return new SessionLines(ctx);
   },
   parse(input, ctx) {
+    if (input.shape === 'text') {
+      const shared = sharedContents(input.text);
+      return parseGeminiContents(shared.map((s) => s.content), ctx, (i) => shared[i].location);
+    }
     if (input.shape === 'jsonl') return parseRecords(new SessionLines(ctx), input.records);
     if (input.shape === 'json' && looksLikeGeminiContents(input.value)) return parseGeminiContents(input.value as unknown[], ctx);
     const { header, messages } = readSession(input, ctx);

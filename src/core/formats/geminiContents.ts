@@ -20,8 +20,9 @@ const STATE_SNAPSHOT = /^\s*<state_snapshot>/;
 
 /** What Gemini CLI puts in the history with the user role that the person did not type. */
 export const GEMINI_CLI_INJECTED: readonly InjectedRule[] = [
-  // The environment the CLI sends first (date, OS, workspace folders and their listing).
-  { name: 'session context', match: /^<session_context>/, label: () => 'session context' },
+  // The environment the CLI sends first (date, OS, workspace folders and their listing); before
+  // the tag, in its own words (0.x: "This is the Gemini CLI. We are setting up the context for our chat.").
+  { name: 'session context', match: /^<session_context>|^This is the Gemini CLI\. We are setting up the context for our chat\./, label: () => 'session context' },
   // What the CLI sends by itself after a model turn that ended with nothing to show (client.ts).
   { name: 'continue nudge', match: /^System: Please continue\.\s*$/, label: () => labelWith('sent by the CLI', 'System: Please continue.') },
 ];
@@ -53,11 +54,12 @@ export function looksLikeGeminiContents(value: unknown): boolean {
   return head.every(isContent) && head.some((c) => (c as Content).role === 'model');
 }
 
-export function parseGeminiContents(items: readonly unknown[], ctx: ParseContext): ParsedTrajectory {
+/** `locate(i)`: where item `i` is in the file (a shared chat's section line), else its JSON Pointer. */
+export function parseGeminiContents(items: readonly unknown[], ctx: ParseContext, locate?: (i: number) => SourceLocation): ParsedTrajectory {
   const b = new StepBuilder();
   b.linksByIdOnly = true; // functionResponse names its call's id
   items.forEach((item, i) => {
-    const location = { pointer: pointerOf(i) };
+    const location = locate?.(i) ?? { pointer: pointerOf(i) };
     if (!isContent(item)) {
       skipRecord(ctx, `${isRecord(item) && typeof item.role === 'string' ? item.role : 'item'} (not a content)`, location);
       return;
@@ -92,8 +94,16 @@ function addUserContent(b: StepBuilder, parts: Content[], location: SourceLocati
 }
 
 /** Reasoning, text and calls in the order the model wrote them; text beside a call narrates it. */
+// What the CLI itself put in the history as the model's answer to its session context (0.x).
+const CONTEXT_ACK = /^Got it\. Thanks for the context!\s*$/;
+
 function addModelContent(b: StepBuilder, parts: Content[], location: SourceLocation): void {
   const calls = parts.some((p) => isRecord(p.functionCall));
+  const last = b.steps[b.steps.length - 1];
+  if (!calls && parts.length === 1 && typeof parts[0].text === 'string' && CONTEXT_ACK.test(parts[0].text) && last?.kind === 'environment') {
+    b.add({ location, kind: 'environment', text: parts[0].text, label: labelWith('sent by the CLI', parts[0].text) });
+    return;
+  }
   for (const p of parts) {
     if (isRecord(p.functionCall)) {
       const fc = p.functionCall;
