@@ -214,10 +214,10 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
  * line's own prefix (`remote:`) are read through, five at most.
  */
 /**
- * A line that opens with a whole sentence of prose is a message, whatever it quotes after it (a
- * tool's refusal, told as one below, aside)
+ * A line that opens with a whole sentence of prose is a message, whatever it quotes after it
  * (Gemini CLI's refused edit: "A secondary check by an LLM determined that no changes were
  * necessary to fulfill the instruction. Explanation: … for old_string (function resetTimer() {").
+ * A tool's refusal is told as one further down (`refuses`).
  */
 function opensWithSentence(line: string): boolean {
   const sentence = /^[A-Z][^.!?]*?[a-z][.!?](?=\s|$)/.exec(line)?.[0];
