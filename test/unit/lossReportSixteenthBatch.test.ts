@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import { extractFacts } from '../../src/core/compaction';
+import { errorOf, exitCodeOf } from '../../src/core/compaction/facts/outcomes';
 import { stepFailed } from '../../src/core/compaction/facts/verdict';
 import { loadTrajectory } from '../../src/core/open';
 import { extractEntities } from '../../src/core/report/entities';
@@ -9,11 +10,14 @@ import { fixture } from '../helpers/paths';
 
 // What the loss report read wrong on three real Gemini CLI sessions labelled blind in session 55
 // (issue 22), sixteenth batch: the kind of run the locked third holds and the held-out set had few
-// of. Each test reads the real text of a fixture.
+// of. Seventeenth batch: two chats shared from Gemini CLI as Markdown (a CTF solved with MCP
+// analysis tools, a Rust CLI built with cargo). Each test reads the real text of a fixture.
 
 const ARCHIVE = fixture('gemini-cli/aim-session-archive-hooks.json');
 const URLVALIDATOR = fixture('gemini-cli/aim-django-urlvalidator-benchmark.json');
 const POMODORO = fixture('gemini-cli/pomodoro-refused-replace.json');
+const CTF = fixture('gemini-cli/ctf-agent-ezrop-pwn.md');
+const RUST = fixture('gemini-cli/rust-skills-csv-json-cli.md');
 
 async function run(file: string): Promise<Run> {
   return (await loadTrajectory(file)).runs[0];
@@ -69,4 +73,34 @@ test('an edit the tool refused with a sentence of prose, quoting code after it, 
   const errors = texts(r, 'error');
   assert.ok(errors.some((t) => t.startsWith('A secondary check by an LLM determined that no changes were necessary to fulfill the instruction.')), errors.join('\n'));
   assert.ok(!errors.some((t) => /^edit of .* failed$/.test(t)), errors.join('\n'));
+});
+
+test('a tool that answers with its streams and status (`{"success":false,"stdout","stderr","return_code":1}`) failed with that status, and its error is what it printed', async () => {
+  const r = await run(CTF);
+  const gdb = resultWith(r, 'Error in sourced command file');
+  assert.equal(exitCodeOf(gdb), 1);
+  assert.equal(stepFailed(gdb, r.steps), true);
+  const errors = texts(r, 'error');
+  // A diagnostic led by its file's path is a message, not a comment of code.
+  assert.ok(errors.includes('/tmp/ctf_workspace/gdb_commands.txt:4: Error in sourced command file:'), errors.join('\n'));
+  // A program that printed its usage and exited 1 was called wrong: the usage line says how.
+  assert.ok(errors.includes('Usage: ./find name address [name address ...]'), errors.join('\n'));
+  // An HTTP API's problem details in what a tool printed say the request failed (the tool itself went through).
+  const problem = resultWith(r, "None is not of type 'object'");
+  assert.equal(stepFailed(problem, r.steps), false);
+  assert.equal(errorOf(problem, true)?.text, "400 Bad Request: None is not of type 'object'");
+});
+
+test('a failed check that prints a diff (`cargo fmt --check`) reports its first line, not a line of the code it quotes', async () => {
+  const r = await run(RUST);
+  const errors = texts(r, 'error');
+  assert.ok(errors.some((t) => /^Diff in \/Users\/uday\/ml-workspace\/rust-demo\/src\/processor\.rs:17:$/.test(t)), errors.join('\n'));
+  assert.ok(!errors.some((t) => /warn!\(/.test(t)), errors.join('\n'));
+});
+
+test('a rule stressed in capitals ("NO interactive commands.", "for ALL Python execution") is a constraint without a modal verb', async () => {
+  const r = await run(CTF);
+  const rules = texts(r, 'constraint');
+  assert.ok(rules.some((t) => t.endsWith('NO interactive commands.')), rules.join('\n'));
+  assert.ok(rules.some((t) => t.endsWith('Use `run_python_script` for ALL Python execution.')), rules.join('\n'));
 });

@@ -10,6 +10,7 @@ import { SANDBOX_HEADLINE } from '../../formats/codex';
 const EXIT_PATTERNS = [
   /<returncode>\s*(-?\d+)\s*<\/returncode>/,
   /"returncode"\s*:\s*(-?\d+)/,
+  /"return_code"\s*:\s*(-?\d+)/,
   /"exit_code"\s*:\s*(-?\d+)/,
   /\[The command completed with exit code (-?\d+)\.\]/,
   /Process exited with code (-?\d+)/,
@@ -90,7 +91,7 @@ const NO_ERROR = /^(?:[\w ]{0,20}\s)?(?:error|errors|stderr|exception)s?\s*[:=]\
 const EXCEPTION_LINE = /^(?:E\s+)?((?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Warning)|(?:[A-Za-z_][\w]*\.)+(?:Error|Exception))(?::\s*(\S.*))?$/;
 // A sentence, not code, though it holds a word code uses ("No task found with ID: ac27727").
 const PROSE = /^[A-Z][a-z]+(?:\s+[a-z][\w'’-]*){2,}(?![^{}();=]*[{}();=])/;
-const CODE_LIKE = /^\s*(?:\d+[:\t|]|\d+\s{2,}|\d+→)|(?:^|\s)(?:raise|except|import|from|def|class|return|print|assert|if|elif|else|with|for|while|try)\b|[=(){}[\];]\s*$|^\s*["'#/*<]/;
+const CODE_LIKE = /^\s*(?:\d+[:\t|]|\d+\s{2,}|\d+→)|(?:^|\s)(?:raise|except|import|from|def|class|return|print|assert|if|elif|else|with|for|while|try)\b|[=(){}[\];]\s*$|^\s*(?:["'#*<]|\/[/*])/;
 
 // `<exited with error: …>`, `<command failed: …>`: a few words that say it failed, a colon, the message, closed.
 const WRAPPED_FAILURE = /^\s*<(?:[a-z]+ ){0,3}(?:error|failed|failure)(?: [a-z]+){0,2}:\s*([\s\S]+?)>\s*$/i;
@@ -118,7 +119,7 @@ const HOOK_STATUS = /^\S.*?\.{5,}(Failed|Passed|Skipped)$/i;
  * (`{"command":…,"passed":false,"output":"…"}`), whose output is what the tool printed.
  */
 function messageText(result: Step, clean = cleanText(result.text)): string {
-  const enveloped = /^\{"(?:output|command)":/.test(clean) ? contentPartsText(clean.trim()) : undefined;
+  const enveloped = /^\{"(?:output|command|success|stdout|stderr)":/.test(clean) ? contentPartsText(clean.trim()) : undefined;
   return withoutSandboxHeadline(enveloped !== undefined ? cleanText(enveloped) : clean).replace(/<\/?(?:tool_use_error|exception)>/g, '').replace(/^<system>(.*)<\/system>$/gm, '$1').replace(GEMINI_OUTPUT, '');
 }
 
@@ -187,7 +188,7 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
     // A line that opens by saying it failed, or names the system's error (`[Errno 2]`, Python's
     // `python: No module named pytest`), is a message
     // even where a word of it reads like code ("… while trying to write to …", "An error occurred while executing …").
-    const usable = first && (/^(?:ERROR|Error|error|FAILED|Failed|fatal|Invalid|Cannot|Could not|Unable to|An (?:error|exception) occurred|Timed out)\b|\[Errno \d+\]|: No module named \S/.test(first) || !CODE_LIKE.test(first) || PROSE.test(first) || (opensWithSentence(first) && !refuses(first)));
+    const usable = first && (/^(?:ERROR|Error|error|FAILED|Failed|fatal|Invalid|Cannot|Could not|Unable to|An (?:error|exception) occurred|Timed out)\b|^[Uu]sage: |\[Errno \d+\]|: No module named \S/.test(first) || !CODE_LIKE.test(first) || PROSE.test(first) || (opensWithSentence(first) && !refuses(first)));
     if (usable && telling >= 0) return { step: result.index, type: 'failure', text: headAndTail(firstLine(first, ERROR_CHARS * LONGEST_ERROR), ERROR_CHARS) };
     // A linter's or a compiler's finding, its message beside its location (credo, dialyzer, ruff),
     // says more than a first line that does not say it failed.
@@ -199,6 +200,10 @@ export function errorOf(result: Step, failed: boolean): ErrorFact | undefined {
     }
     if (warning) return { step: result.index, type: warning.type, text: warning.text };
     if (usable) return { step: result.index, type: 'failure', text: firstLine(first, ERROR_CHARS) };
+    // The line that said it failed was code the command printed (a diff's `-  warn!("Failed to
+    // parse …");` under `cargo fmt --check`): the output's first line says what it reported.
+    const opening = telling > 0 ? meaningful[0] : undefined;
+    if (opening && !CODE_LIKE.test(opening) && !/^[-+@]/.test(opening)) return { step: result.index, type: 'failure', text: firstLine(opening, ERROR_CHARS) };
   }
   // A tool that refused the call, and records no status, says so first ("Browser Use rejected this
   // action due to browser security policy", "The tool use was rejected").
@@ -357,11 +362,13 @@ function apiErrorOf(text: string): { type: string; text: string } | undefined {
   if (!body || typeof body !== 'object') return undefined;
   const outer = body as Record<string, unknown>;
   const inner = outer.error && typeof outer.error === 'object' ? outer.error as Record<string, unknown> : typeof outer.error === 'string' ? { message: outer.error } : undefined;
+  // An HTTP API's problem details (RFC 9457: `{"type", "title": "Bad Request", "status": 400, "detail"}`).
+  const problem = !inner && typeof outer.status === 'number' && outer.status >= 400 && (typeof outer.detail === 'string' || typeof outer.title === 'string');
   // Without an `error` field, only a status of 400 or more makes a body's message an error.
-  const message = inner ? inner.message : Number(m[1]) >= 400 ? outer.message : undefined;
+  const message = inner ? inner.message : Number(m[1]) >= 400 ? outer.message : problem ? outer.detail ?? outer.title : undefined;
   if (typeof message !== 'string' || /^\s*(?:none|null|nil|n\/a|ok)?\s*$/i.test(message)) return undefined;
-  const kind = [inner?.type, inner?.status, inner?.code, outer.type !== 'error' ? outer.type : undefined].find((x) => typeof x === 'string' && x !== '') as string | undefined;
-  const status = m[1] ?? (typeof inner?.code === 'number' ? String(inner.code) : undefined);
+  const kind = (problem ? [outer.title] : [inner?.type, inner?.status, inner?.code, outer.type !== 'error' ? outer.type : undefined]).find((x) => typeof x === 'string' && x !== '') as string | undefined;
+  const status = m[1] ?? (typeof inner?.code === 'number' ? String(inner.code) : problem ? String(outer.status) : undefined);
   const head = [status, kind].filter(Boolean).join(' ');
   return { type: kind ?? 'API error', text: head ? `${head}: ${message.trim()}` : message.trim() };
 }
@@ -529,9 +536,16 @@ export function* eachOutputLine(text: string, clean = true): Generator<string> {
  * its status beside it (an earlier Codex's shell, an orchestrator's check), else undefined.
  */
 function contentPartsText(line: string): string | undefined {
-  if (!/^\[?\{"(?:type|output|command)":/.test(line) || line.length > 1_000_000) return undefined;
+  if (!/^\[?\{"(?:type|output|command|success|stdout|stderr)":/.test(line) || line.length > 1_000_000) return undefined;
   let parsed: unknown;
   try { parsed = JSON.parse(line); } catch { return undefined; }
+  // A tool that answers a command with its streams and status (`{"success":false,"stdout":"…",
+  // "stderr":"…","return_code":1}`, MCP shell and analysis tools): what it printed, stdout then stderr.
+  if (parsed && typeof parsed === 'object' && !Array.isArray(parsed) && ('stdout' in parsed || 'stderr' in parsed)) {
+    const { stdout, stderr } = parsed as { stdout?: unknown; stderr?: unknown };
+    const streams = [stdout, stderr].filter((x): x is string => typeof x === 'string' && x !== '');
+    return streams.length ? streams.join('\n') : undefined;
+  }
   // Codex 0.3x–0.5x: a shell call's output as `{"output":"…","metadata":{"exit_code":0,…}}`; an
   // orchestrator's check as `{"command":"bun run typecheck","passed":false,"output":"…"}` (ATIF,
   // OpenAgents): what the command printed, its status read apart.

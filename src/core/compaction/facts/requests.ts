@@ -241,6 +241,10 @@ const CONSTRAINT = new RegExp([
   // What the work needs, said of it: "it needs to cover all the things…", "everything needs to be…".
   String.raw`\b(?:it|this|that|everything|all|they) needs? to\b`,
 ].join('|'), 'i');
+// A word of a rule typed in capitals inside a sentence of small letters ("Use X for ALL Python
+// execution.", "NO interactive commands.", "require **ABSOLUTE** paths"): the person stressed it.
+const EMPHASIS = /(?:^|[\s*_`(])(?:ALL|NO|NEVER|ALWAYS|ONLY|MUST|NOT|ABSOLUTE|EVERY|ANY)(?=[\s*_`.,;:!)]|$)/;
+
 // "how they should work", "which should be": a question or a fragment, not a rule.
 // Questions, asked or reported: "how should…", "whether … we should…", "should agentv evaluate …?",
 // "also should we …" (a question without its mark), "shouldn't this be …?". A sentence that opens
@@ -311,7 +315,7 @@ export function constraintsOf(text: string): string[] {
       const words = s.split(/\s+/).length;
       // Read with straight apostrophes: "I don’t want…" as typed on a phone or a Mac is "I don't want…".
       const plain = s.replace(/[‘’]/g, "'");
-      if (s.length >= 12 && s.length <= 300 && (words >= 4 || (words === 3 && /^[A-Z].*[.!]$/.test(s))) && CONSTRAINT.test(plain.replace(MINIMAL_EXAMPLE, '')) && !NOT_A_RULE.test(plain) && /[a-z]/.test(s) && !/[{}();=]\s*$/.test(s)) out.push(s);
+      if (s.length >= 12 && s.length <= 300 && (words >= 4 || (words === 3 && /^[A-Z].*[.!]$/.test(s))) && (CONSTRAINT.test(plain.replace(MINIMAL_EXAMPLE, '')) || EMPHASIS.test(s)) && !NOT_A_RULE.test(plain) && /[a-z]/.test(s) && !/[{}();=]\s*$/.test(s)) out.push(s);
     }
   }
   return out;
