@@ -5,10 +5,9 @@ import { extractFacts } from '../../src/core/compaction';
 import { errorOf, furtherErrorsOf } from '../../src/core/compaction/facts/outcomes';
 import { constraintsOf, userRefsOf } from '../../src/core/compaction/facts/requests';
 import { stepFailed } from '../../src/core/compaction/facts/verdict';
-import { loadTrajectory } from '../../src/core/open';
-import { extractEntities } from '../../src/core/report/entities';
-import type { Run, Step } from '../../src/core/model';
 import { fixture } from '../helpers/paths';
+import { loadRun } from '../helpers/runs';
+import { entityTexts, resultWith } from '../helpers/lossReport';
 
 // What the loss report read wrong on four real runs labelled blind in session 54 (issue 22),
 // fourteenth batch: two mini-swe-agent SWE-bench runs of gpt-5-mini and two Codex CLI rollouts
@@ -23,17 +22,8 @@ const PIXI = fixture('codex/llm-perf-opt-pixi-install-failures.jsonl');
 const DEEPSEEK = fixture('mini-swe-agent/django__django-14915-deepseek-chat.traj.json');
 const NANO_SPHINX = fixture('mini-swe-agent/sphinx-doc__sphinx-9281-gpt5nano.traj.json');
 
-async function run(file: string): Promise<Run> {
-  return (await loadTrajectory(file)).runs[0];
-}
-
-const entities = (r: Run) => extractEntities(r, r.steps.map((s) => s.index));
-const texts = (r: Run, kind: string) => entities(r).filter((e) => e.kind === kind).map((e) => e.text);
-const resultWith = (r: Run, marker: string): Step => {
-  const s = r.steps.find((x) => x.kind === 'tool_result' && x.text.includes(marker));
-  assert.ok(s, `the run holds a result with ${marker}`);
-  return s;
-};
+const run = loadRun;
+const texts = entityTexts;
 
 test('pytest: a SyntaxError shown in an E block is that error, not the block\'s `File "…", line N`', async () => {
   const r = await run(SPHINX);

@@ -3,10 +3,9 @@ import { test } from 'node:test';
 import { extractFacts } from '../../src/core/compaction';
 import { errorOf, exitCodeOf } from '../../src/core/compaction/facts/outcomes';
 import { stepFailed } from '../../src/core/compaction/facts/verdict';
-import { loadTrajectory } from '../../src/core/open';
-import { extractEntities } from '../../src/core/report/entities';
-import type { Run, Step } from '../../src/core/model';
 import { fixture } from '../helpers/paths';
+import { loadRun } from '../helpers/runs';
+import { entityTexts, resultWith } from '../helpers/lossReport';
 
 // What the loss report read wrong on three real Gemini CLI sessions labelled blind in session 55
 // (issue 22), sixteenth batch: the kind of run the locked third holds and the held-out set had few
@@ -19,17 +18,8 @@ const POMODORO = fixture('gemini-cli/pomodoro-refused-replace.json');
 const CTF = fixture('gemini-cli/ctf-agent-ezrop-pwn.md');
 const RUST = fixture('gemini-cli/rust-skills-csv-json-cli.md');
 
-async function run(file: string): Promise<Run> {
-  return (await loadTrajectory(file)).runs[0];
-}
-
-const entities = (r: Run) => extractEntities(r, r.steps.map((s) => s.index));
-const texts = (r: Run, kind: string) => entities(r).filter((e) => e.kind === kind).map((e) => e.text);
-const resultWith = (r: Run, marker: string): Step => {
-  const s = r.steps.find((x) => x.kind === 'tool_result' && x.text.includes(marker));
-  assert.ok(s, `the run holds a result with ${marker}`);
-  return s;
-};
+const run = loadRun;
+const texts = entityTexts;
 
 test('Gemini CLI\'s later shell answer names an exit code only when it is not 0: one that names none exited 0, and a warning it printed is no error', async () => {
   const r = await run(ARCHIVE);
