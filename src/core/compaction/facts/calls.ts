@@ -324,9 +324,23 @@ export function withoutHeredocBodies(command: string, mark = ''): string {
 
 /** Splits `cd x && sed -i … a.py; cat b.py | head` into its simple commands, quotes respected. */
 export function shellSegments(command: string): string[] {
-  const segments: string[] = [];
+  return shellList(command).map((c) => c.segment);
+}
+
+/**
+ * The simple commands of a shell line, each with the separator written before it (`&&`, `||`,
+ * `;`, a newline, a pipe's `|`; '' before the first), quotes respected.
+ */
+export function shellList(command: string): { segment: string; after: string }[] {
+  const list: { segment: string; after: string }[] = [];
   let current = '';
+  let after = '';
   let quote: string | null = null;
+  const end = (separator: string) => {
+    if (current.trim()) list.push({ segment: current.trim(), after });
+    current = '';
+    after = separator;
+  };
   // A heredoc body is data, not commands: cut it off before splitting.
   const body = withoutHeredocBodies(command);
   for (let i = 0; i < body.length; i++) {
@@ -338,12 +352,12 @@ export function shellSegments(command: string): string[] {
     }
     if (ch === '"' || ch === "'") { quote = ch; current += ch; continue; }
     const two = body.slice(i, i + 2);
-    if (two === '&&' || two === '||') { segments.push(current); current = ''; i++; continue; }
-    if (ch === ';' || ch === '\n' || (ch === '|' && body[i + 1] !== '|')) { segments.push(current); current = ''; continue; }
+    if (two === '&&' || two === '||') { end(two); i++; continue; }
+    if (ch === ';' || ch === '\n' || (ch === '|' && body[i + 1] !== '|')) { end(ch); continue; }
     current += ch;
   }
-  segments.push(current);
-  return segments.map((s) => s.trim()).filter(Boolean);
+  end('');
+  return list;
 }
 
 /** The words of a simple command, quotes removed, redirections (`> f`, `2>&1`, `<<EOF`) left out. */

@@ -2,7 +2,7 @@
 // fills its offline sections from these facts, and the loss report takes its entities from them.
 
 import { isShownText, type Step, type Run } from '../../model';
-import { addedLines, carriesPatch, classifyCall, onlyPatch, returnsFinding, commandEffect, shellSegments, withoutHeredocBodies, type CallInfo, type CommandEffect, type EditAction } from './calls';
+import { addedLines, carriesPatch, classifyCall, onlyPatch, returnsFinding, commandEffect, shellList, shellSegments, withoutHeredocBodies, type CallInfo, type CommandEffect, type EditAction } from './calls';
 import { shellBanners, withoutBanners, withoutEcho } from './banners';
 import { ciErrorsOf } from './diagnostics';
 import { bounded, headAndTail, paragraph, unique } from './hygiene';
@@ -542,24 +542,10 @@ function unreadableFile(text: string, file: string): string | undefined {
  * names: a list's status is its last command's. Not through a pipe, whose status is its last stage's.
  */
 function lastCommandReads(command: string, reads: readonly string[]): string[] {
-  const segments = shellSegments(command);
-  if (segments.length < 2 || lastSeparator(withoutHeredocBodies(command).replace(/[\s;]+$/, '')) === '|') return [];
-  const last = segments[segments.length - 1];
-  return reads.filter((f) => last.split(/\s+/).some((w) => w.replace(/^['"]|['"]$/g, '') === f));
-}
-
-/** The last separator between commands outside quotes: `&&`, `||`, `;`, a newline or a pipe's `|`. */
-function lastSeparator(command: string): string | undefined {
-  let quote: string | null = null;
-  let last: string | undefined;
-  for (let i = 0; i < command.length; i++) {
-    const ch = command[i];
-    if (quote) { if (ch === quote && command[i - 1] !== '\\') quote = null; continue; }
-    if (ch === '"' || ch === "'") quote = ch;
-    else if ((ch === '&' || ch === '|') && command[i + 1] === ch) { last = ch + ch; i++; }
-    else if (ch === ';' || ch === '\n' || ch === '|') last = ch;
-  }
-  return last;
+  const list = shellList(command);
+  const last = list[list.length - 1];
+  if (list.length < 2 || last.after === '|') return [];
+  return reads.filter((f) => last.segment.split(/\s+/).some((w) => w.replace(/^['"]|['"]$/g, '') === f));
 }
 
 /**
