@@ -1,4 +1,4 @@
-import type { TrajectoryMeta } from './model';
+import type { Run, TrajectoryMeta } from './model';
 import { nameTable, setOwn } from './names';
 
 /** Keeps `value` under `key` in `meta.extra` (made on first use, null prototype); undefined is not kept. */
@@ -22,4 +22,10 @@ export function extraOf(fields: Record<string, unknown>): Record<string, unknown
   const meta: TrajectoryMeta = {};
   for (const [k, v] of Object.entries(fields)) setExtra(meta, k, v);
   return meta.extra;
+}
+
+/** The model the log names for a run: its metadata, else the first recorded usage that names one. */
+export function modelNamed(run: Pick<Run, 'meta' | 'steps'>): string | undefined {
+  if (typeof run.meta.model === 'string' && run.meta.model) return run.meta.model;
+  return run.steps.find((s) => s.usage?.model)?.usage?.model;
 }

@@ -13,6 +13,7 @@ import { FORMAT_ADAPTERS } from '../formats/registry';
 import type { Run, Step, TrajectoryFile } from '../model';
 
 import { contextWindowOf } from '../models';
+import { modelNamed } from '../meta';
 
 export interface CompactionRule {
   /** The agent whose rule this is, e.g. `Claude Code`. */
@@ -49,18 +50,12 @@ function defaultsOf(strategy: Strategy): StrategyOptions {
   return Object.fromEntries(strategy.options.map((o) => [o.name, o.default]));
 }
 
-/** The model the log names: its metadata, else the first recorded usage that names one. */
-function modelOf(t: Run): string | undefined {
-  if (typeof t.meta.model === 'string' && t.meta.model) return t.meta.model;
-  return t.steps.find((s) => s.usage?.model)?.usage?.model;
-}
-
 /**
  * The compaction rule of the agent that wrote `t` (one run), from its format's adapter (among
  * `adapters`, the registry's by default), or the model's window when none is known.
  */
 export function compactionRuleFor(t: Run, adapters: readonly FormatAdapter[] = FORMAT_ADAPTERS): CompactionRule | undefined {
-  const model = modelOf(t);
+  const model = modelNamed(t);
   const known = contextWindowOf(model);
   const n = (x: number) => x.toLocaleString('en-US');
   const trigger = adapters.find((a) => a.id === t.format)?.compactionTrigger;

@@ -1,4 +1,5 @@
-import type { TrajectoryFile } from '../model';
+import type { Run, TrajectoryFile } from '../model';
+import { modelNamed } from '../meta';
 import { contextWindowOf, costOf, priceFor, runDate, type Cost, type ModelPrice, type PriceOverrides } from '../models';
 
 import type { RunBill } from '../pricing/runCost';
@@ -64,11 +65,9 @@ export interface RunWindow {
  * window stands in only when the log names none we know (a gpt-5-mini run counted with gpt-4o's
  * tokenizer still had 400,000 tokens, not 128,000).
  */
-export function runWindow(t: TrajectoryFile, tokenizerModel?: string): RunWindow | undefined {
-  const run = t.runs.length === 1 ? t.runs[0] : undefined;
-  if (typeof run?.meta.contextWindow === 'number') return { tokens: run.meta.contextWindow, from: 'log', ...(typeof run.meta.model === 'string' ? { model: run.meta.model } : {}) };
-  const logged = [t.meta.model, ...t.runs.map((r) => r.meta.model), ...t.runs.flatMap((r) => r.steps.map((s) => s.usage?.model))]
-    .find((m): m is string => typeof m === 'string' && m !== '');
+export function runWindow(run: Run, tokenizerModel?: string): RunWindow | undefined {
+  if (typeof run.meta.contextWindow === 'number') return { tokens: run.meta.contextWindow, from: 'log', ...(typeof run.meta.model === 'string' ? { model: run.meta.model } : {}) };
+  const logged = modelNamed(run);
   const ran = contextWindowOf(logged);
   if (ran !== undefined) return { tokens: ran, model: logged, from: 'run' };
   const counted = contextWindowOf(tokenizerModel);
@@ -82,7 +81,7 @@ export function tokenReport(t: TrajectoryFile, counts: TokenCounts, prices: Pric
   const totals = summarizeTokens(steps, counts.steps);
   const info = counts.tokenizer;
   // Several runs each had a context of their own: their sum is a share of no window.
-  const window = runs.length === 1 ? runWindow(t, info.model) : undefined;
+  const window = runs.length === 1 ? runWindow(runs[0], info.model) : undefined;
   const share = window ? totals.total / window.tokens : undefined;
   const tokenizer: TokenReport['tokenizer'] = { name: info.encoding, label: tokenizerLabel(info), approximate: info.approximate };
   if (info.model !== undefined) tokenizer.model = info.model;

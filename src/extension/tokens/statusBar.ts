@@ -34,16 +34,17 @@ export class TokenStatusBar implements vscode.Disposable {
     }
     const steps = doc.trajectory.runs.flatMap((r) => r.steps);
     const totals = summarizeTokens(steps, counts.steps);
-    const window = runWindow(doc.trajectory, counts.tokenizer.model);
+    const runs = doc.trajectory.runs.length;
+    // Several runs each had a context of their own: the share is per run.
+    const window = runs === 1 ? runWindow(doc.trajectory.runs[0], counts.tokenizer.model) : undefined;
     const share = window ? totals.total / window.tokens : undefined;
     const mark = totals.exact && !counts.tokenizer.approximate ? '' : '≈';
-    const runs = doc.trajectory.runs.length;
     const bill: RunBill | undefined = this.tracker.billOf(doc);
     this.item.text = `$(symbol-numeric) ${logTokensText(totals.total, mark !== '')}${bill?.cost !== null && bill?.cost !== undefined ? ` · ${usd(bill.cost)}` : ''}`;
     this.item.tooltip = new vscode.MarkdownString().appendText([
       doc.trajectory.title,
       `Every step of the log: ${mark}${totals.total.toLocaleString('en-US')} tokens, counted with ${tokenizerLabel(counts.tokenizer)}${counts.tokenizer.model ? ` for ${counts.tokenizer.model}` : ''}${totals.exact ? '' : ' (counting…)'}`,
-      share !== undefined && window && runs === 1 ? `${(share * 100).toFixed(1)}% of a context window of ${windowText(window)}` : runs > 1 ? `${runs} runs in this file; the share is per run` : 'context window unknown for this model',
+      share !== undefined && window ? `${(share * 100).toFixed(1)}% of a context window of ${windowText(window)}` : runs > 1 ? `${runs} runs in this file; the share is per run` : 'context window unknown for this model',
       counts.tokenizer.note ?? '',
       bill ? `Cost: ${billText(bill)} (${bill.note})` : '',
     ].filter(Boolean).join('\n'));
